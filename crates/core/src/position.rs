@@ -1,0 +1,801 @@
+//! A validated position: placement, side to move, castling, en passant, clocks, Zobrist keys, the
+//! check/pin cache, and a history stack for unmake and repetition detection.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::error::PositionError;
+use crate::fen::Setup;
+use crate::moves::{Move, MoveKind};
+use crate::rules::{Orthodox, Rules};
+use crate::types::{CastlingMode, CastlingSide, Color, EndReason, File, Outcome, Piece, Rank, Role, Square};
+use crate::zobrist;
+
+/// Castling rights and the geometry needed to castle (fixed for a game, also for Chess960).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Castling {
+    /// Bit `2 * color + side` set = that right still exists.
+    rights: u8,
+    /// The rook of each right (index `2 * color + side`).
+    rook: [Square; 4],
+    /// Squares that must be empty (both pieces' paths, without the king and the rook themselves).
+    empty_path: [Bitboard; 4],
+    /// Squares the king crosses or lands on (must not be attacked).
+    king_path: [Bitboard; 4],
+    /// For each square, the rights lost when a piece leaves or arrives there.
+    lost_rights: [u8; 64],
+    mode: CastlingMode,
+}
+
+impl Castling {
+    const fn none() -> Castling {
+        Castling {
+            rights: 0,
+            rook: [Square::H1, Square::A1, Square::H8, Square::A8],
+            empty_path: [Bitboard::EMPTY; 4],
+            king_path: [Bitboard::EMPTY; 4],
+            lost_rights: [0; 64],
+            mode: CastlingMode::Standard,
+        }
+    }
+
+    #[inline(always)]
+    const fn index(color: Color, side: CastlingSide) -> usize {
+        2 * color as usize + side as usize
+    }
+
+    /// Whether this right still exists.
+    #[inline(always)]
+    pub fn has(&self, color: Color, side: CastlingSide) -> bool {
+        self.rights & (1 << Castling::index(color, side)) != 0
+    }
+
+    /// Whether `color` has any castling right.
+    #[inline(always)]
+    pub fn has_any(&self, color: Color) -> bool {
+        self.rights & (3 << (2 * color as usize)) != 0
+    }
+
+    /// The rook square of a right that exists.
+    pub fn rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        if self.has(color, side) {
+            Some(self.rook[Castling::index(color, side)])
+        } else {
+            None
+        }
+    }
+
+    /// The raw rights as four bits (white short, white long, black short, black long).
+    pub fn bits(&self) -> u8 {
+        self.rights
+    }
+
+    pub fn mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    #[inline(always)]
+    pub(crate) fn empty_path_of(&self, i: usize) -> Bitboard {
+        self.empty_path[i]
+    }
+
+    #[inline(always)]
+    pub(crate) fn king_path_of(&self, i: usize) -> Bitboard {
+        self.king_path[i]
+    }
+
+    fn add(&mut self, color: Color, side: CastlingSide, king: Square, rook: Square) {
+        let i = Castling::index(color, side);
+        self.rights |= 1 << i;
+        self.rook[i] = rook;
+        let king_to = side.king_to(color);
+        let rook_to = side.rook_to(color);
+        let king_span = attacks::between(king, king_to) | king_to;
+        let rook_span = attacks::between(rook, rook_to) | rook_to;
+        self.empty_path[i] = (king_span | rook_span) - Bitboard::from_square(king) - Bitboard::from_square(rook);
+        self.king_path[i] = king_span | king;
+        self.lost_rights[king as usize] |= 1 << i;
+        self.lost_rights[rook as usize] |= 1 << i;
+    }
+
+    /// Polyglot/Zobrist contribution of the current rights.
+    fn key(&self) -> u64 {
+        let mut k = 0;
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if self.has(color, side) {
+                    k ^= zobrist::castling(color, side);
+                }
+            }
+        }
+        k
+    }
+}
+
+/// What make saves so that unmake can restore it (the irreversible part of the state).
+#[derive(Clone, Copy, Debug)]
+struct Undo<S> {
+    key: u64,
+    pawn_key: u64,
+    rights: u8,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    captured: Option<Piece>,
+    checkers: Bitboard,
+    pinned: Bitboard,
+    state: S,
+}
+
+/// A legal position under the rules `R` (orthodox chess by default).
+#[derive(Clone)]
+pub struct Position<R: Rules = Orthodox> {
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    pub(crate) castling: Castling,
+    /// Set only when a pawn of the side to move stands ready to capture (the Polyglot convention).
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+    pub(crate) key: u64,
+    pub(crate) pawn_key: u64,
+    /// Enemy pieces giving check to the side to move.
+    pub(crate) checkers: Bitboard,
+    /// Pieces of the side to move pinned to their king.
+    pub(crate) pinned: Bitboard,
+    pub(crate) state: R::State,
+    history: Vec<Undo<R::State>>,
+    /// Keys of the positions before the current one (for repetitions), in game order.
+    key_history: Vec<u64>,
+    _rules: PhantomData<R>,
+}
+
+/// Orthodox chess.
+pub type Chess = Position<Orthodox>;
+
+impl<R: Rules> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position<{}>({})", R::NAME, self.fen())
+    }
+}
+
+impl<R: Rules> fmt::Display for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.board)?;
+        writeln!(f, "FEN: {}", self.fen())?;
+        write!(f, "Key: {:016x}", self.key)
+    }
+}
+
+impl<R: Rules> Default for Position<R> {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}
+
+impl<R: Rules> PartialEq for Position<R> {
+    /// Same placement, side, rights, e.p. state and variant state (clocks and history ignored).
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board
+            && self.turn == other.turn
+            && self.castling.rights == other.castling.rights
+            && self.ep_square == other.ep_square
+            && self.state == other.state
+    }
+}
+
+impl<R: Rules> Position<R> {
+    /// The orthodox start position.
+    pub fn startpos() -> Position<R> {
+        match Position::from_setup(Setup::standard(), CastlingMode::Standard) {
+            Ok(p) => p,
+            Err(_) => unreachable!("the start position is valid"),
+        }
+    }
+
+    /// Parses a FEN (X-FEN and Shredder-FEN castling accepted); the castling mode is detected.
+    pub fn from_fen(fen: &str) -> Result<Position<R>, crate::error::FenError> {
+        let setup = Setup::parse(fen)?;
+        let mode = setup.detect_castling_mode();
+        Ok(Position::from_setup(setup, mode)?)
+    }
+
+    /// Validates a setup.
+    pub fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Position<R>, PositionError> {
+        let board = setup.board;
+        let turn = setup.turn;
+        // Kings.
+        for color in Color::ALL {
+            match (board.kings() & board.by_color(color)).count() {
+                0 => return Err(PositionError::MissingKing(color)),
+                1 => {}
+                _ => return Err(PositionError::TooManyKings(color)),
+            }
+        }
+        if let Some(sq) = (board.pawns() & Bitboard::BACK_RANKS).first() {
+            return Err(PositionError::PawnOnBackRank(sq));
+        }
+        for color in Color::ALL {
+            let ours = board.by_color(color);
+            let pawns = (board.pawns() & ours).count();
+            if ours.count() > 16 || pawns > 8 {
+                return Err(PositionError::TooMuchMaterial(color));
+            }
+            let extra = |role: Role, normal: u32| (board.by_role(role) & ours).count().saturating_sub(normal);
+            let promoted =
+                extra(Role::Queen, 1) + extra(Role::Rook, 2) + extra(Role::Bishop, 2) + extra(Role::Knight, 2);
+            if promoted > 8 - pawns {
+                return Err(PositionError::TooMuchMaterial(color));
+            }
+        }
+
+        // Castling.
+        let mut castling = Castling::none();
+        castling.mode = mode;
+        for sq in setup.castling_rooks {
+            let color = if sq.rank() == Rank::First { Color::White } else { Color::Black };
+            let right_char = crate::fen::castling_char(&board, color, sq);
+            let king = match board.king_of(color) {
+                Some(k) if k.rank() == sq.rank() => k,
+                _ => {
+                    return Err(PositionError::BadCastling {
+                        right: right_char,
+                        reason: format!("the {color} king is not on rank {}", sq.rank().char()),
+                    })
+                }
+            };
+            if board.piece_at(sq) != Some(Piece::new(color, Role::Rook)) {
+                return Err(PositionError::BadCastling {
+                    right: right_char,
+                    reason: format!("no {color} rook on {sq}"),
+                });
+            }
+            let side = if sq.file() > king.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+            if castling.has(color, side) {
+                return Err(PositionError::BadCastling {
+                    right: right_char,
+                    reason: format!("two castling rights on the same side for {color}"),
+                });
+            }
+            if mode == CastlingMode::Standard && (king.file() != File::E || !matches!(sq.file(), File::A | File::H)) {
+                return Err(PositionError::BadCastling {
+                    right: right_char,
+                    reason: "king and rook are not on their standard squares (use Chess960 mode)".to_string(),
+                });
+            }
+            castling.add(color, side, king, sq);
+        }
+
+        // En passant: accept the square only if it could be the result of a double step.
+        let mut ep_square = None;
+        if let Some(ep) = setup.ep_square {
+            let (ep_rank, pawn_rank) = match turn {
+                Color::White => (Rank::Sixth, Rank::Fifth),
+                Color::Black => (Rank::Third, Rank::Fourth),
+            };
+            let pushed = ep.with_rank(pawn_rank);
+            let origin = ep.with_rank(match turn {
+                Color::White => Rank::Seventh,
+                Color::Black => Rank::Second,
+            });
+            let reason = if ep.rank() != ep_rank {
+                Some(format!("must be on rank {}", ep_rank.char()))
+            } else if board.piece_at(pushed) != Some(Piece::new(!turn, Role::Pawn)) {
+                Some(format!("no {} pawn on {pushed}", !turn))
+            } else if board.occupied().contains(ep) || board.occupied().contains(origin) {
+                Some(format!("{ep} and {origin} must be empty"))
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                return Err(PositionError::BadEnPassant { square: ep, reason });
+            }
+            if (attacks::pawn_attacks(!turn, ep) & board.pawns() & board.by_color(turn)).any() {
+                ep_square = Some(ep);
+            }
+        }
+
+        let mut pos = Position {
+            board,
+            turn,
+            castling,
+            ep_square,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.max(1),
+            key: 0,
+            pawn_key: 0,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            state: R::State::default(),
+            history: Vec::with_capacity(64),
+            key_history: Vec::with_capacity(64),
+            _rules: PhantomData,
+        };
+        let (key, pawn_key) = pos.compute_keys();
+        pos.key = key;
+        pos.pawn_key = pawn_key;
+        pos.update_check_info();
+
+        // The side not to move must not be in check; at most two checkers, and a double check
+        // must be possible (not two pieces of the same kind, not two sliders in line).
+        let their_king = pos.king_square(!turn);
+        if pos.board.is_attacked(their_king, turn, pos.board.occupied()) {
+            return Err(PositionError::OppositeCheck);
+        }
+        if pos.checkers.count() > 2 {
+            return Err(PositionError::ImpossibleCheck);
+        }
+        if pos.checkers.count() == 2 {
+            let mut it = pos.checkers;
+            let (a, b) = (it.lsb(), {
+                it.next();
+                it.lsb()
+            });
+            let same_role = pos.board.role_at(a) == pos.board.role_at(b);
+            let king = pos.king_square(turn);
+            let both_sliders_aligned = attacks::aligned(a, b, king)
+                && pos.board.role_at(a).is_some_and(|r| matches!(r, Role::Bishop | Role::Rook | Role::Queen))
+                && pos.board.role_at(b).is_some_and(|r| matches!(r, Role::Bishop | Role::Rook | Role::Queen));
+            if same_role || both_sliders_aligned {
+                return Err(PositionError::ImpossibleCheck);
+            }
+        }
+        Ok(pos)
+    }
+
+    // ---- accessors ----
+
+    #[inline(always)]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    #[inline(always)]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+    #[inline(always)]
+    pub fn castling(&self) -> &Castling {
+        &self.castling
+    }
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.castling.mode
+    }
+    /// Chooses how castling is written (UCI `e1g1` vs `e1h1`, X-FEN vs Shredder letters in FEN).
+    pub fn set_castling_mode(&mut self, mode: CastlingMode) {
+        self.castling.mode = mode;
+    }
+    /// The en-passant square if a pawn of the side to move stands next to the pushed pawn (pseudo-legal).
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+    /// The en-passant square only if an en-passant capture is legal.
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        let mut found = false;
+        let mut moves = crate::moves::MoveList::new();
+        self.legal_moves_into(&mut moves);
+        for m in moves.iter() {
+            if m.is_en_passant() {
+                found = true;
+            }
+        }
+        if found {
+            Some(ep)
+        } else {
+            None
+        }
+    }
+    #[inline(always)]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+    #[inline(always)]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+    /// The Zobrist key; equal to the Polyglot book key for orthodox chess.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    /// Zobrist key of the pawns alone (for a pawn-structure hash).
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+    #[inline(always)]
+    pub fn is_check(&self) -> bool {
+        self.checkers.any()
+    }
+    /// Pieces of the side to move pinned to their king.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+    #[inline(always)]
+    pub fn state(&self) -> &R::State {
+        &self.state
+    }
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        (self.board.kings() & self.board.by_color(color)).lsb()
+    }
+    /// Number of moves played since this position object was set up (the undo stack depth).
+    pub fn ply_from_setup(&self) -> usize {
+        self.history.len()
+    }
+
+    // ---- keys ----
+
+    /// Computes the Zobrist key and pawn key from scratch.
+    pub fn compute_keys(&self) -> (u64, u64) {
+        let mut key = 0;
+        let mut pawn_key = 0;
+        for sq in self.board.occupied() {
+            if let Some(p) = self.board.piece_at(sq) {
+                let z = zobrist::piece_square(p, sq);
+                key ^= z;
+                if p.role == Role::Pawn {
+                    pawn_key ^= z;
+                }
+            }
+        }
+        key ^= self.castling.key();
+        if let Some(ep) = self.ep_square {
+            key ^= zobrist::en_passant_file(ep.file() as usize);
+        }
+        if self.turn == Color::White {
+            key ^= zobrist::white_to_move();
+        }
+        (key, pawn_key)
+    }
+
+    // ---- check information ----
+
+    pub(crate) fn update_check_info(&mut self) {
+        let us = self.turn;
+        let them = !us;
+        let king = self.king_square(us);
+        let occ = self.board.occupied();
+        self.checkers = self.board.attackers_to(king, them, occ);
+        let mut pinned = Bitboard::EMPTY;
+        let their = self.board.by_color(them);
+        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & self.board.orthogonal_sliders())
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & self.board.diagonal_sliders()))
+            & their;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occ;
+            if !blockers.more_than_one() {
+                pinned |= blockers & self.board.by_color(us);
+            }
+        }
+        self.pinned = pinned;
+    }
+
+    /// Whether the move, which must be legal here, gives check.
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let mut copy = self.clone();
+        copy.play_unchecked(mv);
+        copy.is_check()
+    }
+
+    // ---- make / unmake ----
+
+    #[inline(always)]
+    fn put_piece(&mut self, sq: Square, piece: Piece) {
+        self.board.put(sq, piece);
+        let z = zobrist::piece_square(piece, sq);
+        self.key ^= z;
+        if piece.role == Role::Pawn {
+            self.pawn_key ^= z;
+        }
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, sq: Square, piece: Piece) {
+        self.board.remove(sq, piece);
+        let z = zobrist::piece_square(piece, sq);
+        self.key ^= z;
+        if piece.role == Role::Pawn {
+            self.pawn_key ^= z;
+        }
+    }
+
+    #[inline(always)]
+    fn move_piece(&mut self, from: Square, to: Square, piece: Piece) {
+        self.board.shift(from, to, piece);
+        let z = zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
+        self.key ^= z;
+        if piece.role == Role::Pawn {
+            self.pawn_key ^= z;
+        }
+    }
+
+    /// Plays a move that must be legal in this position (from [`Position::legal_moves`] or a parser).
+    /// Undo it with [`Position::unplay`].
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let us = self.turn;
+        let them = !us;
+        let from = mv.from();
+        let to = mv.to();
+        let Some(piece) = self.board.piece_at(from) else {
+            debug_assert!(false, "no piece on {from} for {mv:?}");
+            return;
+        };
+        self.key_history.push(self.key);
+        let mut undo = Undo {
+            key: self.key,
+            pawn_key: self.pawn_key,
+            rights: self.castling.rights,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            captured: None,
+            checkers: self.checkers,
+            pinned: self.pinned,
+            state: self.state,
+        };
+
+        if let Some(ep) = self.ep_square.take() {
+            self.key ^= zobrist::en_passant_file(ep.file() as usize);
+        }
+        self.halfmoves += 1;
+
+        match mv.kind() {
+            MoveKind::Castle => {
+                let side = if to.file() > from.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                let rook = Piece::new(us, Role::Rook);
+                self.remove_piece(from, piece);
+                self.remove_piece(to, rook);
+                self.put_piece(side.king_to(us), piece);
+                self.put_piece(side.rook_to(us), rook);
+            }
+            MoveKind::EnPassant => {
+                let victim_sq = Square::from_coords(to.file(), from.rank());
+                let victim = Piece::new(them, Role::Pawn);
+                self.remove_piece(victim_sq, victim);
+                self.move_piece(from, to, piece);
+                undo.captured = Some(victim);
+                self.halfmoves = 0;
+            }
+            kind => {
+                if let Some(captured) = self.board.piece_at(to) {
+                    self.remove_piece(to, captured);
+                    undo.captured = Some(captured);
+                    self.halfmoves = 0;
+                }
+                if let Some(promoted) = mv.promotion() {
+                    self.remove_piece(from, piece);
+                    self.put_piece(to, Piece::new(us, promoted));
+                } else {
+                    self.move_piece(from, to, piece);
+                }
+                if piece.role == Role::Pawn {
+                    self.halfmoves = 0;
+                    // Double step: record the e.p. square only if an enemy pawn could take.
+                    if (from as u8 ^ to as u8) == 16 {
+                        let ep = Square::from_index((from as u32 + to as u32) / 2);
+                        if (attacks::pawn_attacks(us, ep) & self.board.pawns() & self.board.by_color(them)).any() {
+                            self.ep_square = Some(ep);
+                            self.key ^= zobrist::en_passant_file(ep.file() as usize);
+                        }
+                    }
+                }
+                let _ = kind;
+            }
+        }
+
+        let lost = self.castling.lost_rights[from as usize] | self.castling.lost_rights[to as usize];
+        if self.castling.rights & lost != 0 {
+            self.key ^= self.castling.key();
+            self.castling.rights &= !lost;
+            self.key ^= self.castling.key();
+        }
+
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+        self.key ^= zobrist::white_to_move();
+        self.history.push(undo);
+        self.update_check_info();
+    }
+
+    /// Takes back `mv`, which must be the last move played.
+    pub fn unplay(&mut self, mv: Move) {
+        let Some(undo) = self.history.pop() else {
+            debug_assert!(false, "unplay without a move");
+            return;
+        };
+        self.key_history.pop();
+        let them = self.turn;
+        let us = !them;
+        self.turn = us;
+        if us == Color::Black {
+            self.fullmoves -= 1;
+        }
+        let from = mv.from();
+        let to = mv.to();
+        match mv.kind() {
+            MoveKind::Castle => {
+                let side = if to.file() > from.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                let king = Piece::new(us, Role::King);
+                let rook = Piece::new(us, Role::Rook);
+                self.board.remove(side.king_to(us), king);
+                self.board.remove(side.rook_to(us), rook);
+                self.board.put(from, king);
+                self.board.put(to, rook);
+            }
+            MoveKind::EnPassant => {
+                let pawn = Piece::new(us, Role::Pawn);
+                self.board.shift(to, from, pawn);
+                self.board.put(Square::from_coords(to.file(), from.rank()), Piece::new(them, Role::Pawn));
+            }
+            _ => {
+                if let Some(promoted) = mv.promotion() {
+                    self.board.remove(to, Piece::new(us, promoted));
+                    self.board.put(from, Piece::new(us, Role::Pawn));
+                } else if let Some(piece) = self.board.piece_at(to) {
+                    self.board.shift(to, from, piece);
+                }
+                if let Some(captured) = undo.captured {
+                    self.board.put(to, captured);
+                }
+            }
+        }
+        self.key = undo.key;
+        self.pawn_key = undo.pawn_key;
+        self.castling.rights = undo.rights;
+        self.ep_square = undo.ep_square;
+        self.halfmoves = undo.halfmoves;
+        self.checkers = undo.checkers;
+        self.pinned = undo.pinned;
+        self.state = undo.state;
+    }
+
+    /// Passes the turn (a null move, for search). Not legal in check. Undo with [`Position::unplay_null`].
+    pub fn play_null(&mut self) {
+        self.key_history.push(self.key);
+        self.history.push(Undo {
+            key: self.key,
+            pawn_key: self.pawn_key,
+            rights: self.castling.rights,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            captured: None,
+            checkers: self.checkers,
+            pinned: self.pinned,
+            state: self.state,
+        });
+        if let Some(ep) = self.ep_square.take() {
+            self.key ^= zobrist::en_passant_file(ep.file() as usize);
+        }
+        self.halfmoves += 1;
+        self.turn = !self.turn;
+        self.key ^= zobrist::white_to_move();
+        self.update_check_info();
+    }
+
+    pub fn unplay_null(&mut self) {
+        if let Some(undo) = self.history.pop() {
+            self.key_history.pop();
+            self.turn = !self.turn;
+            self.key = undo.key;
+            self.pawn_key = undo.pawn_key;
+            self.ep_square = undo.ep_square;
+            self.halfmoves = undo.halfmoves;
+            self.checkers = undo.checkers;
+            self.pinned = undo.pinned;
+        }
+    }
+
+    /// Plays a move if it is legal; returns whether it was.
+    pub fn play(&mut self, mv: Move) -> Result<(), crate::error::IllegalMove> {
+        if self.is_legal(mv) {
+            self.play_unchecked(mv);
+            Ok(())
+        } else {
+            Err(crate::error::IllegalMove { mv: crate::uci::move_to_uci(self, mv), fen: self.fen() })
+        }
+    }
+
+    /// Whether `mv` is among the legal moves.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.legal_moves().contains(mv)
+    }
+
+    /// Forgets the history: the current position becomes the new root (no repetitions before it).
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+        self.key_history.clear();
+    }
+
+    // ---- game outcome ----
+
+    /// True if neither side can ever mate (FIDE dead position, detected by material).
+    pub fn is_insufficient_material(&self) -> bool {
+        Color::ALL.iter().all(|&c| self.has_insufficient_material(c))
+    }
+
+    /// True if `color` has no material that could ever give mate, whatever the opponent does.
+    pub fn has_insufficient_material(&self, color: Color) -> bool {
+        let b = &self.board;
+        let ours = b.by_color(color);
+        if (ours & (b.pawns() | b.rooks() | b.queens())).any() {
+            return false;
+        }
+        if (ours & b.knights()).any() {
+            // A lone knight mates only if the defender has pieces that can block its own king
+            // and not capture the knight (queens always can).
+            return ours.count() <= 2 && (b.by_color(!color) - b.kings() - b.queens()).is_empty();
+        }
+        if (ours & b.bishops()).any() {
+            // Bishops on one color can only mate with help from a blocker of the other color.
+            let one_color =
+                (b.bishops() & Bitboard::DARK_SQUARES).is_empty() || (b.bishops() & Bitboard::LIGHT_SQUARES).is_empty();
+            return one_color && b.pawns().is_empty() && b.knights().is_empty();
+        }
+        true
+    }
+
+    /// The fifty-move rule can be applied (100 half-moves without capture or pawn move).
+    pub fn is_fifty_moves(&self) -> bool {
+        self.halfmoves >= 100
+    }
+
+    /// How many times the current position occurred before (same key, within the reversible moves).
+    pub fn repetitions(&self) -> usize {
+        let n = self.key_history.len();
+        let window = (self.halfmoves as usize).min(n);
+        self.key_history[n - window..].iter().rev().skip(1).step_by(2).filter(|&&k| k == self.key).count()
+    }
+
+    /// The current position occurred (at least) twice before.
+    pub fn is_threefold_repetition(&self) -> bool {
+        self.repetitions() >= 2
+    }
+
+    /// Checkmate, stalemate or dead position (insufficient material): the game is over whatever
+    /// the players claim.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if !self.has_legal_moves() {
+            return Some(if self.is_check() {
+                Outcome::Decisive { winner: !self.turn, reason: EndReason::Checkmate }
+            } else {
+                Outcome::Draw { reason: EndReason::Stalemate }
+            });
+        }
+        if self.is_insufficient_material() {
+            return Some(Outcome::Draw { reason: EndReason::InsufficientMaterial });
+        }
+        None
+    }
+
+    /// [`Position::outcome`] plus the draws by the fifty-move rule and threefold repetition, as
+    /// engines and match managers apply them without a claim. Mate on the hundredth half-move wins.
+    pub fn outcome_with_draw_rules(&self) -> Option<Outcome> {
+        if let Some(o) = self.outcome() {
+            return Some(o);
+        }
+        if self.is_fifty_moves() {
+            return Some(Outcome::Draw { reason: EndReason::FiftyMoveRule });
+        }
+        if self.is_threefold_repetition() {
+            return Some(Outcome::Draw { reason: EndReason::ThreefoldRepetition });
+        }
+        None
+    }
+
+    /// Checks the internal caches against a recomputation (for tests and debugging).
+    pub fn is_consistent(&self) -> bool {
+        let mut copy = self.clone();
+        copy.update_check_info();
+        (self.key, self.pawn_key) == self.compute_keys() && copy.checkers == self.checkers && copy.pinned == self.pinned
+    }
+}

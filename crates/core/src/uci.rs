@@ -1,0 +1,67 @@
+//! UCI move text: `e2e4`, `e7e8q`, castling as `e1g1` (standard) or `e1h1` (Chess960, king takes rook).
+
+use crate::error::UciMoveError;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::types::{CastlingMode, CastlingSide, Role, Square};
+
+/// Writes a legal move of `pos` in UCI notation, following the position's castling mode.
+pub fn move_to_uci<R: Rules>(pos: &Position<R>, mv: Move) -> String {
+    move_to_uci_mode(mv, pos.turn(), pos.castling_mode())
+}
+
+/// Writes a move in UCI notation for the given side and castling mode.
+pub fn move_to_uci_mode(mv: Move, turn: crate::types::Color, mode: CastlingMode) -> String {
+    let from = mv.from();
+    let mut to = mv.to();
+    if let Some(role) = mv.drop_role() {
+        return format!("{}@{}", role.upper_char(), to);
+    }
+    if mv.kind() == MoveKind::Castle && mode == CastlingMode::Standard {
+        let side = if to.file() > from.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+        to = side.king_to(turn);
+    }
+    let mut s = format!("{from}{to}");
+    if let Some(role) = mv.promotion() {
+        s.push(role.char());
+    }
+    s
+}
+
+/// Reads UCI move text and finds the legal move it names. Castling is accepted both as the king's
+/// destination (`e1g1`) and as king takes rook (`e1h1`) whatever the mode, when unambiguous.
+pub fn parse_uci_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, UciMoveError> {
+    let syntax = || UciMoveError::Syntax(text.to_string());
+    let t = text.trim();
+    if !t.is_ascii() || !(4..=5).contains(&t.len()) {
+        return Err(syntax());
+    }
+    let from = Square::parse(&t[0..2]).ok_or_else(syntax)?;
+    let to = Square::parse(&t[2..4]).ok_or_else(syntax)?;
+    let promotion = match t.as_bytes().get(4) {
+        None => None,
+        Some(&c) => match Role::from_char(c as char) {
+            Some(Role::Pawn) | None => return Err(syntax()),
+            Some(role) => Some(role),
+        },
+    };
+    let moves = pos.legal_moves();
+    // Exact encodings first (normal, promotion, e.p., castling as king takes rook).
+    for mv in moves.iter() {
+        if mv.from() == from && mv.to() == to && mv.promotion() == promotion {
+            return Ok(mv);
+        }
+    }
+    if promotion.is_none() {
+        for mv in moves.iter() {
+            if mv.is_castle() && mv.from() == from {
+                let side = if mv.to().file() > from.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                if side.king_to(pos.turn()) == to {
+                    return Ok(mv);
+                }
+            }
+        }
+    }
+    Err(UciMoveError::Illegal(text.to_string()))
+}

@@ -1,0 +1,63 @@
+//! The `mysl` command line.
+
+mod perft_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mysl",
+    version,
+    about = "mysl: a chess program (rules core, engine, book, tablebases, problem solver)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (perft), or run a perft suite file.
+    Perft(perft_cmd::PerftArgs),
+}
+
+/// Exit code for bad input (usage, FEN, files): the message names what and where.
+pub const EXIT_INPUT: u8 = 2;
+/// Exit code for a run that found a problem (e.g. a perft mismatch).
+pub const EXIT_FAILURE: u8 = 1;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_INPUT } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Perft(args) => perft_cmd::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(CliError::Input(msg)) => {
+            eprintln!("mysl: {msg}");
+            ExitCode::from(EXIT_INPUT)
+        }
+        Err(CliError::Failure(msg)) => {
+            eprintln!("mysl: {msg}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// Errors reported to the user as one line.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input: exit code 2.
+    Input(String),
+    /// The work itself failed: exit code 1.
+    Failure(String),
+}
