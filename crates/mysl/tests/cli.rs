@@ -1,0 +1,101 @@
+//! The `mysl` binary end to end: perft output format, suites, and clear errors on bad input.
+
+use std::process::{Command, Output};
+
+fn mysl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mysl")).args(args).output().expect("run mysl")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn perft_prints_nodes_searched() {
+    let o = mysl(&["perft", "--depth", "3"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().last(), Some("Nodes searched: 8902"));
+    let o = mysl(&["perft", "startpos", "--depth", "2"]);
+    assert_eq!(stdout(&o).lines().last(), Some("Nodes searched: 400"));
+}
+
+#[test]
+fn perft_divide_lists_root_moves() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let o = mysl(&["perft", "--depth", "2", "--fen", kiwipete, "--divide"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let counts: Vec<(String, u64)> = out
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .filter(|(m, _)| m.len() <= 5)
+        .map(|(m, n)| (m.to_string(), n.parse().expect("count")))
+        .collect();
+    assert_eq!(counts.len(), 48);
+    assert!(counts.iter().any(|(m, _)| m == "e1g1"), "castling written as e1g1");
+    assert_eq!(counts.iter().map(|(_, n)| n).sum::<u64>(), 2039);
+    assert_eq!(out.lines().last(), Some("Nodes searched: 2039"));
+}
+
+#[test]
+fn bad_fen_gives_exit_code_2_and_one_line() {
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "not a fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1",
+        "",
+    ] {
+        let o = mysl(&["perft", "--depth", "1", "--fen", fen]);
+        assert_eq!(o.status.code(), Some(2), "fen {fen:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "one line for {fen:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(err.starts_with("mysl: "), "{err}");
+    }
+    let o = mysl(&["perft", "--depth", "1", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"]);
+    assert_eq!(stderr(&o).trim(), "mysl: FEN field 2 (side to move): expected w or b, found 'x'");
+}
+
+#[test]
+fn suite_reports_mismatches_and_skips_by_node_limit() {
+    let dir = std::env::temp_dir().join(format!("mysl-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let good = dir.join("good.perft");
+    std::fs::write(&good, "# comment\nchess;rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;1 20;2 400;5 4865609\n")
+        .expect("write");
+    let o = mysl(&["perft", "--suite", good.to_str().expect("utf8"), "--max-nodes", "1000"]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains("2 passed, 0 failed, 1 skipped"), "{}", stdout(&o));
+
+    let bad = dir.join("bad.perft");
+    std::fs::write(&bad, "chess;rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;1 20;2 401\n").expect("write");
+    let o = mysl(&["perft", "--suite", bad.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("depth 2: expected 401, got 400"), "{}", stdout(&o));
+
+    let broken = dir.join("broken.perft");
+    std::fs::write(&broken, "chess;8/8/8/8/8/8/8/K6k w - - 0 1;two 3\n").expect("write");
+    let o = mysl(&["perft", "--suite", broken.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
+
+    let o = mysl(&["perft", "--suite", dir.join("missing.perft").to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn full_standard_suite_via_cli_under_node_limit() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/perft/standard.perft");
+    if !path.exists() {
+        eprintln!("skipped: {} not found", path.display());
+        return;
+    }
+    let o = mysl(&["perft", "--suite", path.to_str().expect("utf8"), "--max-nodes", "1000000"]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains(" 0 failed"), "{}", stdout(&o));
+}
