@@ -268,34 +268,20 @@ impl<R: Rules> Position<R> {
             castling.add(color, side, king, sq);
         }
 
-        // En passant: accept the square only if it could be the result of a double step.
-        let mut ep_square = None;
-        if let Some(ep) = setup.ep_square {
-            let (ep_rank, pawn_rank) = match turn {
-                Color::White => (Rank::Sixth, Rank::Fifth),
-                Color::Black => (Rank::Third, Rank::Fourth),
+        // En passant (docs/variants.md): the field counts only if an enemy pawn stands where the
+        // double-stepping pawn must be and the squares it passed are empty; otherwise it is ignored.
+        // It is kept only when a pawn of the side to move could capture (the Polyglot key rule).
+        let ep_square = setup.ep_square.filter(|&ep| {
+            let (ep_rank, pawn_rank, origin_rank) = match turn {
+                Color::White => (Rank::Sixth, Rank::Fifth, Rank::Seventh),
+                Color::Black => (Rank::Third, Rank::Fourth, Rank::Second),
             };
-            let pushed = ep.with_rank(pawn_rank);
-            let origin = ep.with_rank(match turn {
-                Color::White => Rank::Seventh,
-                Color::Black => Rank::Second,
-            });
-            let reason = if ep.rank() != ep_rank {
-                Some(format!("must be on rank {}", ep_rank.char()))
-            } else if board.piece_at(pushed) != Some(Piece::new(!turn, Role::Pawn)) {
-                Some(format!("no {} pawn on {pushed}", !turn))
-            } else if board.occupied().contains(ep) || board.occupied().contains(origin) {
-                Some(format!("{ep} and {origin} must be empty"))
-            } else {
-                None
-            };
-            if let Some(reason) = reason {
-                return Err(PositionError::BadEnPassant { square: ep, reason });
-            }
-            if (attacks::pawn_attacks(!turn, ep) & board.pawns() & board.by_color(turn)).any() {
-                ep_square = Some(ep);
-            }
-        }
+            ep.rank() == ep_rank
+                && board.piece_at(ep.with_rank(pawn_rank)) == Some(Piece::new(!turn, Role::Pawn))
+                && !board.occupied().contains(ep)
+                && !board.occupied().contains(ep.with_rank(origin_rank))
+                && (attacks::pawn_attacks(!turn, ep) & board.pawns() & board.by_color(turn)).any()
+        });
 
         let mut pos = Position {
             board,
