@@ -4,7 +4,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::error::FenError;
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Rules, Variant, VariantState};
 use crate::types::{CastlingMode, CastlingSide, Color, File, Piece, Rank, Role, Square};
 
 /// The orthodox start position.
@@ -20,6 +20,12 @@ pub struct Setup {
     pub ep_square: Option<Square>,
     pub halfmoves: u32,
     pub fullmoves: u32,
+    /// Three-check: checks each side still needs (`3+3` after the e.p. field, or `+N+N` given).
+    pub remaining_checks: Option<[u8; 2]>,
+    /// Recycle: pieces in hand (`[...]` after the placement), per color, roles P N B R Q.
+    pub pockets: Option<[[u8; 5]; 2]>,
+    /// Dice: the rolled piece type (trailing field `roll=N`, N = 1 pawn … 6 king).
+    pub roll: Option<Role>,
 }
 
 impl Setup {
@@ -31,19 +37,66 @@ impl Setup {
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
+            remaining_checks: None,
+            pockets: None,
+            roll: None,
         }
     }
 
-    /// Parses a FEN or the first four fields of an EPD (clocks then default to 0 and 1).
+    /// Parses a FEN or the first four fields of an EPD (clocks then default to 0 and 1), with the
+    /// variant extensions: `[...]` pockets after the placement, a `W+B` remaining-checks field after
+    /// the e.p. field or a `+W+B` checks-given field at the end, and a trailing `roll=N` for dice.
     pub fn parse(fen: &str) -> Result<Setup, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.is_empty() {
             return Err(FenError::Empty);
         }
-        if !(4..=6).contains(&fields.len()) {
+        if fields.len() < 4 || fields.len() > 8 {
             return Err(FenError::FieldCount { found: fields.len() });
         }
-        let board = parse_placement(fields[0])?;
+        let mut roll = None;
+        if let Some(last) = fields.last().and_then(|f| f.strip_prefix("roll=")) {
+            let face: u8 = last.parse().map_err(|_| FenError::Variant {
+                field: fields.len(),
+                message: format!("die roll: expected roll=1 to roll=6, found 'roll={last}'"),
+            })?;
+            roll = Some(crate::rules::die_face_role(face).ok_or_else(|| FenError::Variant {
+                field: fields.len(),
+                message: format!("die roll: expected roll=1 to roll=6, found 'roll={last}'"),
+            })?);
+            fields.pop();
+        }
+        let mut remaining_checks = None;
+        // Checks given, lichess/Scid style: a last field "+W+B".
+        if fields.len() >= 5 {
+            if let Some(given) = fields.last().and_then(|f| parse_checks(f.strip_prefix('+')?, '+')) {
+                remaining_checks = Some([3u8.saturating_sub(given[0]), 3u8.saturating_sub(given[1])]);
+                fields.pop();
+            }
+        }
+        // Checks remaining, X-FEN/Fairy-Stockfish style: "W+B" right after the e.p. field.
+        if fields.len() >= 5 {
+            if let Some(remaining) = parse_checks(fields[4], '+') {
+                if remaining_checks.is_some() {
+                    return Err(FenError::Variant { field: 5, message: "two check counters".to_string() });
+                }
+                remaining_checks = Some(remaining);
+                fields.remove(4);
+            }
+        }
+        if fields.len() > 6 {
+            return Err(FenError::FieldCount { found: fields.len() });
+        }
+        let (placement, pockets) = match fields[0].split_once('[') {
+            Some((placement, rest)) => {
+                let Some(inner) = rest.strip_suffix(']') else {
+                    return Err(FenError::Placement(format!("pieces in hand: missing ']' in '{}'", fields[0])));
+                };
+                (placement, Some(parse_pockets(inner)?))
+            }
+            None => (fields[0], None),
+        };
+        let board = parse_placement(placement)?;
         let turn = match fields[1] {
             "w" | "W" => Color::White,
             "b" | "B" => Color::Black,
@@ -64,7 +117,7 @@ impl Setup {
         };
         let halfmoves = counter(4, "half-move clock", 0)?;
         let fullmoves = counter(5, "move number", 1)?.max(1);
-        Ok(Setup { board, turn, castling_rooks, ep_square, halfmoves, fullmoves })
+        Ok(Setup { board, turn, castling_rooks, ep_square, halfmoves, fullmoves, remaining_checks, pockets, roll })
     }
 
     /// Chess960 if any castling right is not a standard e-file king with an a- or h-file rook.
@@ -78,6 +131,30 @@ impl Setup {
         }
         CastlingMode::Standard
     }
+}
+
+/// `W+B` with digits 0..=3... (any small number; the position checks the range).
+fn parse_checks(text: &str, sep: char) -> Option<[u8; 2]> {
+    let (w, b) = text.split_once(sep)?;
+    if w.is_empty() || b.is_empty() || !w.bytes().all(|c| c.is_ascii_digit()) || !b.bytes().all(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    Some([w.parse().ok()?, b.parse().ok()?])
+}
+
+fn parse_pockets(text: &str) -> Result<[[u8; 5]; 2], FenError> {
+    let mut pockets = [[0u8; 5]; 2];
+    for c in text.chars() {
+        match Piece::from_char(c) {
+            Some(p) if p.role != Role::King => {
+                let n = &mut pockets[p.color as usize][p.role as usize];
+                *n = n.saturating_add(1);
+            }
+            _ => return Err(FenError::Placement(format!("pieces in hand: unexpected '{c}' in '[{text}]'"))),
+        }
+    }
+    Ok(pockets)
 }
 
 fn parse_placement(text: &str) -> Result<Board, FenError> {
@@ -236,17 +313,42 @@ impl<R: Rules> Position<R> {
 
     fn fen_fields(&self, shredder: bool) -> String {
         let ep = self.legal_ep_square().map_or_else(|| "-".to_string(), |sq| sq.to_string());
-        format!("{} {} {} {}", self.board.board_fen(), self.turn.char(), self.castling_field(shredder), ep)
+        let mut placement = self.board.board_fen();
+        if matches!(R::VARIANT, Variant::Recycle) {
+            placement.push('[');
+            for color in Color::ALL {
+                for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn] {
+                    for _ in 0..self.state.pockets()[color as usize][role as usize] {
+                        placement.push(Piece::new(color, role).char());
+                    }
+                }
+            }
+            placement.push(']');
+        }
+        let mut s = format!("{placement} {} {} {ep}", self.turn.char(), self.castling_field(shredder));
+        if matches!(R::VARIANT, Variant::ThreeCheck) {
+            let c = self.state.remaining_checks();
+            s.push_str(&format!(" {}+{}", c[0], c[1]));
+        }
+        s
     }
 
-    /// The FEN (X-FEN castling letters; the e.p. square only when an e.p. capture is legal).
+    fn roll_suffix(&self) -> String {
+        match self.state.roll() {
+            Some(role) if matches!(R::VARIANT, Variant::Dice) => format!(" roll={}", crate::rules::role_die_face(role)),
+            _ => String::new(),
+        }
+    }
+
+    /// The FEN (X-FEN castling letters; the e.p. square only when an e.p. capture is legal), with the
+    /// variant's fields (`3+3` checks, `[...]` hands, `roll=N`).
     pub fn fen(&self) -> String {
-        format!("{} {} {}", self.fen_fields(false), self.halfmoves, self.fullmoves)
+        format!("{} {} {}{}", self.fen_fields(false), self.halfmoves, self.fullmoves, self.roll_suffix())
     }
 
     /// The FEN with Shredder-FEN castling letters (rook files, e.g. `HAha`).
     pub fn shredder_fen(&self) -> String {
-        format!("{} {} {}", self.fen_fields(true), self.halfmoves, self.fullmoves)
+        format!("{} {} {}{}", self.fen_fields(true), self.halfmoves, self.fullmoves, self.roll_suffix())
     }
 
     /// The first four FEN fields (an EPD without operations).

@@ -26,6 +26,7 @@ pub mod rules;
 pub mod san;
 pub mod types;
 pub mod uci;
+pub mod variants;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
@@ -34,5 +35,8 @@ pub use error::{FenError, IllegalMove, PositionError, SanError, UciMoveError};
 pub use fen::{Setup, STARTING_FEN};
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Castling, Chess, Position};
-pub use rules::{Orthodox, Rules};
+pub use rules::{
+    Antichess, AntichessNoEp, Berolina, Cylinder, Dice, Extinction, KnightRelay, Orthodox, Recycle, Rules, ThreeCheck,
+    Variant, VariantState,
+};
 pub use types::{ByColor, CastlingMode, CastlingSide, Color, EndReason, File, Outcome, Piece, Rank, Role, Square};

@@ -8,7 +8,7 @@ use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Generator, Rules, Variant, VariantState};
 use crate::types::{CastlingSide, Color, Rank, Role, Square};
 
 /// Receives generated moves in bulk.
@@ -19,8 +19,8 @@ pub(crate) trait MoveSink {
     fn from_square(&mut self, from: Square, targets: Bitboard);
     /// Pawn moves without promotion: each target `to` comes from `to - delta`.
     fn pawn_moves(&mut self, delta: i32, targets: Bitboard);
-    /// Pawn moves onto the last rank: each target yields the four promotions.
-    fn promotions(&mut self, delta: i32, targets: Bitboard);
+    /// Pawn moves onto the last rank: each target yields one move per promotion kind.
+    fn promotions(&mut self, delta: i32, targets: Bitboard, kinds: &[MoveKind]);
 }
 
 impl MoveSink for MoveList {
@@ -41,12 +41,10 @@ impl MoveSink for MoveList {
         }
     }
     #[inline(always)]
-    fn promotions(&mut self, delta: i32, targets: Bitboard) {
+    fn promotions(&mut self, delta: i32, targets: Bitboard, kinds: &[MoveKind]) {
         for to in targets {
             let from = Square::from_index((to as i32 - delta) as u32);
-            for kind in
-                [MoveKind::PromoteQueen, MoveKind::PromoteKnight, MoveKind::PromoteRook, MoveKind::PromoteBishop]
-            {
+            for &kind in kinds {
                 self.push(Move::new(from, to, kind));
             }
         }
@@ -71,8 +69,8 @@ impl MoveSink for MoveCounter {
         self.0 += targets.count() as u64;
     }
     #[inline(always)]
-    fn promotions(&mut self, _: i32, targets: Bitboard) {
-        self.0 += 4 * targets.count() as u64;
+    fn promotions(&mut self, _: i32, targets: Bitboard, kinds: &[MoveKind]) {
+        self.0 += kinds.len() as u64 * targets.count() as u64;
     }
 }
 
@@ -94,7 +92,7 @@ impl MoveSink for AnyMove {
         self.0 |= targets.any();
     }
     #[inline(always)]
-    fn promotions(&mut self, _: i32, targets: Bitboard) {
+    fn promotions(&mut self, _: i32, targets: Bitboard, _: &[MoveKind]) {
         self.0 |= targets.any();
     }
 }
@@ -138,6 +136,59 @@ impl<R: Rules> Position<R> {
 
     #[inline(always)]
     pub(crate) fn generate<S: MoveSink>(&self, sink: &mut S) {
+        if R::HAS_VARIANT_END && self.variant_outcome().is_some() {
+            return;
+        }
+        match R::GENERATOR {
+            Generator::Orthodox => self.generate_orthodox(sink),
+            Generator::NonRoyal => {
+                if matches!(R::VARIANT, Variant::Dice) {
+                    if let Some(role) = self.state.roll() {
+                        let mut all = MoveList::new();
+                        self.generate_non_royal(&mut all);
+                        for mv in all.iter() {
+                            if self.dice_move_allowed(mv, role) {
+                                sink.one(mv);
+                            }
+                        }
+                        return;
+                    }
+                }
+                self.generate_non_royal(sink)
+            }
+            Generator::Filtered => {
+                let mut list = MoveList::new();
+                self.filtered_moves(&mut list);
+                for mv in list.iter() {
+                    sink.one(mv);
+                }
+            }
+        }
+    }
+
+    /// Dice chess: whether `mv` may be played on a roll of `role` (docs/variants.md: a pawn may
+    /// reach the last rank on any face but promotes only to the rolled type, on a 1 to any; a 6
+    /// promotes nothing).
+    pub fn dice_move_allowed(&self, mv: Move, role: Role) -> bool {
+        let mover = self.board.role_at(mv.from());
+        match mv.promotion() {
+            Some(p) => role == Role::Pawn || p == role,
+            None => mover == Some(role),
+        }
+    }
+
+    /// The die faces (as roles) that have at least one legal move here; a face without one is
+    /// re-rolled.
+    pub fn dice_faces_with_moves(&self) -> Vec<Role> {
+        let mut all = MoveList::new();
+        if self.variant_outcome().is_none() {
+            self.generate_non_royal(&mut all);
+        }
+        Role::ALL.into_iter().filter(|&r| all.iter().any(|m| self.dice_move_allowed(m, r))).collect()
+    }
+
+    #[inline(always)]
+    fn generate_orthodox<S: MoveSink>(&self, sink: &mut S) {
         let us = self.turn;
         let them = !us;
         let board = &self.board;
@@ -226,16 +277,16 @@ impl<R: Rules> Position<R> {
         let double = shift_forward(single & third_rank, us) & empty & target;
         let single = single & target;
         sink.pawn_moves(up, single - last_rank);
-        sink.promotions(up, single & last_rank);
+        sink.promotions(up, single & last_rank, R::PROMOTIONS);
         sink.pawn_moves(2 * up, double);
         // Captures towards the a-file side (west) and the h-file side (east).
         let forward = shift_forward(free, us);
         let west = forward.west() & theirs & target;
         let east = forward.east() & theirs & target;
         sink.pawn_moves(up - 1, west - last_rank);
-        sink.promotions(up - 1, west & last_rank);
+        sink.promotions(up - 1, west & last_rank, R::PROMOTIONS);
         sink.pawn_moves(up + 1, east - last_rank);
-        sink.promotions(up + 1, east & last_rank);
+        sink.promotions(up + 1, east & last_rank, R::PROMOTIONS);
 
         // Pinned pawns (never in check here: movable excludes them then) move along the pin line.
         for from in pawns & self.pinned {
@@ -246,7 +297,7 @@ impl<R: Rules> Position<R> {
             let caps = attacks::pawn_attacks(us, from) & theirs & pin_line;
             for to in (push | caps) & target {
                 if last_rank.contains(to) {
-                    sink.promotions(to as i32 - from as i32, Bitboard::from_square(to));
+                    sink.promotions(to as i32 - from as i32, Bitboard::from_square(to), R::PROMOTIONS);
                 } else {
                     sink.one(Move::normal(from, to));
                 }
@@ -310,6 +361,84 @@ impl<R: Rules> Position<R> {
 }
 
 impl<R: Rules> Position<R> {
+    /// Every pseudo-legal move is legal when the king is not royal (antichess, extinction, dice).
+    #[inline(always)]
+    fn generate_non_royal<S: MoveSink>(&self, sink: &mut S) {
+        let board = &self.board;
+        let theirs = board.by_color(!self.turn);
+        if R::MUST_CAPTURE {
+            let mut any = AnyMove(false);
+            self.generate_pseudo(&mut any, theirs, false);
+            if any.0 {
+                self.generate_pseudo(sink, theirs, false);
+            } else {
+                self.generate_pseudo(sink, !board.occupied(), true);
+            }
+        } else {
+            self.generate_pseudo(sink, !board.by_color(self.turn), true);
+        }
+    }
+
+    /// Pseudo-legal moves onto `target`; `quiet` adds pawn pushes and castling, and, when false,
+    /// limits the moves to captures (e.p. included).
+    #[inline(always)]
+    fn generate_pseudo<S: MoveSink>(&self, sink: &mut S, target: Bitboard, quiet: bool) {
+        let us = self.turn;
+        let board = &self.board;
+        let ours = board.by_color(us);
+        let theirs = board.by_color(!us);
+        let occ = board.occupied();
+        for from in board.knights() & ours {
+            sink.from_square(from, attacks::knight_attacks(from) & target);
+        }
+        for from in board.diagonal_sliders() & ours {
+            sink.from_square(from, attacks::bishop_attacks(from, occ) & target);
+        }
+        for from in board.orthogonal_sliders() & ours {
+            sink.from_square(from, attacks::rook_attacks(from, occ) & target);
+        }
+        for from in board.kings() & ours {
+            sink.from_square(from, attacks::king_attacks(from) & target);
+        }
+        let pawns = board.pawns() & ours;
+        let (up, third_rank, last_rank) = match us {
+            Color::White => (8, Bitboard::rank(Rank::Third), Bitboard::rank(Rank::Eighth)),
+            Color::Black => (-8, Bitboard::rank(Rank::Sixth), Bitboard::rank(Rank::First)),
+        };
+        if quiet {
+            let single = shift_forward(pawns, us) & !occ;
+            let double = shift_forward(single & third_rank, us) & !occ & target;
+            let single = single & target;
+            sink.pawn_moves(up, single - last_rank);
+            sink.promotions(up, single & last_rank, R::PROMOTIONS);
+            sink.pawn_moves(2 * up, double);
+        }
+        let forward = shift_forward(pawns, us);
+        let west = forward.west() & theirs & target;
+        let east = forward.east() & theirs & target;
+        sink.pawn_moves(up - 1, west - last_rank);
+        sink.promotions(up - 1, west & last_rank, R::PROMOTIONS);
+        sink.pawn_moves(up + 1, east - last_rank);
+        sink.promotions(up + 1, east & last_rank, R::PROMOTIONS);
+        if let (true, Some(ep)) = (R::EN_PASSANT, self.ep_square) {
+            for from in attacks::pawn_attacks(!us, ep) & pawns {
+                sink.one(Move::new(from, ep, MoveKind::EnPassant));
+            }
+        }
+        // Castling without check rules: unmoved king and rook, empty squares between.
+        if R::CASTLING && quiet && self.castling.has_any(us) {
+            if let Some(king) = board.king_of(us) {
+                for side in CastlingSide::ALL {
+                    if let Some(rook) = self.castling.rook(us, side) {
+                        if (self.castling_empty_path(2 * us as usize + side as usize) & occ).is_empty() {
+                            sink.one(Move::new(king, rook, MoveKind::Castle));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[inline(always)]
     fn castling_empty_path(&self, i: usize) -> Bitboard {
         self.castling.empty_path_of(i)
@@ -319,6 +448,3 @@ impl<R: Rules> Position<R> {
         self.castling.king_path_of(i)
     }
 }
-
-/// The role of each kind of promotion move, in generation order.
-pub const PROMOTION_ROLES: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];

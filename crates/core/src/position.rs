@@ -10,7 +10,7 @@ use crate::board::Board;
 use crate::error::PositionError;
 use crate::fen::Setup;
 use crate::moves::{Move, MoveKind};
-use crate::rules::{Orthodox, Rules};
+use crate::rules::{Generator, Orthodox, Rules, Variant, VariantState};
 use crate::types::{CastlingMode, CastlingSide, Color, EndReason, File, Outcome, Piece, Rank, Role, Square};
 use crate::zobrist;
 
@@ -202,39 +202,82 @@ impl<R: Rules> Position<R> {
         Ok(Position::from_setup(setup, mode)?)
     }
 
-    /// Validates a setup.
+    /// Validates a setup under the rules `R`.
     pub fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Position<R>, PositionError> {
         let board = setup.board;
         let turn = setup.turn;
-        // Kings.
+        // Kings: exactly one where the king is royal; at most one in dice (none = the game is over);
+        // any number where the king is an ordinary piece that pawns may promote to.
         for color in Color::ALL {
-            match (board.kings() & board.by_color(color)).count() {
-                0 => return Err(PositionError::MissingKing(color)),
-                1 => {}
-                _ => return Err(PositionError::TooManyKings(color)),
+            let kings = (board.kings() & board.by_color(color)).count();
+            if R::ROYAL_KING && kings == 0 {
+                return Err(PositionError::MissingKing(color));
+            }
+            if (R::ROYAL_KING || matches!(R::VARIANT, Variant::Dice)) && kings > 1 {
+                return Err(PositionError::TooManyKings(color));
             }
         }
         if let Some(sq) = (board.pawns() & Bitboard::BACK_RANKS).first() {
             return Err(PositionError::PawnOnBackRank(sq));
         }
+        let pockets = setup.pockets.unwrap_or([[0; 5]; 2]);
         for color in Color::ALL {
             let ours = board.by_color(color);
-            let pawns = (board.pawns() & ours).count();
-            if ours.count() > 16 || pawns > 8 {
+            let hand: u32 = pockets[color as usize].iter().map(|&n| n as u32).sum();
+            let pawns = (board.pawns() & ours).count() + pockets[color as usize][0] as u32;
+            if ours.count() + hand > 16 || pawns > 8 {
                 return Err(PositionError::TooMuchMaterial(color));
             }
-            let extra = |role: Role, normal: u32| (board.by_role(role) & ours).count().saturating_sub(normal);
-            let promoted =
+            let count = |role: Role| {
+                (board.by_role(role) & ours).count()
+                    + pockets[color as usize].get(role as usize).map_or(0, |&n| n as u32)
+            };
+            let extra = |role: Role, normal: u32| count(role).saturating_sub(normal);
+            let mut promoted =
                 extra(Role::Queen, 1) + extra(Role::Rook, 2) + extra(Role::Bishop, 2) + extra(Role::Knight, 2);
+            if !R::ROYAL_KING {
+                promoted += extra(Role::King, 1);
+            }
             if promoted > 8 - pawns {
                 return Err(PositionError::TooMuchMaterial(color));
             }
         }
 
+        // Variant state from the FEN's extra fields.
+        let mut state = R::State::default();
+        if let Some(checks) = setup.remaining_checks {
+            if !matches!(R::VARIANT, Variant::ThreeCheck) {
+                return Err(PositionError::Variant(format!(
+                    "a check counter is only used in 3check, not in {}",
+                    R::NAME
+                )));
+            }
+            if checks.iter().any(|&c| c > 3) {
+                return Err(PositionError::Variant("check counters must be between 0 and 3".to_string()));
+            }
+            state.set_remaining_checks(checks);
+        }
+        if setup.pockets.is_some() {
+            if !matches!(R::VARIANT, Variant::Recycle) {
+                return Err(PositionError::Variant(format!(
+                    "pieces in hand ([...]) are only used in recycle, not in {}",
+                    R::NAME
+                )));
+            }
+            state.set_pockets(pockets);
+        }
+        if let Some(roll) = setup.roll {
+            if !matches!(R::VARIANT, Variant::Dice) {
+                return Err(PositionError::Variant(format!("a die roll is only used in dice, not in {}", R::NAME)));
+            }
+            state.set_roll(Some(roll));
+        }
+
         // Castling.
         let mut castling = Castling::none();
         castling.mode = mode;
-        for sq in setup.castling_rooks {
+        let castling_rooks = if R::CASTLING { setup.castling_rooks } else { Bitboard::EMPTY };
+        for sq in castling_rooks {
             let color = if sq.rank() == Rank::First { Color::White } else { Color::Black };
             let right_char = crate::fen::castling_char(&board, color, sq);
             let king = match board.king_of(color) {
@@ -271,17 +314,50 @@ impl<R: Rules> Position<R> {
         // En passant (docs/variants.md): the field counts only if an enemy pawn stands where the
         // double-stepping pawn must be and the squares it passed are empty; otherwise it is ignored.
         // It is kept only when a pawn of the side to move could capture (the Polyglot key rule).
-        let ep_square = setup.ep_square.filter(|&ep| {
+        let mut ep_square = None;
+        if let (true, Some(ep)) = (R::EN_PASSANT, setup.ep_square) {
             let (ep_rank, pawn_rank, origin_rank) = match turn {
                 Color::White => (Rank::Sixth, Rank::Fifth, Rank::Seventh),
                 Color::Black => (Rank::Third, Rank::Fourth, Rank::Second),
             };
-            ep.rank() == ep_rank
-                && board.piece_at(ep.with_rank(pawn_rank)) == Some(Piece::new(!turn, Role::Pawn))
-                && !board.occupied().contains(ep)
-                && !board.occupied().contains(ep.with_rank(origin_rank))
-                && (attacks::pawn_attacks(!turn, ep) & board.pawns() & board.by_color(turn)).any()
-        });
+            let enemy_pawn = Piece::new(!turn, Role::Pawn);
+            if ep.rank() == ep_rank && !board.occupied().contains(ep) {
+                if matches!(R::VARIANT, Variant::Berolina) {
+                    // The pawn passed diagonally over `ep`: it stands one file to either side.
+                    let candidates: Vec<Square> = [-1i32, 1]
+                        .iter()
+                        .filter_map(|&df| {
+                            let f = ep.file() as i32 + df;
+                            let pawn = Square::from_coords(File::new(f as u32)?, pawn_rank);
+                            let origin = Square::from_coords(File::new((ep.file() as i32 - df) as u32)?, origin_rank);
+                            (f >= 0 && board.piece_at(pawn) == Some(enemy_pawn) && !board.occupied().contains(origin))
+                                .then_some(pawn)
+                        })
+                        .collect();
+                    if candidates.len() > 1 {
+                        return Err(PositionError::BadEnPassant {
+                            square: ep,
+                            reason: format!(
+                                "ambiguous: the pawn on {} or on {} could have passed it",
+                                candidates[0], candidates[1]
+                            ),
+                        });
+                    }
+                    if let Some(&victim) = candidates.first() {
+                        let capturer = ep.with_rank(pawn_rank);
+                        if board.piece_at(capturer) == Some(Piece::new(turn, Role::Pawn)) {
+                            ep_square = Some(ep);
+                            state.set_ep_victim(Some(victim));
+                        }
+                    }
+                } else if board.piece_at(ep.with_rank(pawn_rank)) == Some(enemy_pawn)
+                    && !board.occupied().contains(ep.with_rank(origin_rank))
+                    && (crate::variants::pawn_attacks::<R>(!turn, ep) & board.pawns() & board.by_color(turn)).any()
+                {
+                    ep_square = Some(ep);
+                }
+            }
+        }
 
         let mut pos = Position {
             board,
@@ -294,7 +370,7 @@ impl<R: Rules> Position<R> {
             pawn_key: 0,
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
-            state: R::State::default(),
+            state,
             history: Vec::with_capacity(64),
             key_history: Vec::with_capacity(64),
             _rules: PhantomData,
@@ -304,28 +380,29 @@ impl<R: Rules> Position<R> {
         pos.pawn_key = pawn_key;
         pos.update_check_info();
 
-        // The side not to move must not be in check; at most two checkers, and a double check
-        // must be possible (not two pieces of the same kind, not two sliders in line).
-        let their_king = pos.king_square(!turn);
-        if pos.board.is_attacked(their_king, turn, pos.board.occupied()) {
-            return Err(PositionError::OppositeCheck);
-        }
-        if pos.checkers.count() > 2 {
-            return Err(PositionError::ImpossibleCheck);
-        }
-        if pos.checkers.count() == 2 {
-            let mut it = pos.checkers;
-            let (a, b) = (it.lsb(), {
-                it.next();
-                it.lsb()
-            });
-            let same_role = pos.board.role_at(a) == pos.board.role_at(b);
-            let king = pos.king_square(turn);
-            let both_sliders_aligned = attacks::aligned(a, b, king)
-                && pos.board.role_at(a).is_some_and(|r| matches!(r, Role::Bishop | Role::Rook | Role::Queen))
-                && pos.board.role_at(b).is_some_and(|r| matches!(r, Role::Bishop | Role::Rook | Role::Queen));
-            if same_role || both_sliders_aligned {
+        if R::ROYAL_KING {
+            // The side not to move must not be in check; at most two checkers, and a double check
+            // must be possible (not two pieces of the same kind, not two sliders in line).
+            let their_king = pos.king_square(!turn);
+            if crate::variants::attackers_to::<R>(&pos.board, their_king, turn, pos.board.occupied()).any() {
+                return Err(PositionError::OppositeCheck);
+            }
+            if pos.checkers.count() > 2 {
                 return Err(PositionError::ImpossibleCheck);
+            }
+            if pos.checkers.count() == 2 && matches!(R::GENERATOR, Generator::Orthodox) {
+                let mut it = pos.checkers;
+                let a = it.lsb();
+                it.next();
+                let b = it.lsb();
+                let same_role = pos.board.role_at(a) == pos.board.role_at(b);
+                let king = pos.king_square(turn);
+                let slider = |sq: Square| {
+                    pos.board.role_at(sq).is_some_and(|r| matches!(r, Role::Bishop | Role::Rook | Role::Queen))
+                };
+                if same_role || (attacks::aligned(a, b, king) && slider(a) && slider(b)) {
+                    return Err(PositionError::ImpossibleCheck);
+                }
             }
         }
         Ok(pos)
@@ -440,16 +517,24 @@ impl<R: Rules> Position<R> {
         if self.turn == Color::White {
             key ^= zobrist::white_to_move();
         }
+        key ^= state_key::<R>(&self.state);
         (key, pawn_key)
     }
 
     // ---- check information ----
 
     pub(crate) fn update_check_info(&mut self) {
+        if !R::ROYAL_KING {
+            return;
+        }
         let us = self.turn;
         let them = !us;
         let king = self.king_square(us);
         let occ = self.board.occupied();
+        if !matches!(R::GENERATOR, Generator::Orthodox) {
+            self.checkers = crate::variants::attackers_to::<R>(&self.board, king, them, occ);
+            return;
+        }
         self.checkers = self.board.attackers_to(king, them, occ);
         let mut pinned = Bitboard::EMPTY;
         let their = self.board.by_color(them);
@@ -504,6 +589,17 @@ impl<R: Rules> Position<R> {
         }
     }
 
+    /// The square of the pawn an en-passant capture onto `to` by the pawn on `from` removes.
+    #[inline(always)]
+    fn ep_victim_square(state: &R::State, from: Square, to: Square) -> Square {
+        if matches!(R::VARIANT, Variant::Berolina) {
+            if let Some(victim) = state.ep_victim() {
+                return victim;
+            }
+        }
+        Square::from_coords(to.file(), from.rank())
+    }
+
     /// Plays a move that must be legal in this position (from [`Position::legal_moves`] or a parser).
     /// Undo it with [`Position::unplay`].
     pub fn play_unchecked(&mut self, mv: Move) {
@@ -511,11 +607,7 @@ impl<R: Rules> Position<R> {
         let them = !us;
         let from = mv.from();
         let to = mv.to();
-        let Some(piece) = self.board.piece_at(from) else {
-            debug_assert!(false, "no piece on {from} for {mv:?}");
-            return;
-        };
-        self.key_history.push(self.key);
+        let old_state_key = state_key::<R>(&self.state);
         let mut undo = Undo {
             key: self.key,
             pawn_key: self.pawn_key,
@@ -531,49 +623,70 @@ impl<R: Rules> Position<R> {
         if let Some(ep) = self.ep_square.take() {
             self.key ^= zobrist::en_passant_file(ep.file() as usize);
         }
+        if matches!(R::VARIANT, Variant::Berolina) {
+            self.state.set_ep_victim(None);
+        }
         self.halfmoves += 1;
 
-        match mv.kind() {
-            MoveKind::Castle => {
-                let side = if to.file() > from.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
-                let rook = Piece::new(us, Role::Rook);
-                self.remove_piece(from, piece);
-                self.remove_piece(to, rook);
-                self.put_piece(side.king_to(us), piece);
-                self.put_piece(side.rook_to(us), rook);
-            }
-            MoveKind::EnPassant => {
-                let victim_sq = Square::from_coords(to.file(), from.rank());
-                let victim = Piece::new(them, Role::Pawn);
-                self.remove_piece(victim_sq, victim);
-                self.move_piece(from, to, piece);
-                undo.captured = Some(victim);
+        if let (true, Some(role)) = (matches!(R::VARIANT, Variant::Recycle), mv.drop_role()) {
+            // Recycle: a piece from the hand onto an empty square.
+            let mut pockets = self.state.pockets();
+            pockets[us as usize][role as usize] = pockets[us as usize][role as usize].saturating_sub(1);
+            self.state.set_pockets(pockets);
+            self.put_piece(to, Piece::new(us, role));
+            if role == Role::Pawn {
                 self.halfmoves = 0;
             }
-            kind => {
-                if let Some(captured) = self.board.piece_at(to) {
-                    self.remove_piece(to, captured);
-                    undo.captured = Some(captured);
-                    self.halfmoves = 0;
-                }
-                if let Some(promoted) = mv.promotion() {
+        } else {
+            let Some(piece) = self.board.piece_at(from) else {
+                debug_assert!(false, "no piece on {from} for {mv:?}");
+                return;
+            };
+            match mv.kind() {
+                MoveKind::Castle => {
+                    let side = if to.file() > from.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                    let rook = Piece::new(us, Role::Rook);
                     self.remove_piece(from, piece);
-                    self.put_piece(to, Piece::new(us, promoted));
-                } else {
-                    self.move_piece(from, to, piece);
+                    self.remove_piece(to, rook);
+                    self.put_piece(side.king_to(us), piece);
+                    self.put_piece(side.rook_to(us), rook);
                 }
-                if piece.role == Role::Pawn {
+                MoveKind::EnPassant => {
+                    let victim_sq = Self::ep_victim_square(&undo.state, from, to);
+                    let victim = Piece::new(them, Role::Pawn);
+                    self.remove_piece(victim_sq, victim);
+                    self.move_piece(from, to, piece);
+                    undo.captured = Some(victim);
                     self.halfmoves = 0;
-                    // Double step: record the e.p. square only if an enemy pawn could take.
-                    if (from as u8 ^ to as u8) == 16 {
-                        let ep = Square::from_index((from as u32 + to as u32) / 2);
-                        if (attacks::pawn_attacks(us, ep) & self.board.pawns() & self.board.by_color(them)).any() {
-                            self.ep_square = Some(ep);
-                            self.key ^= zobrist::en_passant_file(ep.file() as usize);
+                }
+                kind => {
+                    if let Some(captured) = self.board.piece_at(to) {
+                        self.remove_piece(to, captured);
+                        undo.captured = Some(captured);
+                        self.halfmoves = 0;
+                        if matches!(R::VARIANT, Variant::Recycle) && captured.color == us {
+                            let mut pockets = self.state.pockets();
+                            if let Some(n) = pockets[us as usize].get_mut(captured.role as usize) {
+                                *n += 1;
+                            }
+                            self.state.set_pockets(pockets);
+                        }
+                    }
+                    if let Some(promoted) = mv.promotion() {
+                        self.remove_piece(from, piece);
+                        self.put_piece(to, Piece::new(us, promoted));
+                    } else if matches!(R::VARIANT, Variant::Recycle) && kind == MoveKind::PawnVanish {
+                        self.remove_piece(from, piece);
+                    } else {
+                        self.move_piece(from, to, piece);
+                    }
+                    if piece.role == Role::Pawn {
+                        self.halfmoves = 0;
+                        if R::EN_PASSANT {
+                            self.record_double_step(from, to);
                         }
                     }
                 }
-                let _ = kind;
             }
         }
 
@@ -589,8 +702,42 @@ impl<R: Rules> Position<R> {
         }
         self.turn = them;
         self.key ^= zobrist::white_to_move();
+        self.key_history.push(undo.key);
         self.history.push(undo);
         self.update_check_info();
+        if matches!(R::VARIANT, Variant::ThreeCheck) && self.checkers.any() {
+            let mut checks = self.state.remaining_checks();
+            checks[us as usize] = checks[us as usize].saturating_sub(1);
+            self.state.set_remaining_checks(checks);
+        }
+        if matches!(R::VARIANT, Variant::Dice) {
+            self.state.set_roll(None);
+        }
+        self.key ^= old_state_key ^ state_key::<R>(&self.state);
+    }
+
+    /// After a pawn move: sets the e.p. square if it was a double step an enemy pawn can take.
+    #[inline(always)]
+    fn record_double_step(&mut self, from: Square, to: Square) {
+        let us = self.turn; // called before the turn changes: the mover
+        let them = !us;
+        let rank_diff = (to.rank() as i32 - from.rank() as i32).abs();
+        if rank_diff != 2 {
+            return;
+        }
+        let passed = Square::from_index((from as u32 + to as u32) / 2);
+        let capturers = self.board.pawns() & self.board.by_color(them);
+        if matches!(R::VARIANT, Variant::Berolina) {
+            // An enemy pawn straight in front of the passed square captures onto it.
+            if capturers.contains(passed.with_rank(to.rank())) {
+                self.ep_square = Some(passed);
+                self.state.set_ep_victim(Some(to));
+                self.key ^= zobrist::en_passant_file(passed.file() as usize);
+            }
+        } else if from.file() == to.file() && (crate::variants::pawn_attacks::<R>(us, passed) & capturers).any() {
+            self.ep_square = Some(passed);
+            self.key ^= zobrist::en_passant_file(passed.file() as usize);
+        }
     }
 
     /// Takes back `mv`, which must be the last move played.
@@ -606,32 +753,44 @@ impl<R: Rules> Position<R> {
         if us == Color::Black {
             self.fullmoves -= 1;
         }
+        self.state = undo.state;
         let from = mv.from();
         let to = mv.to();
-        match mv.kind() {
-            MoveKind::Castle => {
-                let side = if to.file() > from.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
-                let king = Piece::new(us, Role::King);
-                let rook = Piece::new(us, Role::Rook);
-                self.board.remove(side.king_to(us), king);
-                self.board.remove(side.rook_to(us), rook);
-                self.board.put(from, king);
-                self.board.put(to, rook);
-            }
-            MoveKind::EnPassant => {
-                let pawn = Piece::new(us, Role::Pawn);
-                self.board.shift(to, from, pawn);
-                self.board.put(Square::from_coords(to.file(), from.rank()), Piece::new(them, Role::Pawn));
-            }
-            _ => {
-                if let Some(promoted) = mv.promotion() {
-                    self.board.remove(to, Piece::new(us, promoted));
-                    self.board.put(from, Piece::new(us, Role::Pawn));
-                } else if let Some(piece) = self.board.piece_at(to) {
-                    self.board.shift(to, from, piece);
+        if let (true, Some(role)) = (matches!(R::VARIANT, Variant::Recycle), mv.drop_role()) {
+            self.board.remove(to, Piece::new(us, role));
+        } else {
+            match mv.kind() {
+                MoveKind::Castle => {
+                    let side = if to.file() > from.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                    let king = Piece::new(us, Role::King);
+                    let rook = Piece::new(us, Role::Rook);
+                    self.board.remove(side.king_to(us), king);
+                    self.board.remove(side.rook_to(us), rook);
+                    self.board.put(from, king);
+                    self.board.put(to, rook);
                 }
-                if let Some(captured) = undo.captured {
-                    self.board.put(to, captured);
+                MoveKind::EnPassant => {
+                    let pawn = Piece::new(us, Role::Pawn);
+                    self.board.shift(to, from, pawn);
+                    let victim_sq = Self::ep_victim_square(&self.state, from, to);
+                    self.board.put(victim_sq, Piece::new(them, Role::Pawn));
+                }
+                MoveKind::PawnVanish => {
+                    self.board.put(from, Piece::new(us, Role::Pawn));
+                    if let Some(captured) = undo.captured {
+                        self.board.put(to, captured);
+                    }
+                }
+                _ => {
+                    if let Some(promoted) = mv.promotion() {
+                        self.board.remove(to, Piece::new(us, promoted));
+                        self.board.put(from, Piece::new(us, Role::Pawn));
+                    } else if let Some(piece) = self.board.piece_at(to) {
+                        self.board.shift(to, from, piece);
+                    }
+                    if let Some(captured) = undo.captured {
+                        self.board.put(to, captured);
+                    }
                 }
             }
         }
@@ -642,7 +801,6 @@ impl<R: Rules> Position<R> {
         self.halfmoves = undo.halfmoves;
         self.checkers = undo.checkers;
         self.pinned = undo.pinned;
-        self.state = undo.state;
     }
 
     /// Passes the turn (a null move, for search). Not legal in check. Undo with [`Position::unplay_null`].
@@ -704,9 +862,10 @@ impl<R: Rules> Position<R> {
 
     // ---- game outcome ----
 
-    /// True if neither side can ever mate (FIDE dead position, detected by material).
+    /// True if neither side can ever mate (FIDE dead position, detected by material; orthodox chess and
+    /// the variants where it means the same).
     pub fn is_insufficient_material(&self) -> bool {
-        Color::ALL.iter().all(|&c| self.has_insufficient_material(c))
+        R::INSUFFICIENT_MATERIAL && Color::ALL.iter().all(|&c| self.has_insufficient_material(c))
     }
 
     /// True if `color` has no material that could ever give mate, whatever the opponent does.
@@ -730,6 +889,44 @@ impl<R: Rules> Position<R> {
         true
     }
 
+    /// The end of the game by a variant rule (third check, extinction, captured king), if reached.
+    #[inline]
+    pub fn variant_outcome(&self) -> Option<Outcome> {
+        if !R::HAS_VARIANT_END {
+            return None;
+        }
+        let win = |winner: Color| Some(Outcome::Decisive { winner, reason: EndReason::VariantRule });
+        match R::VARIANT {
+            Variant::ThreeCheck => {
+                let checks = self.state.remaining_checks();
+                // The side that just moved can be the only one to reach zero.
+                Color::ALL.into_iter().find(|&c| checks[c as usize] == 0).and_then(win)
+            }
+            Variant::Extinction => {
+                let extinct = |c: Color| {
+                    let ours = self.board.by_color(c);
+                    Role::ALL.iter().any(|&r| (self.board.by_role(r) & ours).is_empty())
+                };
+                let mover = !self.turn;
+                match (extinct(mover), extinct(self.turn)) {
+                    (_, true) => win(mover),
+                    (true, false) => win(self.turn),
+                    (false, false) => None,
+                }
+            }
+            Variant::Dice => {
+                let has_king = |c: Color| (self.board.kings() & self.board.by_color(c)).any();
+                match (has_king(Color::White), has_king(Color::Black)) {
+                    (true, true) => None,
+                    (true, false) => win(Color::White),
+                    (false, true) => win(Color::Black),
+                    (false, false) => Some(Outcome::Draw { reason: EndReason::VariantRule }),
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// The fifty-move rule can be applied (100 half-moves without capture or pawn move).
     pub fn is_fifty_moves(&self) -> bool {
         self.halfmoves >= 100
@@ -747,11 +944,16 @@ impl<R: Rules> Position<R> {
         self.repetitions() >= 2
     }
 
-    /// Checkmate, stalemate or dead position (insufficient material): the game is over whatever
-    /// the players claim.
+    /// The game is over whatever the players claim: a variant rule, checkmate, stalemate (a win for
+    /// the stalemated side in antichess), or a dead position (insufficient material).
     pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.variant_outcome() {
+            return Some(o);
+        }
         if !self.has_legal_moves() {
-            return Some(if self.is_check() {
+            return Some(if matches!(R::VARIANT, Variant::Antichess | Variant::AntichessNoEp) {
+                Outcome::Decisive { winner: self.turn, reason: EndReason::VariantRule }
+            } else if self.is_check() {
                 Outcome::Decisive { winner: !self.turn, reason: EndReason::Checkmate }
             } else {
                 Outcome::Draw { reason: EndReason::Stalemate }
@@ -783,5 +985,29 @@ impl<R: Rules> Position<R> {
         let mut copy = self.clone();
         copy.update_check_info();
         (self.key, self.pawn_key) == self.compute_keys() && copy.checkers == self.checkers && copy.pinned == self.pinned
+    }
+}
+
+/// The Zobrist contribution of a variant's extra state (zero for orthodox chess).
+#[inline(always)]
+pub(crate) fn state_key<R: Rules>(state: &R::State) -> u64 {
+    match R::VARIANT {
+        Variant::ThreeCheck => {
+            let c = state.remaining_checks();
+            zobrist::variant_term(0, c[0] as usize) ^ zobrist::variant_term(1, c[1] as usize)
+        }
+        Variant::Recycle => {
+            let mut k = 0;
+            for (color, hand) in state.pockets().iter().enumerate() {
+                for (role, &n) in hand.iter().enumerate() {
+                    if n > 0 {
+                        k ^= zobrist::variant_term(2 + 5 * color + role, n as usize);
+                    }
+                }
+            }
+            k
+        }
+        Variant::Dice => state.roll().map_or(0, |r| zobrist::variant_term(12, r as usize)),
+        _ => 0,
     }
 }

@@ -24,10 +24,7 @@ fn fen_errors_name_the_problem() {
     assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1").starts_with("FEN field 4 (en passant)"));
     assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1").contains("half-move clock"));
     assert!(matches!(Chess::from_fen(""), Err(FenError::Empty)));
-    assert!(matches!(
-        Chess::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra"),
-        Err(FenError::FieldCount { found: 7 })
-    ));
+    assert!(matches!(Chess::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra"), Err(FenError::FieldCount { found: 7 })));
     assert!(matches!(
         Chess::from_fen("k7/8/8/8/8/8/PPPPPPPP/QQQQKQQQ w - - 0 1"),
         Err(FenError::Position(PositionError::TooMuchMaterial(Color::White)))
@@ -41,7 +38,8 @@ fn x_fen_and_shredder_fen() {
     assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
     assert_eq!(pos.fen(), fen);
     assert_eq!(pos.shredder_fen(), "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - 4 11");
-    let shredder = Chess::from_fen("rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - 4 11").expect("Shredder");
+    let shredder =
+        Chess::from_fen("rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gga - 4 11").expect("Shredder");
     assert_eq!(shredder.fen(), fen);
     // Four-field EPD form.
     assert_eq!(Chess::from_fen("8/8/8/8/8/8/8/K6k w - -").expect("EPD").fen(), "8/8/8/8/8/8/8/K6k w - - 0 1");
@@ -62,7 +60,8 @@ fn en_passant_square_written_only_when_legal() {
 
 #[test]
 fn san_writing_and_lenient_reading() {
-    let pos = Chess::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").expect("kiwipete");
+    let pos =
+        Chess::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").expect("kiwipete");
     for (input, canonical) in [
         ("O-O", "O-O"),
         ("0-0-0", "O-O-O"),

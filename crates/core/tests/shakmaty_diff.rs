@@ -84,7 +84,8 @@ fn random_playouts_agree_with_shakmaty() {
         let mut ours = Chess::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         let mode = ours.castling_mode();
         let setup = Fen::from_ascii(fen.as_bytes()).expect("shakmaty reads the FEN").into_setup();
-        let mut theirs: shakmaty::Chess = shakmaty::Chess::from_setup(setup, shak_mode(mode)).expect("shakmaty accepts");
+        let mut theirs: shakmaty::Chess =
+            shakmaty::Chess::from_setup(setup, shak_mode(mode)).expect("shakmaty accepts");
         let mut history = Vec::new();
         for ply in 0..300 {
             let context = format!("game {games} ({fen}) ply {ply} {history:?}");
@@ -100,7 +101,9 @@ fn random_playouts_agree_with_shakmaty() {
             // Prefer captures and promotions a little so games reach endgames and promotions.
             let mut mv = moves.get(rng.below(moves.len())).expect("non-empty");
             if rng.below(3) == 0 {
-                if let Some(c) = moves.iter().find(|m| ours.board().occupied().contains(m.to()) || m.promotion().is_some()) {
+                if let Some(c) =
+                    moves.iter().find(|m| ours.board().occupied().contains(m.to()) || m.promotion().is_some())
+                {
                     mv = c;
                 }
             }

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use clap::Args;
 use mysl_core::perft::{parse_perft_suite, perft, perft_divide};
-use mysl_core::{uci, CastlingMode, Chess, Position, Rules};
+use mysl_core::{dispatch_variant, uci, CastlingMode, Position, Rules, Variant};
 
 use crate::CliError;
 
@@ -18,7 +18,8 @@ pub struct PerftArgs {
     /// Depth in plies.
     #[arg(long, short)]
     depth: Option<u32>,
-    /// Variant (only `chess` so far).
+    /// Variant: chess, antichess, antichess-noep, 3check, extinction, berolina, cylinder, dice,
+    /// knightrelay, recycle (dice counts the moves of every die face).
     #[arg(long, default_value = "chess")]
     variant: String,
     /// The position as FEN (X-FEN or Shredder-FEN); default: the start position.
@@ -52,15 +53,22 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, CliError> {
         (None, Some(p)) => p.clone(),
         (None, None) => mysl_core::STARTING_FEN.to_string(),
     };
-    match args.variant.as_str() {
-        "chess" | "standard" | "chess960" => {}
-        other => return Err(CliError::Input(format!("unknown or unsupported variant '{other}' (supported: chess)"))),
-    }
-    let mut pos: Chess = Position::from_fen(&fen).map_err(|e| CliError::Input(e.to_string()))?;
-    if args.chess960 || args.variant == "chess960" {
-        pos.set_castling_mode(CastlingMode::Chess960);
-    }
-    run_one(&mut pos, depth, args.divide, args.stats)
+    let variant = parse_variant(&args.variant)?;
+    let chess960 = args.chess960 || args.variant.eq_ignore_ascii_case("chess960");
+    dispatch_variant!(variant, R => {
+        let mut pos = Position::<R>::from_fen(&fen).map_err(|e| CliError::Input(e.to_string()))?;
+        if chess960 {
+            pos.set_castling_mode(CastlingMode::Chess960);
+        }
+        run_one(&mut pos, depth, args.divide, args.stats)
+    })
+}
+
+fn parse_variant(name: &str) -> Result<Variant, CliError> {
+    Variant::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        CliError::Input(format!("unknown variant '{name}' (known: {})", names.join(", ")))
+    })
 }
 
 fn run_one<R: Rules>(pos: &mut Position<R>, depth: u32, divide: bool, stats: bool) -> Result<ExitCode, CliError> {
@@ -94,36 +102,35 @@ fn run_suite(path: &str, max_nodes: Option<u64>) -> Result<ExitCode, CliError> {
     let start = Instant::now();
     let mut nodes_total = 0u64;
     for case in &cases {
-        let mut pos: Chess = match case.variant.as_str() {
-            "chess" | "standard" | "chess960" => match Position::from_fen(&case.fen) {
-                Ok(p) => p,
-                Err(e) => {
-                    println!("ERROR {path}:{} {};{}: {e}", case.line, case.variant, case.fen);
-                    failed += 1;
-                    continue;
-                }
-            },
-            other => {
-                println!("SKIP {path}:{} variant '{other}' is not supported yet", case.line);
-                skipped += case.counts.len() as u64;
-                continue;
-            }
+        let Some(variant) = Variant::from_name(&case.variant) else {
+            println!("SKIP {path}:{} variant '{}' is not a mysl variant", case.line, case.variant);
+            skipped += case.counts.len() as u64;
+            continue;
         };
-        for &(depth, expected) in &case.counts {
-            if expected > limit {
-                skipped += 1;
-                continue;
-            }
-            let got = perft(&mut pos, depth);
-            nodes_total += got;
-            if got == expected {
-                passed += 1;
-            } else {
+        let result = dispatch_variant!(variant, R => run_case::<R>(&case.fen, &case.counts, limit));
+        match result {
+            Err(e) => {
+                println!("ERROR {path}:{} {};{}: {e}", case.line, case.variant, case.fen);
                 failed += 1;
-                println!(
-                    "MISMATCH {path}:{} variant {} fen {} depth {depth}: expected {expected}, got {got}",
-                    case.line, case.variant, case.fen
-                );
+            }
+            Ok(outcomes) => {
+                for (depth, expected, got) in outcomes {
+                    match got {
+                        None => skipped += 1,
+                        Some(got) => {
+                            nodes_total += got;
+                            if got == expected {
+                                passed += 1;
+                            } else {
+                                failed += 1;
+                                println!(
+                                    "MISMATCH {path}:{} variant {} fen {} depth {depth}: expected {expected}, got {got}",
+                                    case.line, case.variant, case.fen
+                                );
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -132,4 +139,13 @@ fn run_suite(path: &str, max_nodes: Option<u64>) -> Result<ExitCode, CliError> {
         "perft suite {path}: {passed} passed, {failed} failed, {skipped} skipped ({nodes_total} nodes in {secs:.2} s)"
     );
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(crate::EXIT_FAILURE) })
+}
+
+/// Runs one suite line: (depth, expected, Some(got) or None when skipped by the node limit).
+fn run_case<R: Rules>(fen: &str, counts: &[(u32, u64)], limit: u64) -> Result<Vec<(u32, u64, Option<u64>)>, String> {
+    let mut pos = Position::<R>::from_fen(fen).map_err(|e| e.to_string())?;
+    Ok(counts
+        .iter()
+        .map(|&(depth, expected)| (depth, expected, (expected <= limit).then(|| perft(&mut pos, depth))))
+        .collect())
 }

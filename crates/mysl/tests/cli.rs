@@ -65,8 +65,11 @@ fn suite_reports_mismatches_and_skips_by_node_limit() {
     let dir = std::env::temp_dir().join(format!("mysl-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let good = dir.join("good.perft");
-    std::fs::write(&good, "# comment\nchess;rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;1 20;2 400;5 4865609\n")
-        .expect("write");
+    std::fs::write(
+        &good,
+        "# comment\nchess;rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1;1 20;2 400;5 4865609\n",
+    )
+    .expect("write");
     let o = mysl(&["perft", "--suite", good.to_str().expect("utf8"), "--max-nodes", "1000"]);
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(stdout(&o).contains("2 passed, 0 failed, 1 skipped"), "{}", stdout(&o));

@@ -1,0 +1,395 @@
+//! Variant geometry and the generator for variants whose moves are not orthodox (Berolina, Cylinder,
+//! Knight Relay, Recycle): pseudo-legal moves filtered by "the mover's king is not attacked afterwards".
+//! Orthodox chess never calls into this module's slow paths: every entry point is chosen by constants.
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::Position;
+use crate::rules::{Rules, Variant, VariantState};
+use crate::types::{CastlingSide, Color, Piece, Rank, Role, Square};
+
+// ---- Cylinder geometry: files a and h are adjacent ----
+
+const fn wrapped_leaper_table(steps: &[(i32, i32)]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut i = 0;
+        while i < steps.len() {
+            let nf = (f + steps[i].0 + 8) % 8;
+            let nr = r + steps[i].1;
+            if nr >= 0 && nr < 8 && !(nf == f && nr == r) {
+                table[sq] |= 1 << (nr * 8 + nf);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+static CYL_KNIGHT: [u64; 64] =
+    wrapped_leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+static CYL_KING: [u64; 64] =
+    wrapped_leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+static CYL_PAWN: [[u64; 64]; 2] =
+    [wrapped_leaper_table(&[(-1, 1), (1, 1)]), wrapped_leaper_table(&[(-1, -1), (1, -1)])];
+
+/// A slider's ray on the cylinder: files wrap, ranks end; it stops at the first piece and never comes
+/// back to its own square.
+fn cylinder_ray(sq: Square, occupied: Bitboard, df: i32, dr: i32) -> Bitboard {
+    let mut result = Bitboard::EMPTY;
+    let (mut f, mut r) = (sq.file() as i32, sq.rank() as i32);
+    loop {
+        f = (f + df + 8) % 8;
+        r += dr;
+        if !(0..8).contains(&r) {
+            break;
+        }
+        let to = Square::from_index((r * 8 + f) as u32);
+        if to == sq {
+            break;
+        }
+        result.set(to);
+        if occupied.contains(to) {
+            break;
+        }
+    }
+    result
+}
+
+pub fn cylinder_rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    cylinder_ray(sq, occupied, 1, 0)
+        | cylinder_ray(sq, occupied, -1, 0)
+        | (attacks::rook_attacks(sq, occupied) & Bitboard::file(sq.file()))
+}
+
+pub fn cylinder_bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    cylinder_ray(sq, occupied, 1, 1)
+        | cylinder_ray(sq, occupied, 1, -1)
+        | cylinder_ray(sq, occupied, -1, 1)
+        | cylinder_ray(sq, occupied, -1, -1)
+}
+
+pub fn cylinder_knight_attacks(sq: Square) -> Bitboard {
+    Bitboard(CYL_KNIGHT[sq as usize])
+}
+
+pub fn cylinder_king_attacks(sq: Square) -> Bitboard {
+    Bitboard(CYL_KING[sq as usize])
+}
+
+// ---- per-variant attack primitives ----
+
+/// Squares a pawn of `color` on `sq` attacks (can capture on) under the rules `R`.
+#[inline(always)]
+pub fn pawn_attacks<R: Rules>(color: Color, sq: Square) -> Bitboard {
+    match R::VARIANT {
+        Variant::Cylinder => Bitboard(CYL_PAWN[color as usize][sq as usize]),
+        Variant::Berolina => {
+            let b = Bitboard::from_square(sq);
+            match color {
+                Color::White => b.north(),
+                Color::Black => b.south(),
+            }
+        }
+        _ => attacks::pawn_attacks(color, sq),
+    }
+}
+
+#[inline(always)]
+fn knight_attacks<R: Rules>(sq: Square) -> Bitboard {
+    if matches!(R::VARIANT, Variant::Cylinder) {
+        cylinder_knight_attacks(sq)
+    } else {
+        attacks::knight_attacks(sq)
+    }
+}
+
+#[inline(always)]
+fn king_attacks<R: Rules>(sq: Square) -> Bitboard {
+    if matches!(R::VARIANT, Variant::Cylinder) {
+        cylinder_king_attacks(sq)
+    } else {
+        attacks::king_attacks(sq)
+    }
+}
+
+#[inline(always)]
+fn rook_attacks<R: Rules>(sq: Square, occ: Bitboard) -> Bitboard {
+    if matches!(R::VARIANT, Variant::Cylinder) {
+        cylinder_rook_attacks(sq, occ)
+    } else {
+        attacks::rook_attacks(sq, occ)
+    }
+}
+
+#[inline(always)]
+fn bishop_attacks<R: Rules>(sq: Square, occ: Bitboard) -> Bitboard {
+    if matches!(R::VARIANT, Variant::Cylinder) {
+        cylinder_bishop_attacks(sq, occ)
+    } else {
+        attacks::bishop_attacks(sq, occ)
+    }
+}
+
+/// Knight relay: pieces of `color` (not kings, not knights) a knight's move from a friendly knight.
+pub fn relayed_pieces(board: &Board, color: Color) -> Bitboard {
+    let ours = board.by_color(color);
+    let mut covered = Bitboard::EMPTY;
+    for knight in board.knights() & ours {
+        covered |= attacks::knight_attacks(knight);
+    }
+    covered & ours - board.knights() - board.kings()
+}
+
+/// Pieces of `by` that attack `sq` under the rules `R` (the squares they could capture on).
+#[inline]
+pub fn attackers_to<R: Rules>(board: &Board, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+    match R::VARIANT {
+        Variant::Cylinder | Variant::Berolina => {
+            let them = board.by_color(by);
+            ((pawn_attacks::<R>(!by, sq) & board.pawns())
+                | (knight_attacks::<R>(sq) & board.knights())
+                | (king_attacks::<R>(sq) & board.kings())
+                | (bishop_attacks::<R>(sq, occ) & board.diagonal_sliders())
+                | (rook_attacks::<R>(sq, occ) & board.orthogonal_sliders()))
+                & them
+        }
+        Variant::KnightRelay => {
+            // Knights attack nothing; pieces a knight's move from a friendly knight also attack as
+            // knights (pawns not onto the first or last rank).
+            let them = board.by_color(by);
+            let mut relayed = relayed_pieces(board, by);
+            if Bitboard::BACK_RANKS.contains(sq) {
+                relayed = relayed - board.pawns();
+            }
+            (((attacks::pawn_attacks(!by, sq) & board.pawns())
+                | (attacks::king_attacks(sq) & board.kings())
+                | (attacks::bishop_attacks(sq, occ) & board.diagonal_sliders())
+                | (attacks::rook_attacks(sq, occ) & board.orthogonal_sliders()))
+                & them)
+                | (attacks::knight_attacks(sq) & relayed)
+        }
+        _ => board.attackers_to(sq, by, occ),
+    }
+}
+
+// ---- the filtered generator ----
+
+impl<R: Rules> Position<R> {
+    /// Pseudo-legal moves of the variants with their own geometry, then the legality filter.
+    pub(crate) fn filtered_moves(&self, list: &mut MoveList) {
+        let mut pseudo = MoveList::new();
+        self.pseudo_moves(&mut pseudo);
+        let us = self.turn;
+        for mv in pseudo.iter() {
+            if mv.is_castle() || !self.leaves_king_attacked(mv, us) {
+                list.push(mv);
+            }
+        }
+    }
+
+    fn leaves_king_attacked(&self, mv: Move, us: Color) -> bool {
+        let mut board = self.board.clone();
+        let from = mv.from();
+        let to = mv.to();
+        if let Some(role) = mv.drop_role() {
+            board.put(to, Piece::new(us, role));
+        } else if let Some(piece) = board.piece_at(from) {
+            if mv.is_en_passant() {
+                let victim = if matches!(R::VARIANT, Variant::Berolina) {
+                    self.state.ep_victim().unwrap_or(Square::from_coords(to.file(), from.rank()))
+                } else {
+                    Square::from_coords(to.file(), from.rank())
+                };
+                board.set_piece_at(victim, None);
+            }
+            board.set_piece_at(to, None);
+            board.set_piece_at(from, None);
+            if mv.kind() != MoveKind::PawnVanish {
+                board.put(to, Piece::new(us, mv.promotion().unwrap_or(piece.role)));
+            }
+        }
+        let Some(king) = board.king_of(us) else { return false };
+        attackers_to::<R>(&board, king, !us, board.occupied()).any()
+    }
+
+    fn pseudo_moves(&self, list: &mut MoveList) {
+        let us = self.turn;
+        let them = !us;
+        let board = &self.board;
+        let ours = board.by_color(us);
+        let theirs = board.by_color(them);
+        let occ = board.occupied();
+        let relay = matches!(R::VARIANT, Variant::KnightRelay);
+        let recycle = matches!(R::VARIANT, Variant::Recycle);
+        // Where pieces may go: enemy pieces (not knights in knight relay; never the king) and empty
+        // squares; in recycle also own pieces other than the king.
+        let mut capturable = theirs - board.kings();
+        if relay {
+            capturable = capturable - board.knights();
+        }
+        if recycle {
+            capturable |= ours - board.kings();
+        }
+        let target = capturable | !occ;
+        let relayed = if relay { relayed_pieces(board, us) } else { Bitboard::EMPTY };
+        let last_rank = Bitboard::rank(us.relative_rank(Rank::Eighth));
+
+        for from in ours - board.pawns() {
+            let Some(role) = board.role_at(from) else { continue };
+            let mut t = match role {
+                Role::Knight if relay => attacks::knight_attacks(from) & !occ,
+                Role::Knight => knight_attacks::<R>(from) & target,
+                Role::Bishop => bishop_attacks::<R>(from, occ) & target,
+                Role::Rook => rook_attacks::<R>(from, occ) & target,
+                Role::Queen => (bishop_attacks::<R>(from, occ) | rook_attacks::<R>(from, occ)) & target,
+                Role::King => king_attacks::<R>(from) & target,
+                Role::Pawn => Bitboard::EMPTY,
+            };
+            if relayed.contains(from) {
+                t |= attacks::knight_attacks(from) & target;
+            }
+            for to in t {
+                list.push(Move::normal(from, to));
+            }
+        }
+
+        // Pawns.
+        let up: i32 = if us == Color::White { 8 } else { -8 };
+        let second_rank = Bitboard::rank(us.relative_rank(Rank::Second));
+        let push_pawn = |list: &mut MoveList, from: Square, to: Square| {
+            if last_rank.contains(to) {
+                if recycle {
+                    list.push(Move::new(from, to, MoveKind::PawnVanish));
+                } else {
+                    for &kind in R::PROMOTIONS {
+                        list.push(Move::new(from, to, kind));
+                    }
+                }
+            } else {
+                list.push(Move::normal(from, to));
+            }
+        };
+        for from in board.pawns() & ours {
+            let forward = from.offset(up);
+            if matches!(R::VARIANT, Variant::Berolina) {
+                // Quiet moves one square diagonally forward, or two from the second rank over an
+                // empty square; captures one square straight ahead.
+                for df in [-1i32, 1] {
+                    let Some(step) = forward.and_then(|f| diagonal(f, df)) else { continue };
+                    if occ.contains(step) {
+                        continue;
+                    }
+                    push_pawn(list, from, step);
+                    if second_rank.contains(from) {
+                        if let Some(double) = step.offset(up).and_then(|f| diagonal(f, df)) {
+                            if !occ.contains(double) {
+                                list.push(Move::normal(from, double));
+                            }
+                        }
+                    }
+                }
+                if let Some(f) = forward {
+                    if capturable.contains(f) && occ.contains(f) {
+                        push_pawn(list, from, f);
+                    }
+                }
+            } else {
+                if let Some(f) = forward {
+                    if !occ.contains(f) {
+                        push_pawn(list, from, f);
+                        if second_rank.contains(from) {
+                            if let Some(double) = f.offset(up) {
+                                if !occ.contains(double) {
+                                    list.push(Move::normal(from, double));
+                                }
+                            }
+                        }
+                    }
+                }
+                for to in pawn_attacks::<R>(us, from) & capturable & occ {
+                    push_pawn(list, from, to);
+                }
+            }
+            if relayed.contains(from) {
+                // Relayed knight moves of a pawn never land on the first or last rank.
+                for to in attacks::knight_attacks(from) & target - Bitboard::BACK_RANKS {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+
+        // En passant.
+        if let (true, Some(ep)) = (R::EN_PASSANT, self.ep_square) {
+            let capturers = if matches!(R::VARIANT, Variant::Berolina) {
+                let b = Bitboard::from_square(ep);
+                (if us == Color::White { b.south() } else { b.north() }) & board.pawns() & ours
+            } else {
+                pawn_attacks::<R>(them, ep) & board.pawns() & ours
+            };
+            for from in capturers {
+                list.push(Move::new(from, ep, MoveKind::EnPassant));
+            }
+        }
+
+        // Drops (recycle): any empty square, pawns not on the first or last rank.
+        if recycle {
+            let hand = self.state.pockets()[us as usize];
+            for (i, &n) in hand.iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let role = Role::from_index(i);
+                let squares = if role == Role::Pawn { !occ - Bitboard::BACK_RANKS } else { !occ };
+                let kind = match role {
+                    Role::Pawn => MoveKind::DropPawn,
+                    Role::Knight => MoveKind::DropKnight,
+                    Role::Bishop => MoveKind::DropBishop,
+                    Role::Rook => MoveKind::DropRook,
+                    _ => MoveKind::DropQueen,
+                };
+                for to in squares {
+                    list.push(Move::new(to, to, kind));
+                }
+            }
+        }
+
+        // Castling: orthodox conditions, attacks judged with the variant's geometry.
+        if R::CASTLING && self.checkers.is_empty() && self.castling.has_any(us) {
+            if let Some(king) = board.king_of(us) {
+                for side in CastlingSide::ALL {
+                    if let Some(rook) = self.castling.rook(us, side) {
+                        let i = 2 * us as usize + side as usize;
+                        if (self.castling.empty_path_of(i) & occ).any() {
+                            continue;
+                        }
+                        let occ_after = occ ^ king ^ rook;
+                        if self.castling.king_path_of(i).into_iter().all(|sq| {
+                            let mut b = board.clone();
+                            b.set_piece_at(king, None);
+                            b.set_piece_at(rook, None);
+                            !attackers_to::<R>(&b, sq, them, occ_after).any()
+                        }) {
+                            list.push(Move::new(king, rook, MoveKind::Castle));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The square one file to the side (`df` = -1 or 1) of `sq`, on the same rank, if on the board.
+fn diagonal(sq: Square, df: i32) -> Option<Square> {
+    let f = sq.file() as i32 + df;
+    if (0..8).contains(&f) {
+        Some(Square::from_coords(crate::types::File::ALL[f as usize], sq.rank()))
+    } else {
+        None
+    }
+}
