@@ -30,11 +30,27 @@ pub fn move_to_san_plain<R: Rules>(pos: &Position<R>, mv: Move, legal: &MoveList
     let from = mv.from();
     let to = mv.to();
     let role = board.role_at(from).unwrap_or(Role::Pawn);
-    let capture = mv.is_en_passant() || board.by_color(!pos.turn()).contains(to);
+    // A capture of an enemy piece, or of an own piece in recycle.
+    let capture = mv.is_en_passant() || board.occupied().contains(to);
     let mut s = String::with_capacity(8);
     if role == Role::Pawn {
-        if capture {
+        // The from-file is written for captures and for any pawn move that changes file (Berolina's
+        // diagonal steps, relayed pawn moves); the rank too if another pawn on that file reaches `to`.
+        if capture || from.file() != to.file() {
             s.push(from.file().char());
+            let rival = legal.iter().any(|m| {
+                m.to() == to
+                    && m.from() != from
+                    && m.from().file() == from.file()
+                    && m.promotion() == mv.promotion()
+                    && m.drop_role().is_none()
+                    && board.role_at(m.from()) == Some(Role::Pawn)
+            });
+            if rival {
+                s.push(from.rank().char());
+            }
+        }
+        if capture {
             s.push('x');
         }
         s.push_str(&to.to_string());
@@ -43,7 +59,13 @@ pub fn move_to_san_plain<R: Rules>(pos: &Position<R>, mv: Move, legal: &MoveList
         // Disambiguate among other pieces of the same role that can reach the same square.
         let others: Vec<Square> = legal
             .iter()
-            .filter(|m| m.to() == to && m.from() != from && !m.is_castle() && board.role_at(m.from()) == Some(role))
+            .filter(|m| {
+                m.to() == to
+                    && m.from() != from
+                    && !m.is_castle()
+                    && m.drop_role().is_none()
+                    && board.role_at(m.from()) == Some(role)
+            })
             .map(|m| m.from())
             .collect();
         if !others.is_empty() {
@@ -80,8 +102,11 @@ pub fn move_to_san_with<R: Rules>(pos: &Position<R>, mv: Move, legal: &MoveList)
     let mut s = move_to_san_plain(pos, mv, legal);
     let mut after = pos.clone();
     after.play_unchecked(mv);
-    if after.is_check() {
-        s.push(if after.has_legal_moves() { '+' } else { '#' });
+    // '#' for a move that wins the game at once (mate, or a variant's win), '+' for a check.
+    if matches!(after.outcome(), Some(crate::Outcome::Decisive { .. })) {
+        s.push('#');
+    } else if after.is_check() {
+        s.push('+');
     }
     s
 }
@@ -135,6 +160,20 @@ pub fn parse_san<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, SanErr
         return legal
             .iter()
             .find(|m| m.is_castle() && castling_side(*m) == side)
+            .ok_or_else(|| SanError::Illegal(text.to_string()));
+    }
+
+    // Drops: "R@e4", "P@e4" or "@e4" (a pawn).
+    if let Some((piece, square)) = t.split_once('@') {
+        let role = match piece {
+            "" => Role::Pawn,
+            p if p.len() == 1 => Role::from_char(p.chars().next().unwrap_or('?')).ok_or_else(syntax)?,
+            _ => return Err(syntax()),
+        };
+        let to = Square::parse(square).ok_or_else(syntax)?;
+        return legal
+            .iter()
+            .find(|m| m.drop_role() == Some(role) && m.to() == to)
             .ok_or_else(|| SanError::Illegal(text.to_string()));
     }
 

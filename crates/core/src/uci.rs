@@ -37,6 +37,15 @@ pub fn parse_uci_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, U
     if !t.is_ascii() || !(4..=5).contains(&t.len()) {
         return Err(syntax());
     }
+    if t.as_bytes()[1] == b'@' && t.len() == 4 {
+        let role = Role::from_char(t.as_bytes()[0] as char).ok_or_else(syntax)?;
+        let to = Square::parse(&t[2..4]).ok_or_else(syntax)?;
+        return pos
+            .legal_moves()
+            .iter()
+            .find(|m| m.drop_role() == Some(role) && m.to() == to)
+            .ok_or_else(|| UciMoveError::Illegal(text.to_string()));
+    }
     let from = Square::parse(&t[0..2]).ok_or_else(syntax)?;
     let to = Square::parse(&t[2..4]).ok_or_else(syntax)?;
     let promotion = match t.as_bytes().get(4) {

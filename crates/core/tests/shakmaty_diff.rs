@@ -49,7 +49,11 @@ fn compare(ours: &Chess, theirs: &shakmaty::Chess, context: &str) {
     assert_eq!(our_fen, their_fen, "FEN at {context}");
     let reread = Chess::from_fen(&our_fen).unwrap_or_else(|e| panic!("re-reading {our_fen}: {e}"));
     assert_eq!(reread.fen(), our_fen, "FEN round trip at {context}");
-    assert_eq!(reread.key(), ours.key(), "key after FEN round trip at {context}");
+    // A FEN carries the e.p. square only when the capture is legal, the Polyglot key already when a
+    // pawn stands ready: the keys then differ by exactly that term.
+    if ours.ep_square() == ours.legal_ep_square() {
+        assert_eq!(reread.key(), ours.key(), "key after FEN round trip at {context}");
+    }
 
     // Zobrist = Polyglot key (e.p. hashed when a pawn of the side to move is adjacent).
     let their_key = theirs.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0;
