@@ -18,6 +18,9 @@ pub struct Setup {
     /// The rooks that still have castling rights.
     pub castling_rooks: Bitboard,
     pub ep_square: Option<Square>,
+    /// Berolina only: the double-stepped pawn, when the e.p. field names it (`g6h5`) because the
+    /// passed square alone would be ambiguous.
+    pub ep_victim: Option<Square>,
     pub halfmoves: u32,
     pub fullmoves: u32,
     /// Three-check: checks each side still needs (`3+3` after the e.p. field, or `+N+N` given).
@@ -35,6 +38,7 @@ impl Setup {
             turn: Color::White,
             castling_rooks: Bitboard::from_square(Square::A1) | Square::H1 | Square::A8 | Square::H8,
             ep_square: None,
+            ep_victim: None,
             halfmoves: 0,
             fullmoves: 1,
             remaining_checks: None,
@@ -103,9 +107,14 @@ impl Setup {
             other => return Err(FenError::SideToMove(other.to_string())),
         };
         let castling_rooks = parse_castling(&board, fields[2])?;
-        let ep_square = match fields[3] {
-            "-" => None,
-            text => Some(Square::parse(text).ok_or_else(|| FenError::EnPassant(text.to_string()))?),
+        let ep_error = || FenError::EnPassant(fields[3].to_string());
+        let (ep_square, ep_victim) = match fields[3] {
+            "-" => (None, None),
+            text if text.len() == 4 && text.is_ascii() => (
+                Some(Square::parse(&text[..2]).ok_or_else(ep_error)?),
+                Some(Square::parse(&text[2..]).ok_or_else(ep_error)?),
+            ),
+            text => (Some(Square::parse(text).ok_or_else(ep_error)?), None),
         };
         let counter = |i: usize, name: &'static str, default: u32| -> Result<u32, FenError> {
             match fields.get(i) {
@@ -117,7 +126,18 @@ impl Setup {
         };
         let halfmoves = counter(4, "half-move clock", 0)?;
         let fullmoves = counter(5, "move number", 1)?.max(1);
-        Ok(Setup { board, turn, castling_rooks, ep_square, halfmoves, fullmoves, remaining_checks, pockets, roll })
+        Ok(Setup {
+            board,
+            turn,
+            castling_rooks,
+            ep_square,
+            ep_victim,
+            halfmoves,
+            fullmoves,
+            remaining_checks,
+            pockets,
+            roll,
+        })
     }
 
     /// Chess960 if any castling right is not a standard e-file king with an a- or h-file rook.
@@ -312,7 +332,13 @@ impl<R: Rules> Position<R> {
     }
 
     fn fen_fields(&self, shredder: bool) -> String {
-        let ep = self.legal_ep_square().map_or_else(|| "-".to_string(), |sq| sq.to_string());
+        let ep = match self.legal_ep_square() {
+            None => "-".to_string(),
+            Some(sq) => match self.berolina_ambiguous_victim(sq) {
+                Some(victim) => format!("{sq}{victim}"),
+                None => sq.to_string(),
+            },
+        };
         let mut placement = self.board.board_fen();
         if matches!(R::VARIANT, Variant::Recycle) {
             placement.push('[');
@@ -338,6 +364,24 @@ impl<R: Rules> Position<R> {
             Some(role) if matches!(R::VARIANT, Variant::Dice) => format!(" roll={}", crate::rules::role_die_face(role)),
             _ => String::new(),
         }
+    }
+
+    /// Berolina: the double-stepped pawn, if the passed square alone would not say which pawn it is.
+    fn berolina_ambiguous_victim(&self, passed: Square) -> Option<Square> {
+        if !matches!(R::VARIANT, Variant::Berolina) {
+            return None;
+        }
+        let victim = self.state.ep_victim()?;
+        let (pawn_rank, origin_rank) = match self.turn {
+            Color::White => (Rank::Fifth, Rank::Seventh),
+            Color::Black => (Rank::Fourth, Rank::Second),
+        };
+        let other_file = 2 * passed.file() as i32 - victim.file() as i32;
+        let other = Square::from_coords(File::new(other_file as u32)?, pawn_rank);
+        let origin_of_other = Square::from_coords(File::new(victim.file() as u32)?, origin_rank);
+        let enemy_pawn = Piece::new(!self.turn, Role::Pawn);
+        (self.board.piece_at(other) == Some(enemy_pawn) && !self.board.occupied().contains(origin_of_other))
+            .then_some(victim)
     }
 
     /// The FEN (X-FEN castling letters; the e.p. square only when an e.p. capture is legal), with the

@@ -314,6 +314,12 @@ impl<R: Rules> Position<R> {
         // En passant (docs/variants.md): the field counts only if an enemy pawn stands where the
         // double-stepping pawn must be and the squares it passed are empty; otherwise it is ignored.
         // It is kept only when a pawn of the side to move could capture (the Polyglot key rule).
+        if setup.ep_victim.is_some() && !matches!(R::VARIANT, Variant::Berolina) {
+            return Err(PositionError::Variant(format!(
+                "a two-square en passant field is only used in berolina, not in {}",
+                R::NAME
+            )));
+        }
         let mut ep_square = None;
         if let (true, Some(ep)) = (R::EN_PASSANT, setup.ep_square) {
             let (ep_rank, pawn_rank, origin_rank) = match turn {
@@ -334,6 +340,10 @@ impl<R: Rules> Position<R> {
                                 .then_some(pawn)
                         })
                         .collect();
+                    let candidates: Vec<Square> = match setup.ep_victim {
+                        Some(v) => candidates.into_iter().filter(|&c| c == v).collect(),
+                        None => candidates,
+                    };
                     if candidates.len() > 1 {
                         return Err(PositionError::BadEnPassant {
                             square: ep,

@@ -3,7 +3,7 @@
 
 mod common;
 
-use mysl_core::{san, uci, Chess, Setup};
+use mysl_core::{dispatch_variant, san, uci, Chess, Position, Rules, Setup, Variant};
 use proptest::prelude::*;
 
 fn fen_like() -> impl Strategy<Value = String> {
@@ -13,6 +13,27 @@ fn fen_like() -> impl Strategy<Value = String> {
         ".{0,100}",
         "[rnbqkpRNBQKP1-8]{0,8}(/[rnbqkpRNBQKP1-8]{0,8}){7} [wb] (-|[KQkqA-Ha-h]{1,4}) (-|[a-h][36])( [0-9]{1,3} [0-9]{1,3})?",
     ]
+}
+
+fn variant_fen_like() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[rnbqkpRNBQKP1-8]{0,8}(/[rnbqkpRNBQKP1-8]{0,8}){7}(\\[[PNBRQKpnbrqkx]{0,4}\\])? [wb] (-|[KQkqA-Ha-h]{1,4}) (-|[a-h][1-8]([a-h][1-8])?)( [0-4]\\+[0-4])?( [0-9]{1,3} [0-9]{1,3})?( \\+[0-4]\\+[0-4])?( roll=[0-9])?",
+        ".{0,90}",
+    ]
+}
+
+fn check_variant_fen<R: Rules>(text: &str) -> Result<(), TestCaseError> {
+    if let Ok(pos) = Position::<R>::from_fen(text) {
+        let again = Position::<R>::from_fen(&pos.fen())
+            .map_err(|e| TestCaseError::fail(format!("{}: own FEN {}: {e}", R::NAME, pos.fen())))?;
+        prop_assert_eq!(again.fen(), pos.fen());
+        prop_assert!(pos.is_consistent());
+        for mv in pos.legal_moves().iter() {
+            let _ = san::move_to_san(&pos, mv);
+        }
+        let _ = pos.outcome();
+    }
+    Ok(())
 }
 
 proptest! {
@@ -28,6 +49,13 @@ proptest! {
             let _ = pos.legal_moves();
         }
         let _ = Setup::parse(&text);
+    }
+
+    #[test]
+    fn every_variant_fen_parser_never_panics(text in variant_fen_like()) {
+        for variant in Variant::ALL {
+            dispatch_variant!(variant, R => check_variant_fen::<R>(&text)?);
+        }
     }
 
     #[test]
