@@ -102,3 +102,63 @@ fn full_standard_suite_via_cli_under_node_limit() {
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(stdout(&o).contains(" 0 failed"), "{}", stdout(&o));
 }
+
+#[test]
+fn perft_variants_and_unknown_variant() {
+    let o = mysl(&[
+        "perft",
+        "--variant",
+        "antichess",
+        "--depth",
+        "3",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().last(), Some("Nodes searched: 8067"));
+    let o = mysl(&[
+        "perft",
+        "--variant",
+        "Three-check",
+        "--depth",
+        "2",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
+    ]);
+    assert_eq!(stdout(&o).lines().last(), Some("Nodes searched: 400"));
+    let o = mysl(&[
+        "perft",
+        "--variant",
+        "dice",
+        "--depth",
+        "1",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 roll=2",
+    ]);
+    assert_eq!(stdout(&o).lines().last(), Some("Nodes searched: 4"), "only knight moves on a 2");
+    let o = mysl(&["perft", "--variant", "atomic", "--depth", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown variant 'atomic'"), "{}", stderr(&o));
+    let o = mysl(&["perft", "--depth", "1", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1"]);
+    assert_eq!(o.status.code(), Some(2), "a check counter is not orthodox");
+}
+
+#[test]
+fn every_shared_suite_via_cli_under_node_limit() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/perft");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipped: {} not found", dir.display());
+        return;
+    };
+    let mut files = 0;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "perft") {
+            let o = mysl(&["perft", "--suite", path.to_str().expect("utf8"), "--max-nodes", "300000"]);
+            assert!(o.status.success(), "{}: {}", path.display(), stdout(&o));
+            assert!(stdout(&o).contains(" 0 failed"), "{}", stdout(&o));
+            files += 1;
+        }
+    }
+    assert!(files >= 8, "all perft files found");
+}
