@@ -16,7 +16,7 @@ pub(crate) trait MoveSink {
     /// One special move (castling, en passant).
     fn one(&mut self, mv: Move);
     /// Normal moves from one square to each target.
-    fn from_square(&mut self, from: Square, targets: Bitboard);
+    fn moves_from(&mut self, from: Square, targets: Bitboard);
     /// Pawn moves without promotion: each target `to` comes from `to - delta`.
     fn pawn_moves(&mut self, delta: i32, targets: Bitboard);
     /// Pawn moves onto the last rank: each target yields one move per promotion kind.
@@ -29,7 +29,7 @@ impl MoveSink for MoveList {
         self.push(mv);
     }
     #[inline(always)]
-    fn from_square(&mut self, from: Square, targets: Bitboard) {
+    fn moves_from(&mut self, from: Square, targets: Bitboard) {
         for to in targets {
             self.push(Move::normal(from, to));
         }
@@ -61,7 +61,7 @@ impl MoveSink for MoveCounter {
         self.0 += 1;
     }
     #[inline(always)]
-    fn from_square(&mut self, _: Square, targets: Bitboard) {
+    fn moves_from(&mut self, _: Square, targets: Bitboard) {
         self.0 += targets.count() as u64;
     }
     #[inline(always)]
@@ -84,7 +84,7 @@ impl MoveSink for AnyMove {
         self.0 = true;
     }
     #[inline(always)]
-    fn from_square(&mut self, _: Square, targets: Bitboard) {
+    fn moves_from(&mut self, _: Square, targets: Bitboard) {
         self.0 |= targets.any();
     }
     #[inline(always)]
@@ -204,7 +204,7 @@ impl<R: Rules> Position<R> {
                 king_targets.set(to);
             }
         }
-        sink.from_square(king, king_targets);
+        sink.moves_from(king, king_targets);
 
         let checkers = self.checkers;
         if checkers.more_than_one() {
@@ -219,22 +219,22 @@ impl<R: Rules> Position<R> {
         // In check a pinned piece never has a legal move.
         let movable = if checkers.any() { ours - pinned } else { ours };
 
-        for from in board.knights() & movable - pinned {
-            sink.from_square(from, attacks::knight_attacks(from) & target);
+        for from in board.knights() & (movable - pinned) {
+            sink.moves_from(from, attacks::knight_attacks(from) & target);
         }
         for from in board.diagonal_sliders() & movable {
             let mut t = attacks::bishop_attacks(from, occ) & target;
             if pinned.contains(from) {
                 t &= attacks::line(king, from);
             }
-            sink.from_square(from, t);
+            sink.moves_from(from, t);
         }
         for from in board.orthogonal_sliders() & movable {
             let mut t = attacks::rook_attacks(from, occ) & target;
             if pinned.contains(from) {
                 t &= attacks::line(king, from);
             }
-            sink.from_square(from, t);
+            sink.moves_from(from, t);
         }
 
         self.generate_pawn_moves(sink, target, movable);
@@ -389,16 +389,16 @@ impl<R: Rules> Position<R> {
         let theirs = board.by_color(!us);
         let occ = board.occupied();
         for from in board.knights() & ours {
-            sink.from_square(from, attacks::knight_attacks(from) & target);
+            sink.moves_from(from, attacks::knight_attacks(from) & target);
         }
         for from in board.diagonal_sliders() & ours {
-            sink.from_square(from, attacks::bishop_attacks(from, occ) & target);
+            sink.moves_from(from, attacks::bishop_attacks(from, occ) & target);
         }
         for from in board.orthogonal_sliders() & ours {
-            sink.from_square(from, attacks::rook_attacks(from, occ) & target);
+            sink.moves_from(from, attacks::rook_attacks(from, occ) & target);
         }
         for from in board.kings() & ours {
-            sink.from_square(from, attacks::king_attacks(from) & target);
+            sink.moves_from(from, attacks::king_attacks(from) & target);
         }
         let pawns = board.pawns() & ours;
         let (up, third_rank, last_rank) = match us {

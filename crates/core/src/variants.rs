@@ -143,7 +143,7 @@ pub fn relayed_pieces(board: &Board, color: Color) -> Bitboard {
     for knight in board.knights() & ours {
         covered |= attacks::knight_attacks(knight);
     }
-    covered & ours - board.knights() - board.kings()
+    covered & (ours - board.knights() - board.kings())
 }
 
 /// Pieces of `by` that attack `sq` under the rules `R` (the squares they could capture on).
@@ -318,7 +318,7 @@ impl<R: Rules> Position<R> {
             }
             if relayed.contains(from) {
                 // Relayed knight moves of a pawn never land on the first or last rank.
-                for to in attacks::knight_attacks(from) & target - Bitboard::BACK_RANKS {
+                for to in attacks::knight_attacks(from) & (target - Bitboard::BACK_RANKS) {
                     list.push(Move::normal(from, to));
                 }
             }

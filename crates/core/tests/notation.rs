@@ -139,7 +139,7 @@ fn outcomes_and_draw_rules() {
     // Threefold repetition by knight shuffles.
     let mut pos = Chess::startpos();
     for (i, m) in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"].iter().enumerate() {
-        assert_eq!(pos.is_threefold_repetition(), false, "before move {i}");
+        assert!(!pos.is_threefold_repetition(), "before move {i}");
         let mv = uci::parse_uci_move(&pos, m).expect(m);
         pos.play_unchecked(mv);
     }

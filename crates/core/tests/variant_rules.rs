@@ -122,7 +122,7 @@ fn rotate_files(fen: &str, k: usize) -> String {
             let mut squares = Vec::new();
             for c in rank.chars() {
                 match c.to_digit(10) {
-                    Some(n) => squares.extend(std::iter::repeat('.').take(n as usize)),
+                    Some(n) => squares.extend(std::iter::repeat_n('.', n as usize)),
                     None => squares.push(c),
                 }
             }
