@@ -347,3 +347,31 @@ fn dice_roll_filters_moves_and_faces_are_rerolled() {
     assert!(!km.iter().any(|s| s.starts_with("a7")), "a 6 promotes nothing");
     assert_eq!(king.fen(), "4k3/P7/8/8/8/8/8/R3K3 w Q - 0 1 roll=6");
 }
+
+#[test]
+fn variant_san_forms() {
+    use mysl_core::{Antichess, Berolina};
+    // Berolina: the from-file is always written when a pawn changes file.
+    let b = pos::<Berolina>("4k3/8/8/3p4/3P4/8/4P3/4K3 w - - 0 1");
+    let san_of = |p: &Position<Berolina>, u: &str| san::move_to_san(p, uci::parse_uci_move(p, u).expect(u));
+    assert_eq!(san_of(&b, "e2d3"), "ed3");
+    assert_eq!(san_of(&b, "e2c4"), "ec4");
+    assert_eq!(san_of(&b, "d4d5"), "dxd5", "a straight capture");
+    for text in ["ed3", "ec4", "e2d3"] {
+        assert!(san::parse_san(&b, text).is_ok(), "{text}");
+    }
+    // Antichess: promotion to a king.
+    let a = pos::<Antichess>("8/P7/8/8/8/8/8/7k w - - 0 1");
+    let k = uci::parse_uci_move(&a, "a7a8k").expect("a8=K");
+    assert_eq!(san::move_to_san(&a, k), "a8=K");
+    assert_eq!(san::parse_san(&a, "a8=K"), Ok(k));
+    // Recycle: a self-capture is written as a capture.
+    let r = pos::<Recycle>("4k3/8/8/8/8/8/8/RN2K3 w - - 0 1");
+    let m = uci::parse_uci_move(&r, "a1b1").expect("self-capture");
+    assert_eq!(san::move_to_san(&r, m), "Rxb1");
+    // Knight relay: a relayed pawn move names its file.
+    let kr = pos::<KnightRelay>("k7/8/4P3/2N5/8/8/8/4K3 w - - 0 1");
+    let g7 = uci::parse_uci_move(&kr, "e6g7").expect("relay");
+    assert_eq!(san::move_to_san(&kr, g7), "eg7");
+    assert_eq!(san::parse_san(&kr, "eg7"), Ok(g7));
+}
