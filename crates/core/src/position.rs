@@ -949,6 +949,21 @@ impl<R: Rules> Position<R> {
         self.key_history[n - window..].iter().rev().skip(1).step_by(2).filter(|&&k| k == self.key).count()
     }
 
+    /// The current position occurred before, within the moves since the last capture or pawn move
+    /// (the draw test search uses: a repetition inside the tree is as good as a draw).
+    pub fn is_repetition(&self) -> bool {
+        let n = self.key_history.len();
+        let window = (self.halfmoves as usize).min(n);
+        let mut i = 2;
+        while i <= window {
+            if self.key_history[n - i] == self.key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
     /// The current position occurred (at least) twice before.
     pub fn is_threefold_repetition(&self) -> bool {
         self.repetitions() >= 2

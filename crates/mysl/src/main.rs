@@ -21,6 +21,15 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree (perft), or run a perft suite file.
     Perft(perft_cmd::PerftArgs),
+    /// Search a fixed list of positions; the node count signs the search version.
+    Bench {
+        /// Depth for orthodox positions (variants: 3 less).
+        #[arg(long, short, default_value_t = mysl_engine::bench::DEFAULT_DEPTH)]
+        depth: i32,
+        /// Print each position's node count.
+        #[arg(long, short)]
+        verbose: bool,
+    },
 }
 
 /// Exit code for bad input (usage, FEN, files): the message names what and where.
@@ -39,6 +48,18 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Perft(args) => perft_cmd::run(args),
+        Command::Bench { depth, verbose } => {
+            let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
+                if verbose {
+                    eprintln!("{:>2} {variant:<14} {nodes:>10}  {fen}", i + 1);
+                }
+            });
+            let secs = r.elapsed.as_secs_f64().max(1e-9);
+            println!("Total time (ms) : {}", r.elapsed.as_millis());
+            println!("Nodes searched  : {}", r.nodes);
+            println!("Nodes/second    : {:.0}", r.nodes as f64 / secs);
+            Ok(ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,

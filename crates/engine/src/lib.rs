@@ -1,0 +1,15 @@
+//! mysl-engine: search and evaluation for orthodox chess and every variant of `mysl-core`.
+//!
+//! Modules follow Stockfish's split: `search` (with move ordering), `eval`, `see`, `tt`, `timeman`,
+//! `bench`, `score`. Protocols live in `mysl-protocol`.
+
+pub mod bench;
+pub mod eval;
+pub mod score;
+pub mod search;
+pub mod see;
+pub mod timeman;
+pub mod tt;
+
+pub use search::{Limits, SearchInfo, SearchResult, Searcher};
+pub use tt::TranspositionTable;

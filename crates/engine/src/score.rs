@@ -1,0 +1,18 @@
+//! Score conventions: centipawns from the side to move; mates as `MATE_SCORE - plies`.
+
+pub const INFINITY: i32 = 32000;
+pub const MATE_SCORE: i32 = 31000;
+/// Scores at or beyond this are mates (up to 500 plies away).
+pub const MATE_BOUND: i32 = MATE_SCORE - 500;
+pub const DRAW: i32 = 0;
+
+/// Mate in how many moves (positive: we mate), if `score` is a mate score.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE_SCORE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE_SCORE + score + 1) / 2)
+    } else {
+        None
+    }
+}

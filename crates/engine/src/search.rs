@@ -1,0 +1,657 @@
+//! Search: iterative deepening, PVS with aspiration windows, quiescence with SEE pruning, transposition
+//! table, null move, reverse futility, futility and late-move pruning, late-move reductions, check
+//! extension, killers, history and counter-moves, repetition and fifty-move detection, MultiPV.
+//!
+//! Generic over the rules `R`: one instantiation per variant, no variant test inside the loop beyond
+//! constants. Single-threaded and deterministic for a given node limit.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mysl_core::{Move, MoveList, Outcome, Position, Role, Rules};
+
+use crate::eval::Evaluator;
+use crate::score::{DRAW, INFINITY, MATE_BOUND, MATE_SCORE};
+use crate::see::see_ge;
+use crate::timeman::TimeBudget;
+use crate::tt::{Bound, TranspositionTable};
+
+pub const MAX_PLY: usize = 128;
+
+/// What to search for how long.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub mate: Option<i32>,
+    pub infinite: bool,
+    /// Our clock, increment and moves to go (from `go wtime ... winc ... movestogo`).
+    pub clock: Option<(Duration, Duration, Option<u32>)>,
+    /// Root moves to consider (`searchmoves`); empty = all.
+    pub searchmoves: Vec<Move>,
+    pub multipv: usize,
+    pub move_overhead: Duration,
+}
+
+/// One line of progress (UCI `info`).
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub multipv: usize,
+    pub score: i32,
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+struct Stack {
+    killers: [Option<Move>; 2],
+    static_eval: i32,
+    moved: Option<(usize, usize)>, // (piece index, to square) of the move leading here
+    excluded_null: bool,
+}
+
+/// The search state of one thread.
+pub struct Searcher<R: Rules> {
+    tt: Arc<TranspositionTable>,
+    pub eval: Evaluator,
+    stop: Arc<AtomicBool>,
+    nodes: u64,
+    seldepth: i32,
+    start: Instant,
+    budget: TimeBudget,
+    node_limit: Option<u64>,
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    countermoves: Box<[[Option<Move>; 64]; 12]>,
+    stack: Vec<Stack>,
+    pv: Vec<Vec<Move>>,
+    root_excluded: Vec<Move>,
+    root_allowed: Vec<Move>,
+    lmr: [[i32; 64]; 64],
+    /// Per-ply move-score buffers, reused so that no node allocates.
+    score_buffers: Vec<Vec<i32>>,
+    _rules: std::marker::PhantomData<R>,
+}
+
+impl<R: Rules> std::fmt::Debug for Searcher<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Searcher<{}>({} nodes)", R::NAME, self.nodes)
+    }
+}
+
+fn piece_index<R: Rules>(pos: &Position<R>, sq: mysl_core::Square) -> usize {
+    pos.board().piece_at(sq).map_or(0, |p| p.color as usize * 6 + p.role as usize)
+}
+
+impl<R: Rules> Searcher<R> {
+    pub fn new(tt: Arc<TranspositionTable>, stop: Arc<AtomicBool>) -> Searcher<R> {
+        let mut lmr = [[0; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+            }
+        }
+        Searcher {
+            tt,
+            eval: Evaluator::default(),
+            stop,
+            nodes: 0,
+            seldepth: 0,
+            start: Instant::now(),
+            budget: TimeBudget::unlimited(),
+            node_limit: None,
+            history: Box::new([[[0; 64]; 64]; 2]),
+            countermoves: Box::new([[None; 64]; 12]),
+            stack: (0..MAX_PLY + 4)
+                .map(|_| Stack { killers: [None; 2], static_eval: 0, moved: None, excluded_null: false })
+                .collect(),
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            root_excluded: Vec::new(),
+            root_allowed: Vec::new(),
+            lmr,
+            score_buffers: vec![Vec::with_capacity(mysl_core::moves::MAX_MOVES); MAX_PLY + 4],
+            _rules: std::marker::PhantomData,
+        }
+    }
+
+    /// Forgets history and killers (`ucinewgame`).
+    pub fn clear(&mut self) {
+        *self.history = [[[0; 64]; 64]; 2];
+        *self.countermoves = [[None; 64]; 12];
+        self.eval.clear();
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches `pos` within `limits`, reporting each completed iteration to `on_info`.
+    pub fn search(&mut self, pos: &Position<R>, limits: &Limits, mut on_info: impl FnMut(&SearchInfo)) -> SearchResult {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.node_limit = limits.nodes;
+        self.budget = TimeBudget::from_limits(limits, pos.fullmoves());
+        self.tt.new_search();
+        for s in &mut self.stack {
+            s.killers = [None; 2];
+        }
+        let mut pos = pos.clone();
+        let legal = pos.legal_moves();
+        self.root_allowed =
+            legal.iter().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
+        let mut result = SearchResult { best: self.root_allowed.first().copied(), ..SearchResult::default() };
+        if self.root_allowed.is_empty() {
+            return result;
+        }
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
+        let multipv = limits.multipv.clamp(1, self.root_allowed.len());
+        let mut previous_best: Option<Move> = None;
+        let mut stable_iterations = 0;
+        let mut scores = vec![0; multipv];
+
+        'deepening: for depth in 1..=max_depth {
+            self.root_excluded.clear();
+            for pv_index in 0..multipv {
+                self.seldepth = 0;
+                let prev = scores[pv_index];
+                let mut delta = 20;
+                let (mut alpha, mut beta) = if depth >= 4 {
+                    ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+                let score = loop {
+                    let score = self.negamax(&mut pos, alpha, beta, depth, 0, true);
+                    if self.stopped() {
+                        break score;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITY);
+                    } else if score >= beta {
+                        beta = (score + delta).min(INFINITY);
+                    } else {
+                        break score;
+                    }
+                    delta += delta / 2 + 10;
+                };
+                if self.stopped() && depth > 1 {
+                    break 'deepening;
+                }
+                let pv = self.pv[0].clone();
+                if pv.is_empty() {
+                    break;
+                }
+                scores[pv_index] = score;
+                if pv_index == 0 {
+                    result = SearchResult {
+                        best: pv.first().copied(),
+                        ponder: pv.get(1).copied(),
+                        score,
+                        depth,
+                        nodes: self.nodes,
+                    };
+                }
+                on_info(&SearchInfo {
+                    depth,
+                    seldepth: self.seldepth.max(depth),
+                    multipv: pv_index + 1,
+                    score,
+                    bound: None,
+                    nodes: self.nodes,
+                    time: self.start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv: pv.clone(),
+                });
+                self.root_excluded.push(pv[0]);
+            }
+            if let Some(m) = limits.mate {
+                if result.score >= MATE_SCORE - 2 * m {
+                    break;
+                }
+            }
+            if result.best == previous_best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+            }
+            previous_best = result.best;
+            if self.budget.should_stop_iterating(self.start.elapsed(), stable_iterations) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn check_limits(&mut self) {
+        if self.nodes & 1023 == 0 {
+            if self.budget.hard_exceeded(self.start.elapsed()) {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if let Some(n) = self.node_limit {
+            if self.nodes >= n {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The score of a finished game for the side to move at `ply`.
+    fn terminal_score(&self, outcome: Outcome, pos: &Position<R>, ply: i32) -> i32 {
+        match outcome.winner() {
+            None => DRAW,
+            Some(w) if w == pos.turn() => MATE_SCORE - ply,
+            Some(_) => -(MATE_SCORE - ply),
+        }
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &mut Position<R>,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: i32,
+        pv_node: bool,
+    ) -> i32 {
+        let root = ply == 0;
+        self.pv[ply as usize].clear();
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped() && !root {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if !root {
+            if let Some(o) = pos.variant_outcome() {
+                return self.terminal_score(o, pos, ply);
+            }
+            if pos.halfmoves() >= 100 || pos.is_repetition() || pos.is_insufficient_material() {
+                if !(pos.halfmoves() >= 100 && pos.is_check() && !pos.has_legal_moves()) {
+                    return DRAW;
+                }
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(-(MATE_SCORE - ply));
+            beta = beta.min(MATE_SCORE - ply - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            if ply as usize >= MAX_PLY - 2 {
+                return self.eval.evaluate(pos);
+            }
+        }
+
+        let key = pos.key();
+        let tt_entry = self.tt.probe(key, ply);
+        let tt_move = tt_entry.and_then(|e| e.mv);
+        if let Some(e) = tt_entry {
+            if !pv_node && e.depth >= depth {
+                let cutoff = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if cutoff {
+                    return e.score;
+                }
+            }
+        }
+
+        let in_check = pos.is_check();
+        let static_eval = if in_check {
+            -INFINITY
+        } else if let Some(e) = tt_entry {
+            e.eval
+        } else {
+            self.eval.evaluate(pos)
+        };
+        self.stack[ply as usize].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply as usize - 2].static_eval;
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility pruning.
+            if depth <= 7 && static_eval - 75 * (depth - improving as i32) >= beta {
+                return static_eval;
+            }
+            // Null move, not in pawn endings (zugzwang) and not twice in a row.
+            let board = pos.board();
+            let non_pawn = board.by_color(pos.turn()) - board.pawns() - board.kings();
+            if depth >= 3
+                && static_eval >= beta
+                && non_pawn.any()
+                && !self.stack[ply as usize].excluded_null
+                && !R::MUST_CAPTURE
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                pos.play_null();
+                self.stack[ply as usize + 1].excluded_null = true;
+                self.stack[ply as usize + 1].moved = None;
+                let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                self.stack[ply as usize + 1].excluded_null = false;
+                pos.unplay_null();
+                if self.stopped() {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+        // Internal iterative reduction: without a hash move, a deep node is searched a ply shallower.
+        let depth = if depth >= 4 && tt_move.is_none() { depth - 1 } else { depth };
+
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return match pos.outcome() {
+                Some(o) => self.terminal_score(o, pos, ply),
+                None => DRAW,
+            };
+        }
+        let mut scores = std::mem::take(&mut self.score_buffers[ply as usize]);
+        self.score_moves(pos, &moves, tt_move, ply, &mut scores);
+
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut searched = 0;
+        let mut quiets_tried = [Move::normal(mysl_core::Square::A1, mysl_core::Square::B1); 64];
+        let mut quiet_count = 0;
+        let original_alpha = alpha;
+        let us = pos.turn();
+
+        for i in 0..moves.len() {
+            let mv = pick_next(&mut moves, &mut scores, i);
+            if root && (self.root_excluded.contains(&mv) || !self.root_allowed.contains(&mv)) {
+                continue;
+            }
+            let capture = is_capture(pos, mv);
+            let quiet = !capture && mv.promotion().is_none();
+            if !root && best_score > -MATE_BOUND && !in_check {
+                if quiet {
+                    // Late-move pruning and futility pruning of quiet moves.
+                    if !pv_node && depth <= 8 && searched >= (3 + depth * depth) / (2 - improving as i32) {
+                        continue;
+                    }
+                    if depth <= 6 && static_eval + 100 + 90 * depth <= alpha {
+                        continue;
+                    }
+                } else if depth <= 6 && capture && !see_ge(pos, mv, -90 * depth) {
+                    continue;
+                }
+            }
+            let moved_piece = piece_index(pos, mv.from());
+            pos.play_unchecked(mv);
+            self.stack[ply as usize + 1].moved = Some((moved_piece, mv.to() as usize));
+            let gives_check = pos.is_check();
+            let extension = if gives_check { 1 } else { 0 };
+            let new_depth = depth - 1 + extension;
+            let score = if searched == 0 {
+                -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, pv_node)
+            } else {
+                let mut reduction = 0;
+                if depth >= 3 && searched >= 2 && quiet && !in_check {
+                    reduction = self.lmr[depth.min(63) as usize][searched.min(63) as usize];
+                    reduction -= pv_node as i32;
+                    reduction -= improving as i32;
+                    if self.stack[ply as usize].killers.contains(&Some(mv)) {
+                        reduction -= 1;
+                    }
+                    reduction -= (self.history[us as usize][mv.from() as usize][mv.to() as usize] / 6000).clamp(-2, 2);
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(pos, -alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, true);
+                }
+                s
+            };
+            pos.unplay(mv);
+            if self.stopped() && !(root && searched == 0 && depth == 1) {
+                self.score_buffers[ply as usize] = scores;
+                return 0;
+            }
+            searched += 1;
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply as usize + 1);
+                    head[ply as usize].clear();
+                    head[ply as usize].push(mv);
+                    head[ply as usize].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if quiet {
+                            self.update_quiet_stats(pos, mv, &quiets_tried[..quiet_count], depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = mv;
+                quiet_count += 1;
+            }
+        }
+        self.score_buffers[ply as usize] = scores;
+        if searched == 0 {
+            // Every move was pruned or excluded at the root.
+            return if root { alpha } else { static_eval.max(-MATE_BOUND + 1) };
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !(root && !self.root_excluded.is_empty()) {
+            self.tt.store(key, best_move, best_score, if in_check { 0 } else { static_eval }, depth, bound, ply);
+        }
+        best_score
+    }
+
+    fn update_quiet_stats(&mut self, pos: &Position<R>, mv: Move, tried: &[Move], depth: i32, ply: i32) {
+        let s = &mut self.stack[ply as usize];
+        if s.killers[0] != Some(mv) {
+            s.killers[1] = s.killers[0];
+            s.killers[0] = Some(mv);
+        }
+        let us = pos.turn() as usize;
+        let bonus = (depth * depth * 8).min(1600);
+        let update = |h: &mut i32, b: i32| *h += b - *h * b.abs() / 16384;
+        update(&mut self.history[us][mv.from() as usize][mv.to() as usize], bonus);
+        for q in tried {
+            update(&mut self.history[us][q.from() as usize][q.to() as usize], -bonus);
+        }
+        if let Some((piece, to)) = self.stack[ply as usize].moved {
+            self.countermoves[piece][to] = Some(mv);
+        }
+    }
+
+    fn score_moves(&self, pos: &Position<R>, moves: &MoveList, tt_move: Option<Move>, ply: i32, out: &mut Vec<i32>) {
+        let board = pos.board();
+        let us = pos.turn() as usize;
+        let killers = self.stack[ply as usize].killers;
+        let counter = self.stack[ply as usize].moved.and_then(|(p, to)| self.countermoves[p][to]);
+        out.clear();
+        out.extend(moves.iter().map(|mv| {
+            if Some(mv) == tt_move {
+                return 2_000_000_000;
+            }
+            if is_capture(pos, mv) {
+                let victim = board.role_at(mv.to()).map_or(1, |r| value(r));
+                let attacker = board.role_at(mv.from()).map_or(1, |r| value(r));
+                let base = if see_ge(pos, mv, 0) { 1_000_000_000 } else { -1_000_000 };
+                return base + victim * 16 - attacker / 16 + mv.promotion().map_or(0, |r| value(r));
+            }
+            if let Some(r) = mv.promotion() {
+                return if r == Role::Queen { 950_000_000 } else { -2_000_000 };
+            }
+            if killers[0] == Some(mv) {
+                900_000_000
+            } else if killers[1] == Some(mv) {
+                890_000_000
+            } else if counter == Some(mv) {
+                880_000_000
+            } else {
+                self.history[us][mv.from() as usize][mv.to() as usize]
+            }
+        }));
+    }
+
+    fn quiescence(&mut self, pos: &mut Position<R>, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+        self.nodes += 1;
+        self.check_limits();
+        if self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        self.pv[ply as usize].clear();
+        if let Some(o) = pos.variant_outcome() {
+            return self.terminal_score(o, pos, ply);
+        }
+        if pos.is_repetition() || pos.halfmoves() >= 100 {
+            return DRAW;
+        }
+        let in_check = pos.is_check();
+        if ply as usize >= MAX_PLY - 2 {
+            return if in_check { DRAW } else { self.eval.evaluate(pos) };
+        }
+        let tt_entry = self.tt.probe(pos.key(), ply);
+        if let Some(e) = tt_entry {
+            let cutoff = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            if cutoff {
+                return e.score;
+            }
+        }
+        let mut best = -INFINITY;
+        let stand_pat = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.eval.evaluate(pos), |e| e.eval) };
+        if !in_check {
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return match pos.outcome() {
+                Some(o) => self.terminal_score(o, pos, ply),
+                None => DRAW,
+            };
+        }
+        let tt_move = tt_entry.and_then(|e| e.mv);
+        if !in_check && !R::MUST_CAPTURE {
+            // Only captures and queen promotions are searched here: drop the rest before sorting.
+            moves.retain(|m| is_capture(pos, m) || m.promotion() == Some(Role::Queen));
+        }
+        let mut scores = std::mem::take(&mut self.score_buffers[ply as usize]);
+        self.score_moves(pos, &moves, tt_move, ply, &mut scores);
+        for i in 0..moves.len() {
+            let mv = pick_next(&mut moves, &mut scores, i);
+            let capture = is_capture(pos, mv);
+            if !in_check && !R::MUST_CAPTURE {
+                if !capture && mv.promotion() != Some(Role::Queen) {
+                    continue;
+                }
+                // Delta pruning and losing captures.
+                let gain = pos.board().role_at(mv.to()).map_or(0, value) + mv.promotion().map_or(0, value);
+                if stand_pat + gain + 200 <= alpha && mv.promotion().is_none() {
+                    continue;
+                }
+                if !see_ge(pos, mv, 0) {
+                    continue;
+                }
+            } else if R::MUST_CAPTURE && !in_check && !capture {
+                // Antichess: a quiet position (no capture) ends the quiescence.
+                if best > -INFINITY {
+                    break;
+                }
+            }
+            pos.play_unchecked(mv);
+            let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
+            pos.unplay(mv);
+            if self.stopped() {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.score_buffers[ply as usize] = scores;
+        if self.stopped() {
+            return 0;
+        }
+        if best == -INFINITY {
+            // In antichess with only quiet moves, the static evaluation stands.
+            return self.eval.evaluate(pos);
+        }
+        best
+    }
+}
+
+/// Material values for move ordering and SEE.
+pub fn value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 100,
+        Role::Knight => 320,
+        Role::Bishop => 330,
+        Role::Rook => 500,
+        Role::Queen => 950,
+        Role::King => 20000,
+    }
+}
+
+fn is_capture<R: Rules>(pos: &Position<R>, mv: Move) -> bool {
+    mv.is_en_passant() || (!mv.is_castle() && mv.drop_role().is_none() && pos.board().occupied().contains(mv.to()))
+}
+
+/// Selection sort step: brings the best remaining move to index `i`.
+fn pick_next(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..scores.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    scores.swap(i, best);
+    moves.swap(i, best);
+    moves.get(i).unwrap_or(Move::normal(mysl_core::Square::A1, mysl_core::Square::B1))
+}

@@ -1,0 +1,59 @@
+//! Time management: a soft limit (stop deepening) and a hard limit (stop searching) from the clock,
+//! with the move overhead kept in reserve so the engine never loses on time.
+
+use std::time::Duration;
+
+use crate::search::Limits;
+
+#[derive(Clone, Copy, Debug)]
+pub struct TimeBudget {
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeBudget {
+    pub fn unlimited() -> TimeBudget {
+        TimeBudget { soft: None, hard: None }
+    }
+
+    pub fn from_limits(limits: &Limits, _fullmoves: u32) -> TimeBudget {
+        if limits.infinite {
+            return TimeBudget::unlimited();
+        }
+        if let Some(mt) = limits.movetime {
+            let t = mt.saturating_sub(limits.move_overhead).max(Duration::from_millis(1));
+            return TimeBudget { soft: Some(t), hard: Some(t) };
+        }
+        let Some((time, inc, movestogo)) = limits.clock else {
+            return TimeBudget::unlimited();
+        };
+        let overhead = limits.move_overhead;
+        let usable = time.saturating_sub(overhead).max(Duration::from_millis(1));
+        let moves = movestogo.unwrap_or(30).clamp(1, 50) as u32;
+        // Target: an equal share of the remaining time plus most of the increment.
+        let share = usable / moves.max(2) + inc * 3 / 4;
+        let soft = share.min(usable / 2);
+        let hard = (share * 4).min(usable * 3 / 4).max(soft);
+        TimeBudget { soft: Some(soft.max(Duration::from_millis(1))), hard: Some(hard.max(Duration::from_millis(1))) }
+    }
+
+    /// After an iteration: stop deepening once the soft limit is used (earlier when the best move is stable).
+    pub fn should_stop_iterating(&self, elapsed: Duration, stable_iterations: u32) -> bool {
+        match self.soft {
+            None => false,
+            Some(soft) => {
+                let factor = match stable_iterations {
+                    0 => 1.3,
+                    1 => 1.0,
+                    2 => 0.8,
+                    _ => 0.6,
+                };
+                elapsed.as_secs_f64() >= soft.as_secs_f64() * factor * 0.6
+            }
+        }
+    }
+
+    pub fn hard_exceeded(&self, elapsed: Duration) -> bool {
+        self.hard.is_some_and(|h| elapsed >= h)
+    }
+}

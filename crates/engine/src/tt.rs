@@ -1,0 +1,214 @@
+//! The transposition table: 64-byte buckets of four entries, lockless (key XOR data, as in Crafty and
+//! Stockfish-style Lazy SMP engines), with aging and mate scores stored relative to the node.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use mysl_core::Move;
+
+use crate::score::{MATE_BOUND, MATE_SCORE};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// What a probe returns.
+#[derive(Clone, Copy, Debug)]
+pub struct TtEntry {
+    pub mv: Option<Move>,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const ENTRIES: usize = 4;
+
+#[repr(align(64))]
+struct Bucket {
+    slots: [(AtomicU64, AtomicU64); ENTRIES],
+}
+
+impl Bucket {
+    fn new() -> Bucket {
+        Bucket { slots: std::array::from_fn(|_| (AtomicU64::new(0), AtomicU64::new(0))) }
+    }
+}
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+impl std::fmt::Debug for TranspositionTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TranspositionTable({} buckets)", self.buckets.len())
+    }
+}
+
+fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    let m = mv.map_or(0, |m| m.bits()) as u64;
+    let s = (score.clamp(-32000, 32000) as i16 as u16) as u64;
+    let e = (eval.clamp(-32000, 32000) as i16 as u16) as u64;
+    let d = (depth.clamp(-1, 254) + 1) as u64;
+    let b = match bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    m | s << 16 | e << 32 | d << 48 | (b | (age as u64 & 63) << 2) << 56
+}
+
+fn unpack(data: u64) -> Option<(TtEntry, u8)> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    Some((
+        TtEntry {
+            mv: Move::from_bits(data as u16),
+            score: (data >> 16) as u16 as i16 as i32,
+            eval: (data >> 32) as u16 as i16 as i32,
+            depth: ((data >> 48) & 0xff) as i32 - 1,
+            bound,
+        },
+        ((data >> 58) & 63) as u8,
+    ))
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        TranspositionTable { buckets: (0..n).map(|_| Bucket::new()).collect(), age: AtomicU8::new(0) }
+    }
+
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for (k, d) in &b.slots {
+                k.store(0, Ordering::Relaxed);
+                d.store(0, Ordering::Relaxed);
+            }
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Called once per search: older entries become cheaper to replace.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto the table without a power-of-two size.
+        let idx = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[idx]
+    }
+
+    /// The entry for `key`, with a mate score converted to the distance from this node (`ply`).
+    pub fn probe(&self, key: u64, ply: i32) -> Option<TtEntry> {
+        for (k, d) in &self.bucket(key).slots {
+            let data = d.load(Ordering::Relaxed);
+            if k.load(Ordering::Relaxed) ^ data == key {
+                let (mut e, _) = unpack(data)?;
+                e.score = score_from_tt(e.score, ply);
+                return Some(e);
+            }
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, ply: i32) {
+        let age = self.age.load(Ordering::Relaxed) & 63;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, (k, d)) in bucket.slots.iter().enumerate() {
+            let data = d.load(Ordering::Relaxed);
+            if k.load(Ordering::Relaxed) ^ data == key || data == 0 {
+                victim = i;
+                // Keep the old move if the new store has none.
+                if let (None, Some((old, _))) = (mv, unpack(data)) {
+                    if k.load(Ordering::Relaxed) ^ data == key {
+                        let data = pack(old.mv, score_to_tt(score, ply), eval, depth, bound, age);
+                        bucket.slots[i].0.store(key ^ data, Ordering::Relaxed);
+                        bucket.slots[i].1.store(data, Ordering::Relaxed);
+                        return;
+                    }
+                }
+                break;
+            }
+            let (e, entry_age) = unpack(data).map_or((0, 0), |(e, a)| (e.depth, a));
+            let stale = ((age as i32 - entry_age as i32) & 63) * 8;
+            let value = e - stale;
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        let data = pack(mv, score_to_tt(score, ply), eval, depth, bound, age);
+        bucket.slots[victim].0.store(key ^ data, Ordering::Relaxed);
+        bucket.slots[victim].1.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand buckets' entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed) & 63;
+        let n = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..n] {
+            for (_, d) in &b.slots {
+                if let Some((_, a)) = unpack(d.load(Ordering::Relaxed)) {
+                    if a == age {
+                        used += 1;
+                    }
+                }
+            }
+        }
+        (used * 1000 / (n * ENTRIES).max(1)) as u32
+    }
+}
+
+/// Mate scores are stored as distance from the stored node, read back as distance from the root.
+fn score_to_tt(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply
+    } else if score <= -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: i32) -> i32 {
+    if score >= MATE_BOUND {
+        (score - ply).min(MATE_SCORE)
+    } else if score <= -MATE_BOUND {
+        (score + ply).max(-MATE_SCORE)
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mysl_core::{Move, Square};
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::normal(Square::E2, Square::E4);
+        tt.store(0x1234_5678_9abc_def0, Some(mv), -57, 12, 9, Bound::Lower, 3);
+        let e = tt.probe(0x1234_5678_9abc_def0, 3).expect("stored");
+        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound), (Some(mv), -57, 12, 9, Bound::Lower));
+        assert!(tt.probe(0x1234_5678_9abc_def1, 3).is_none());
+        // A mate score is relative to the node.
+        tt.store(42, None, MATE_SCORE - 10, 0, 5, Bound::Exact, 4);
+        assert_eq!(tt.probe(42, 6).expect("stored").score, MATE_SCORE - 12);
+    }
+}
