@@ -13,12 +13,17 @@ use clap::{Parser, Subcommand};
     about = "mysl: a chess program (rules core, engine, book, tablebases, problem solver)"
 )]
 struct Cli {
+    /// Without a subcommand mysl runs the engine protocol loop (UCI or xboard, from the first line).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run the UCI protocol loop on standard input and output.
+    Uci,
+    /// Run the xboard (CECP v2) protocol loop on standard input and output.
+    Xboard,
     /// Count the leaf nodes of the legal move tree (perft), or run a perft suite file.
     Perft(perft_cmd::PerftArgs),
     /// Search a fixed list of positions; the node count signs the search version.
@@ -47,8 +52,11 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Perft(args) => perft_cmd::run(args),
-        Command::Bench { depth, verbose } => {
+        None => protocol_loop(None),
+        Some(Command::Uci) => protocol_loop(Some("uci")),
+        Some(Command::Xboard) => protocol_loop(Some("xboard")),
+        Some(Command::Perft(args)) => perft_cmd::run(args),
+        Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {
                     eprintln!("{:>2} {variant:<14} {nodes:>10}  {fen}", i + 1);
@@ -72,6 +80,31 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_FAILURE)
         }
     }
+}
+
+/// Reads protocol commands from stdin until `quit` or end of input.
+fn protocol_loop(forced: Option<&str>) -> Result<ExitCode, CliError> {
+    use std::io::{BufRead, Write};
+    use std::sync::Arc;
+    let out: mysl_protocol::Output = Arc::new(|line: &str| {
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, "{line}");
+        let _ = stdout.flush();
+    });
+    let mut protocol = match forced {
+        Some("xboard") => mysl_protocol::Protocol::Xboard(Box::new(mysl_protocol::Xboard::new(out))),
+        Some(_) => mysl_protocol::Protocol::Uci(Box::new(mysl_protocol::Uci::new(out))),
+        None => mysl_protocol::Protocol::new(out),
+    };
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        if protocol.handle(&line) == mysl_protocol::Flow::Quit {
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    protocol.finish();
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Errors reported to the user as one line.

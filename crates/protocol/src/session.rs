@@ -1,0 +1,246 @@
+//! The protocol-independent engine session: current game (variant, start FEN, moves), options, the
+//! transposition table, and a search running on its own thread so the protocol loop keeps answering.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use mysl_core::{dispatch_variant, uci, CastlingMode, Move, Position, Rules, Variant};
+use mysl_engine::{Limits, SearchInfo, SearchResult, Searcher, TranspositionTable};
+
+/// Where protocol output lines go (stdout in the binary, a buffer in tests).
+pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// A game as protocols describe it: variant, start position and the moves played since.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub variant: Variant,
+    pub fen: String,
+    pub moves: Vec<String>,
+    pub chess960: bool,
+}
+
+impl Game {
+    pub fn new(variant: Variant) -> Game {
+        Game { variant, fen: mysl_core::STARTING_FEN.to_string(), moves: Vec::new(), chess960: false }
+    }
+
+    /// Builds the position, checking the FEN and every move.
+    pub fn position<R: Rules>(&self) -> Result<Position<R>, String> {
+        let mut pos = Position::<R>::from_fen(&self.fen).map_err(|e| e.to_string())?;
+        if self.chess960 {
+            pos.set_castling_mode(CastlingMode::Chess960);
+        }
+        for text in &self.moves {
+            let mv =
+                uci::parse_uci_move(&pos, text).map_err(|e| format!("{e} (after {} moves)", pos.ply_from_setup()))?;
+            pos.play_unchecked(mv);
+        }
+        Ok(pos)
+    }
+
+    /// Checks that the game can be set up (used before replacing the current one).
+    pub fn validate(&self) -> Result<(), String> {
+        dispatch_variant!(self.variant, R => self.position::<R>().map(|_| ()))
+    }
+
+    /// The side to move is White.
+    pub fn white_to_move(&self) -> bool {
+        dispatch_variant!(self.variant, R => self.position::<R>().map(|p| p.turn().is_white()).unwrap_or(true))
+    }
+
+    /// The legal moves in UCI text (for xboard's move checking and tests).
+    pub fn legal_moves(&self) -> Vec<String> {
+        dispatch_variant!(self.variant, R => match self.position::<R>() {
+            Ok(p) => p.legal_moves().iter().map(|m| uci::move_to_uci(&p, m)).collect(),
+            Err(_) => Vec::new(),
+        })
+    }
+
+    /// The game result if it is over (`1-0`, `0-1`, `1/2-1/2`) with a reason.
+    pub fn result(&self) -> Option<(String, String)> {
+        dispatch_variant!(self.variant, R => {
+            let p = self.position::<R>().ok()?;
+            p.outcome_with_draw_rules().map(|o| {
+                let reason = match o {
+                    mysl_core::Outcome::Decisive { winner, reason } => format!("{} wins by {reason}", if winner.is_white() { "White" } else { "Black" }),
+                    mysl_core::Outcome::Draw { reason } => format!("draw by {reason}"),
+                };
+                (o.result_str().to_string(), reason)
+            })
+        })
+    }
+}
+
+/// Receives search progress in protocol terms.
+pub trait Reporter: Send + Sync + 'static {
+    /// A completed iteration; `pv` is in UCI move text.
+    fn info(&self, info: &SearchInfo, pv: &[String]);
+    /// The search ended.
+    fn done(&self, result: &SearchResult, best: Option<String>, ponder: Option<String>);
+}
+
+/// Options shared by the protocols.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub move_overhead: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { hash_mb: 16, threads: 1, multipv: 1, ponder: false, move_overhead: Duration::from_millis(30) }
+    }
+}
+
+/// The engine behind a protocol.
+pub struct Session {
+    pub game: Game,
+    pub options: Options,
+    tt: Arc<TranspositionTable>,
+    stop: Arc<AtomicBool>,
+    worker: Option<JoinHandle<()>>,
+    /// Set while a `go ponder` search waits for `ponderhit`.
+    pub pondering: Arc<Mutex<Option<Limits>>>,
+    /// The running search has no end of its own (`go infinite`, `go ponder`, analysis).
+    infinite: bool,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("game", &self.game).field("options", &self.options).finish()
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+impl Session {
+    pub fn new() -> Session {
+        let options = Options::default();
+        Session {
+            game: Game::new(Variant::Chess),
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
+            stop: Arc::new(AtomicBool::new(false)),
+            worker: None,
+            pondering: Arc::new(Mutex::new(None)),
+            infinite: false,
+        }
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    /// Resizes the hash table (waits for a running search first).
+    pub fn set_hash(&mut self, mb: usize) {
+        self.stop_search();
+        self.options.hash_mb = mb.clamp(1, 65536);
+        self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+    }
+
+    pub fn clear_hash(&mut self) {
+        self.stop_search();
+        self.tt.clear();
+    }
+
+    /// Starts searching the current game on a new thread.
+    pub fn go(&mut self, limits: Limits, reporter: Arc<dyn Reporter>) {
+        self.stop_search();
+        self.stop.store(false, Ordering::Relaxed);
+        let game = self.game.clone();
+        let tt = self.tt.clone();
+        let stop = self.stop.clone();
+        let mut limits = limits;
+        self.infinite = limits.infinite;
+        limits.multipv = self.options.multipv.max(1);
+        limits.move_overhead = self.options.move_overhead;
+        self.worker = Some(std::thread::spawn(move || {
+            dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref()));
+        }));
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    pub fn stop_search(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+
+    /// Waits for a running search to finish by itself.
+    pub fn wait(&mut self) {
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+
+    /// At the end of input: a search with a limit may finish, an endless one is stopped.
+    pub fn finish(&mut self) {
+        if self.infinite {
+            self.stop_search();
+        } else {
+            self.wait();
+        }
+    }
+
+    /// The stop flag (a `ponderhit` timer sets it).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+}
+
+fn pv_text<R: Rules>(pos: &Position<R>, pv: &[Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for &mv in pv {
+        if !p.is_legal(mv) {
+            break;
+        }
+        out.push(uci::move_to_uci(&p, mv));
+        p.play_unchecked(mv);
+    }
+    out
+}
+
+fn run_search<R: Rules>(
+    game: &Game,
+    tt: Arc<TranspositionTable>,
+    stop: Arc<AtomicBool>,
+    limits: &Limits,
+    reporter: &dyn Reporter,
+) {
+    let pos = match game.position::<R>() {
+        Ok(p) => p,
+        Err(_) => {
+            reporter.done(&SearchResult::default(), None, None);
+            return;
+        }
+    };
+    let mut searcher = Searcher::<R>::new(tt, stop.clone());
+    let result = searcher.search(&pos, limits, |info| reporter.info(info, &pv_text(&pos, &info.pv)));
+    // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`'s timer).
+    if limits.infinite {
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    let best = result.best.map(|m| uci::move_to_uci(&pos, m));
+    let ponder = match (result.best, result.ponder) {
+        (Some(b), Some(p)) => {
+            let mut after = pos.clone();
+            after.play_unchecked(b);
+            after.is_legal(p).then(|| uci::move_to_uci(&after, p))
+        }
+        _ => None,
+    };
+    reporter.done(&result, best, ponder);
+}

@@ -1,0 +1,324 @@
+//! The UCI protocol: commands in, `info`/`bestmove` out. A bad command or FEN is answered with
+//! `info string error: ...` and the engine keeps its previous state.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use mysl_core::{dispatch_variant, Variant};
+use mysl_engine::score::mate_in;
+use mysl_engine::{Limits, SearchInfo, SearchResult};
+
+use crate::session::{Game, Output, Reporter, Session};
+
+pub const ENGINE_NAME: &str = concat!("mysl ", env!("CARGO_PKG_VERSION"));
+pub const ENGINE_AUTHOR: &str = "the mysl developers";
+
+/// What the loop should do after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Uci {
+    pub session: Session,
+    out: Output,
+    /// Bumped at every `go`; a `ponderhit` timer only stops the search it was started for.
+    generation: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for Uci {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Uci").field("session", &self.session).finish()
+    }
+}
+
+struct UciReporter {
+    out: Output,
+}
+
+/// `cp X` or `mate N`.
+pub fn format_score(score: i32) -> String {
+    match mate_in(score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {score}"),
+    }
+}
+
+impl Reporter for UciReporter {
+    fn info(&self, info: &SearchInfo, pv: &[String]) {
+        let ms = info.time.as_millis().max(1);
+        let nps = info.nodes as u128 * 1000 / ms;
+        (self.out)(&format!(
+            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+            info.depth,
+            info.seldepth,
+            info.multipv,
+            format_score(info.score),
+            info.nodes,
+            nps,
+            info.hashfull,
+            info.time.as_millis(),
+            pv.join(" ")
+        ));
+    }
+
+    fn done(&self, _result: &SearchResult, best: Option<String>, ponder: Option<String>) {
+        match (best, ponder) {
+            (Some(b), Some(p)) => (self.out)(&format!("bestmove {b} ponder {p}")),
+            (Some(b), None) => (self.out)(&format!("bestmove {b}")),
+            (None, _) => (self.out)("bestmove (none)"),
+        }
+    }
+}
+
+fn variant_names() -> String {
+    Variant::ALL.iter().map(|v| format!(" var {}", v.name())).collect()
+}
+
+impl Uci {
+    pub fn new(out: Output) -> Uci {
+        Uci { session: Session::new(), out, generation: Arc::new(AtomicU64::new(0)) }
+    }
+
+    fn say(&self, line: &str) {
+        (self.out)(line);
+    }
+
+    fn error(&self, message: &str) {
+        self.say(&format!("info string error: {message}"));
+    }
+
+    /// Handles one input line.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = tokens.split_first() else { return Flow::Continue };
+        match command {
+            "uci" => {
+                self.say(&format!("id name {ENGINE_NAME}"));
+                self.say(&format!("id author {ENGINE_AUTHOR}"));
+                self.say("option name Hash type spin default 16 min 1 max 65536");
+                self.say("option name Threads type spin default 1 min 1 max 256");
+                self.say("option name MultiPV type spin default 1 min 1 max 256");
+                self.say("option name Ponder type check default false");
+                self.say("option name Move Overhead type spin default 30 min 0 max 5000");
+                self.say("option name UCI_Chess960 type check default false");
+                self.say(&format!("option name UCI_Variant type combo default chess{}", variant_names()));
+                self.say("option name Clear Hash type button");
+                self.say("uciok");
+            }
+            "isready" => self.say("readyok"),
+            "ucinewgame" => {
+                self.session.clear_hash();
+                let chess960 = self.session.game.chess960;
+                self.session.game = Game { chess960, ..Game::new(self.session.game.variant) };
+            }
+            "position" => self.position(args),
+            "go" => self.go(args),
+            "stop" => self.session.stop_search(),
+            "ponderhit" => self.ponderhit(),
+            "setoption" => self.setoption(args),
+            "quit" => {
+                self.session.stop_search();
+                return Flow::Quit;
+            }
+            "debug" | "register" => {}
+            "d" => {
+                let g = &self.session.game;
+                let text = dispatch_variant!(g.variant, R => g.position::<R>().map(|p| p.to_string()));
+                match text {
+                    Ok(t) => t.lines().for_each(|l| self.say(l)),
+                    Err(e) => self.error(&e),
+                }
+            }
+            other => self.error(&format!("unknown command '{other}'")),
+        }
+        Flow::Continue
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let (fen, rest) = match args.first() {
+            Some(&"startpos") => (mysl_core::STARTING_FEN.to_string(), &args[1..]),
+            Some(&"fen") => {
+                let end = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
+                (args[1..end].join(" "), &args[end..])
+            }
+            _ => return self.error("position: expected 'startpos' or 'fen <FEN>'"),
+        };
+        let moves: Vec<String> = match rest.first() {
+            Some(&"moves") => rest[1..].iter().map(|s| s.to_string()).collect(),
+            Some(other) => return self.error(&format!("position: expected 'moves', found '{other}'")),
+            None => Vec::new(),
+        };
+        let game = Game { variant: self.session.game.variant, fen, moves, chess960: self.session.game.chess960 };
+        match game.validate() {
+            Ok(()) => self.session.game = game,
+            Err(e) => self.error(&format!("position: {e}; keeping the previous position")),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let mut limits = Limits::default();
+        let white = self.session.game.white_to_move();
+        let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) = (None, None, None, None, None);
+        let mut ponder = false;
+        let mut i = 0;
+        let num = |i: usize| args.get(i + 1).and_then(|t| t.parse::<i64>().ok());
+        let ms = |v: Option<i64>| v.map(|x| Duration::from_millis(x.max(0) as u64));
+        while i < args.len() {
+            match args[i] {
+                "wtime" => wtime = ms(num(i)),
+                "btime" => btime = ms(num(i)),
+                "winc" => winc = ms(num(i)),
+                "binc" => binc = ms(num(i)),
+                "movestogo" => movestogo = num(i).map(|x| x.max(1) as u32),
+                "depth" => limits.depth = num(i).map(|x| x as i32),
+                "nodes" => limits.nodes = num(i).map(|x| x.max(1) as u64),
+                "movetime" => limits.movetime = ms(num(i)),
+                "mate" => limits.mate = num(i).map(|x| x as i32),
+                "infinite" => {
+                    limits.infinite = true;
+                    i += 1;
+                    continue;
+                }
+                "ponder" => {
+                    ponder = true;
+                    i += 1;
+                    continue;
+                }
+                "perft" => {
+                    let depth = num(i).unwrap_or(1).max(0) as u32;
+                    return self.perft(depth);
+                }
+                "searchmoves" => {
+                    let legal = self.session.game.legal_moves();
+                    let mut j = i + 1;
+                    let mut chosen = Vec::new();
+                    while j < args.len() && legal.iter().any(|m| m == args[j]) {
+                        chosen.push(args[j].to_string());
+                        j += 1;
+                    }
+                    limits.searchmoves = dispatch_variant!(self.session.game.variant, R => {
+                        match self.session.game.position::<R>() {
+                            Ok(p) => chosen.iter().filter_map(|t| mysl_core::uci::parse_uci_move(&p, t).ok()).collect(),
+                            Err(_) => Vec::new(),
+                        }
+                    });
+                    i = j;
+                    continue;
+                }
+                other => {
+                    self.error(&format!("go: unknown token '{other}' ignored"));
+                    i += 1;
+                    continue;
+                }
+            }
+            i += 2;
+        }
+        let (time, inc) = if white { (wtime, winc) } else { (btime, binc) };
+        if let Some(t) = time {
+            limits.clock = Some((t, inc.unwrap_or_default(), movestogo));
+        }
+        let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
+        let _ = generation;
+        if ponder {
+            // Think on the opponent's time until `ponderhit` (then the clock applies) or `stop`.
+            if let Ok(mut p) = self.session.pondering.lock() {
+                *p = Some(limits.clone());
+            }
+            limits.infinite = true;
+            limits.clock = None;
+        }
+        let reporter = Arc::new(UciReporter { out: self.out.clone() });
+        self.session.go(limits, reporter);
+    }
+
+    fn ponderhit(&mut self) {
+        let limits = self.session.pondering.lock().ok().and_then(|mut p| p.take());
+        let Some(limits) = limits else { return };
+        let budget = match (limits.movetime, limits.clock) {
+            (Some(mt), _) => mt,
+            (None, Some((time, inc, mtg))) => {
+                let usable = time.saturating_sub(self.session.options.move_overhead);
+                (usable / mtg.unwrap_or(30).max(2) + inc * 3 / 4).min(usable / 2)
+            }
+            _ => return, // ponder without a clock: runs until `stop`
+        };
+        let stop = self.session.stop_flag();
+        let generation = self.generation.clone();
+        let mine = generation.load(Ordering::Relaxed);
+        std::thread::spawn(move || {
+            std::thread::sleep(budget);
+            if generation.load(Ordering::Relaxed) == mine {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        let joined = args.join(" ");
+        let Some(rest) = joined.strip_prefix("name ") else {
+            return self.error("setoption: expected 'name <name> [value <value>]'");
+        };
+        let (name, value) = match rest.split_once(" value ") {
+            Some((n, v)) => (n.trim(), Some(v.trim())),
+            None => (rest.trim(), None),
+        };
+        let number = |v: Option<&str>| v.and_then(|v| v.parse::<i64>().ok());
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match number(value) {
+                Some(mb) => self.session.set_hash(mb.max(1) as usize),
+                None => self.error("setoption Hash: expected a number of megabytes"),
+            },
+            "threads" => match number(value) {
+                Some(n) => self.session.options.threads = n.clamp(1, 256) as usize,
+                None => self.error("setoption Threads: expected a number"),
+            },
+            "multipv" => match number(value) {
+                Some(n) => self.session.options.multipv = n.clamp(1, 256) as usize,
+                None => self.error("setoption MultiPV: expected a number"),
+            },
+            "move overhead" => match number(value) {
+                Some(n) => self.session.options.move_overhead = Duration::from_millis(n.clamp(0, 5000) as u64),
+                None => self.error("setoption Move Overhead: expected milliseconds"),
+            },
+            "ponder" => self.session.options.ponder = value.is_some_and(|v| v.eq_ignore_ascii_case("true")),
+            "uci_chess960" => self.session.game.chess960 = value.is_some_and(|v| v.eq_ignore_ascii_case("true")),
+            "uci_variant" => match value.and_then(Variant::from_name) {
+                Some(v) => {
+                    self.session.stop_search();
+                    let chess960 = self.session.game.chess960;
+                    self.session.game = Game { chess960, ..Game::new(v) };
+                }
+                None => self.error(&format!("setoption UCI_Variant: unknown variant '{}'", value.unwrap_or(""))),
+            },
+            "clear hash" => self.session.clear_hash(),
+            _ => self.error(&format!("setoption: unknown option '{name}'")),
+        }
+    }
+
+    fn perft(&mut self, depth: u32) {
+        let g = self.session.game.clone();
+        let lines = dispatch_variant!(g.variant, R => g.position::<R>().map(|mut p| {
+            let mut lines = Vec::new();
+            let mut total = 0;
+            for (mv, n) in mysl_core::perft::perft_divide(&mut p, depth.max(1)) {
+                lines.push(format!("{}: {n}", mysl_core::uci::move_to_uci(&p, mv)));
+                total += n;
+            }
+            lines.push(String::new());
+            lines.push(format!("Nodes searched: {total}"));
+            lines
+        }));
+        match lines {
+            Ok(lines) => lines.iter().for_each(|l| self.say(l)),
+            Err(e) => self.error(&e),
+        }
+    }
+
+    /// Waits for a running search (tests and `quit` at end of input).
+    pub fn wait(&mut self) {
+        self.session.wait();
+    }
+}

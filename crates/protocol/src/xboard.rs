@@ -1,0 +1,342 @@
+//! xboard / CECP v2. Moves in coordinate notation (`usermove e2e4`, `move e7e5`); errors as
+//! `Error (...): ...` and `Illegal move: ...`; the engine keeps its state on bad input.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mysl_core::Variant;
+use mysl_engine::score::mate_in;
+use mysl_engine::{Limits, SearchInfo, SearchResult};
+
+use crate::session::{Game, Output, Reporter, Session};
+use crate::uci::{Flow, ENGINE_NAME};
+
+/// Variant names announced to the GUI: xboard's own names where it has one, ours otherwise.
+pub const XBOARD_VARIANTS: &str =
+    "normal,fischerandom,giveaway,antichess,antichess-noep,3check,extinction,berolina,cylinder,dice,knightrelay,recycle";
+
+fn variant_from_xboard(name: &str) -> Option<(Variant, bool)> {
+    match name {
+        "normal" => Some((Variant::Chess, false)),
+        "fischerandom" => Some((Variant::Chess, true)),
+        other => Variant::from_name(other).map(|v| (v, false)),
+    }
+}
+
+pub struct Xboard {
+    pub session: Session,
+    out: Output,
+    force: bool,
+    /// The side the engine plays (true = White).
+    engine_white: bool,
+    post: bool,
+    analyzing: bool,
+    /// Our clock and the opponent's, in centiseconds.
+    time_cs: Option<u64>,
+    level: Option<(u32, Duration, Duration)>,
+    st: Option<Duration>,
+    sd: Option<i32>,
+    /// Moves the engine played on its thread, applied to the game before the next command.
+    played: Arc<Mutex<Vec<String>>>,
+}
+
+impl std::fmt::Debug for Xboard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Xboard").field("session", &self.session).field("force", &self.force).finish()
+    }
+}
+
+struct XboardReporter {
+    out: Output,
+    post: bool,
+    /// `Some` when the search is the engine's move (not analysis).
+    played: Option<Arc<Mutex<Vec<String>>>>,
+}
+
+impl Reporter for XboardReporter {
+    fn info(&self, info: &SearchInfo, pv: &[String]) {
+        if self.post && info.multipv == 1 {
+            let score = match mate_in(info.score) {
+                Some(n) if n > 0 => 100000 + n,
+                Some(n) => -100000 + n,
+                None => info.score,
+            };
+            (self.out)(&format!(
+                "{} {} {} {} {}",
+                info.depth,
+                score,
+                info.time.as_millis() / 10,
+                info.nodes,
+                pv.join(" ")
+            ));
+        }
+    }
+
+    fn done(&self, _result: &SearchResult, best: Option<String>, _ponder: Option<String>) {
+        if let (Some(played), Some(best)) = (&self.played, best) {
+            if let Ok(mut p) = played.lock() {
+                p.push(best.clone());
+            }
+            (self.out)(&format!("move {best}"));
+        }
+    }
+}
+
+impl Xboard {
+    pub fn new(out: Output) -> Xboard {
+        Xboard {
+            session: Session::new(),
+            out,
+            force: false,
+            engine_white: false,
+            post: false,
+            analyzing: false,
+            time_cs: None,
+            level: None,
+            st: None,
+            sd: None,
+            played: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    fn say(&self, line: &str) {
+        (self.out)(line);
+    }
+
+    fn error(&self, kind: &str, command: &str) {
+        self.say(&format!("Error ({kind}): {command}"));
+    }
+
+    /// Applies the engine's own moves (made on the search thread) to the game.
+    fn sync(&mut self) {
+        if !self.session.is_searching() {
+            self.session.wait();
+        }
+        let moves: Vec<String> = self.played.lock().map(|mut p| p.drain(..).collect()).unwrap_or_default();
+        for mv in moves {
+            self.session.game.moves.push(mv);
+            self.announce_result();
+        }
+    }
+
+    fn announce_result(&mut self) {
+        if let Some((result, reason)) = self.session.game.result() {
+            self.say(&format!("{result} {{{reason}}}"));
+            self.force = true;
+        }
+    }
+
+    pub fn finish(&mut self) {
+        self.session.finish();
+    }
+
+    pub fn handle(&mut self, line: &str) -> Flow {
+        self.sync();
+        let line = line.trim();
+        let (command, rest) = line.split_once(' ').map_or((line, ""), |(c, r)| (c, r.trim()));
+        match command {
+            "" => {}
+            "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard"
+            | "easy" | "draw" | "egtpath" | "." | "hint" | "bk" | "nopause" | "pause" | "resume" => {}
+            "protover" => {
+                self.say(&format!(
+                    "feature done=0 myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 time=1 memory=1 smp=1 ping=1 san=0 \
+                     sigint=0 sigterm=0 colors=0 draw=0 analyze=1 playother=1 reuse=1 variants=\"{XBOARD_VARIANTS}\""
+                ));
+                self.say("feature option=\"Clear Hash -button\"");
+                self.say("feature done=1");
+            }
+            "new" => {
+                self.session.stop_search();
+                self.session.game = Game::new(Variant::Chess);
+                self.force = false;
+                self.engine_white = false;
+                self.st = None;
+                self.sd = None;
+                self.analyzing = false;
+            }
+            "variant" => match variant_from_xboard(rest) {
+                Some((v, chess960)) => {
+                    self.session.stop_search();
+                    self.session.game = Game { chess960, ..Game::new(v) };
+                }
+                None => self.error("unknown variant", rest),
+            },
+            "force" => {
+                self.session.stop_search();
+                self.sync();
+                self.force = true;
+            }
+            "go" => {
+                self.force = false;
+                self.engine_white = self.session.game.white_to_move();
+                self.think();
+            }
+            "playother" => {
+                self.force = false;
+                self.engine_white = !self.session.game.white_to_move();
+            }
+            "white" | "black" => {
+                self.engine_white = command == "black";
+            }
+            "setboard" => {
+                self.session.stop_search();
+                let game = Game { fen: rest.to_string(), moves: Vec::new(), ..self.session.game.clone() };
+                match game.validate() {
+                    Ok(()) => {
+                        self.session.game = game;
+                        self.restart_analysis();
+                    }
+                    Err(e) => self.say(&format!("tellusererror Illegal position: {e}")),
+                }
+            }
+            "usermove" => self.user_move(rest),
+            "undo" | "remove" => {
+                self.session.stop_search();
+                self.sync();
+                let n = if command == "undo" { 1 } else { 2 };
+                for _ in 0..n {
+                    self.session.game.moves.pop();
+                }
+                self.restart_analysis();
+            }
+            "time" => self.time_cs = rest.parse().ok(),
+            "otim" => {}
+            "level" => match parse_level(rest) {
+                Some(l) => {
+                    self.level = Some(l);
+                    self.st = None;
+                }
+                None => self.error("bad level", line),
+            },
+            "st" => match rest.parse::<f64>() {
+                Ok(s) if s > 0.0 => self.st = Some(Duration::from_secs_f64(s)),
+                _ => self.error("bad st", line),
+            },
+            "sd" => match rest.parse::<i32>() {
+                Ok(d) if d > 0 => self.sd = Some(d),
+                _ => self.error("bad sd", line),
+            },
+            "ping" => self.say(&format!("pong {rest}")),
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "?" => self.session.stop_search(),
+            "result" => {
+                self.session.stop_search();
+                self.force = true;
+            }
+            "analyze" => {
+                self.analyzing = true;
+                self.force = true;
+                self.restart_analysis();
+            }
+            "exit" => {
+                self.analyzing = false;
+                self.session.stop_search();
+            }
+            "memory" => match rest.parse::<usize>() {
+                Ok(mb) => self.session.set_hash(mb),
+                Err(_) => self.error("bad memory", line),
+            },
+            "cores" => match rest.parse::<usize>() {
+                Ok(n) => self.session.options.threads = n.max(1),
+                Err(_) => self.error("bad cores", line),
+            },
+            "option" => {
+                if rest.starts_with("Clear Hash") {
+                    self.session.clear_hash();
+                } else {
+                    self.error("unknown option", rest);
+                }
+            }
+            "quit" => {
+                self.session.stop_search();
+                return Flow::Quit;
+            }
+            _ => {
+                // Without usermove=1 some GUIs send bare moves.
+                if self.session.game.legal_moves().iter().any(|m| m == command) {
+                    self.user_move(command);
+                } else {
+                    self.error("unknown command", line);
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    fn user_move(&mut self, text: &str) {
+        self.session.stop_search();
+        self.sync();
+        if !self.session.game.legal_moves().iter().any(|m| m == text) {
+            self.say(&format!("Illegal move: {text}"));
+            return;
+        }
+        self.session.game.moves.push(text.to_string());
+        self.announce_result();
+        if self.analyzing {
+            self.restart_analysis();
+        } else if !self.force && self.session.game.white_to_move() == self.engine_white {
+            self.think();
+        }
+    }
+
+    fn restart_analysis(&mut self) {
+        if self.analyzing {
+            self.session.stop_search();
+            let limits = Limits { infinite: true, ..Limits::default() };
+            let reporter = Arc::new(XboardReporter { out: self.out.clone(), post: true, played: None });
+            self.session.go(limits, reporter);
+        }
+    }
+
+    fn think(&mut self) {
+        if self.session.game.result().is_some() {
+            self.announce_result();
+            return;
+        }
+        let mut limits = Limits { depth: self.sd, ..Limits::default() };
+        if let Some(st) = self.st {
+            limits.movetime = Some(st);
+        } else if let Some(cs) = self.time_cs {
+            let time = Duration::from_millis(cs * 10);
+            let (mps, inc) = match self.level {
+                Some((mps, _, inc)) => (mps, inc),
+                None => (0, Duration::ZERO),
+            };
+            let movestogo = if mps > 0 {
+                let played = (self.session.game.moves.len() / 2) as u32;
+                Some(mps - played % mps)
+            } else {
+                None
+            };
+            limits.clock = Some((time, inc, movestogo));
+        } else if self.sd.is_none() {
+            limits.movetime = Some(Duration::from_secs(5));
+        }
+        let reporter =
+            Arc::new(XboardReporter { out: self.out.clone(), post: self.post, played: Some(self.played.clone()) });
+        self.session.go(limits, reporter);
+    }
+
+    /// Waits for the engine's move (tests).
+    pub fn wait(&mut self) {
+        self.session.wait();
+        self.sync();
+    }
+}
+
+/// `level MPS BASE INC`: BASE in minutes or `min:sec`, INC in seconds.
+fn parse_level(text: &str) -> Option<(u32, Duration, Duration)> {
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    if parts.len() != 3 {
+        return None;
+    }
+    let mps = parts[0].parse().ok()?;
+    let base = match parts[1].split_once(':') {
+        Some((m, s)) => Duration::from_secs(m.parse::<u64>().ok()? * 60 + s.parse::<u64>().ok()?),
+        None => Duration::from_secs_f64(parts[1].parse::<f64>().ok()? * 60.0),
+    };
+    let inc = Duration::from_secs_f64(parts[2].parse::<f64>().ok()?);
+    Some((mps, base, inc))
+}

@@ -1,0 +1,211 @@
+//! Protocol transcripts fed in memory: a UCI session, an xboard session with variants, MultiPV,
+//! `stop` during `go infinite`, `isready` mid-search, garbage and illegal FENs.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use mysl_protocol::{Flow, Output, Protocol};
+
+struct Transcript {
+    protocol: Protocol,
+    lines: Arc<Mutex<Vec<String>>>,
+}
+
+impl Transcript {
+    fn new() -> Transcript {
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let sink = lines.clone();
+        let out: Output = Arc::new(move |l: &str| sink.lock().expect("lock").push(l.to_string()));
+        Transcript { protocol: Protocol::new(out), lines }
+    }
+
+    fn send(&mut self, line: &str) -> Flow {
+        self.protocol.handle(line)
+    }
+
+    fn output(&self) -> Vec<String> {
+        self.lines.lock().expect("lock").clone()
+    }
+
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.lines.lock().expect("lock"))
+    }
+
+    /// Waits until a line satisfying `pred` appears; returns all lines so far.
+    fn wait_for(&self, pred: impl Fn(&str) -> bool, what: &str) -> Vec<String> {
+        let start = Instant::now();
+        loop {
+            let lines = self.output();
+            if lines.iter().any(|l| pred(l)) {
+                return lines;
+            }
+            assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}; got {lines:?}");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+fn bestmove(lines: &[String]) -> String {
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("bestmove")
+        .split_whitespace()
+        .next()
+        .expect("move")
+        .to_string()
+}
+
+#[test]
+fn uci_session() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    let out = t.take();
+    assert_eq!(out.first().map(String::as_str), Some("id name mysl 0.1.0"));
+    assert_eq!(out.last().map(String::as_str), Some("uciok"));
+    let variant_option = out.iter().find(|l| l.contains("UCI_Variant")).expect("UCI_Variant option");
+    for v in ["chess", "antichess", "3check", "extinction", "berolina", "cylinder", "dice", "knightrelay", "recycle"] {
+        assert!(variant_option.contains(&format!("var {v}")), "{v} in {variant_option}");
+    }
+    for o in ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "UCI_Chess960", "Clear Hash"] {
+        assert!(out.iter().any(|l| l.starts_with(&format!("option name {o} type"))), "option {o}");
+    }
+    t.send("isready");
+    assert_eq!(t.take(), vec!["readyok"]);
+    t.send("ucinewgame");
+    t.send("position startpos moves e2e4 e7e5 g1f3");
+    t.send("go depth 5");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 5, "{out:?}");
+    for key in ["seldepth", "multipv 1", "score cp", "nodes", "nps", "hashfull", "time", "pv"] {
+        assert!(infos[4].contains(key), "{key} in {}", infos[4]);
+    }
+    assert!(out.last().expect("line").starts_with("bestmove"), "nothing after bestmove");
+    let game = mysl_protocol::Game {
+        moves: vec!["e2e4".into(), "e7e5".into(), "g1f3".into()],
+        ..mysl_protocol::Game::new(mysl_core::Variant::Chess)
+    };
+    let best = bestmove(&out);
+    assert!(game.legal_moves().contains(&best), "{best} is legal");
+    assert_eq!(t.send("quit"), Flow::Quit);
+}
+
+#[test]
+fn uci_bad_input_keeps_state() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("position fen 8/8/8/8/8/8/8/K6k w - - 0 1");
+    t.take();
+    for garbage in [
+        "",
+        "   ",
+        "xyzzy",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1",
+        "position fen",
+        "position startpos moves e2e5",
+        "go nodes notanumber",
+        "setoption name Hash value big",
+        "setoption name Nope value 1",
+        "setoption name UCI_Variant value atomic",
+    ] {
+        assert_eq!(t.send(garbage), Flow::Continue, "{garbage}");
+    }
+    let out = t.take();
+    assert!(out.iter().filter(|l| l.starts_with("info string error:")).count() >= 7, "{out:?}");
+    assert!(out.iter().any(|l| l.contains("two white kings")), "{out:?}");
+    // The bare-kings position is still there: only king moves.
+    t.send("go depth 3");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert!(bestmove(&out).starts_with("a1"), "{out:?}");
+    t.send("isready");
+    t.wait_for(|l| l == "readyok", "readyok");
+}
+
+#[test]
+fn uci_infinite_stop_isready_and_multipv() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name MultiPV value 3");
+    t.send("position startpos");
+    t.take();
+    t.send("go infinite");
+    t.wait_for(|l| l.starts_with("info depth 3 "), "depth 3");
+    t.send("isready");
+    t.wait_for(|l| l == "readyok", "readyok during search");
+    assert!(!t.output().iter().any(|l| l.starts_with("bestmove")), "no bestmove before stop");
+    t.send("stop");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove after stop");
+    for k in 1..=3 {
+        assert!(out.iter().any(|l| l.contains(&format!(" multipv {k} "))), "multipv {k}");
+    }
+    assert!(out.last().expect("line").starts_with("bestmove"), "no info after bestmove");
+}
+
+#[test]
+fn uci_variants_and_chess960() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name UCI_Variant value 3check");
+    t.send("position fen rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+3 0 3");
+    t.take();
+    t.send("go depth 3");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert_eq!(bestmove(&out), "f1b5", "the third check wins: {out:?}");
+    t.take();
+    t.send("setoption name UCI_Variant value chess");
+    t.send("setoption name UCI_Chess960 value true");
+    t.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    t.send("go perft 1");
+    let out = t.wait_for(|l| l.starts_with("Nodes searched"), "perft");
+    assert!(out.iter().any(|l| l == "Nodes searched: 21"), "{out:?}");
+    t.take();
+    t.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    t.send("go perft 1");
+    let out = t.wait_for(|l| l.starts_with("Nodes searched"), "perft");
+    assert!(out.iter().any(|l| l == "e1h1: 1"), "castling as king takes rook in Chess960 mode: {out:?}");
+}
+
+#[test]
+fn xboard_session_with_variant_and_setboard() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    let out = t.take();
+    assert!(
+        out.iter().any(|l| l.contains("variants=\"normal,") && l.contains("3check") && l.contains("cylinder")),
+        "{out:?}"
+    );
+    assert_eq!(out.last().map(String::as_str), Some("feature done=1"));
+    t.send("new");
+    t.send("variant 3check");
+    t.send("force");
+    t.send("setboard rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+3 0 3");
+    t.send("ping 7");
+    assert_eq!(t.take(), vec!["pong 7"]);
+    t.send("usermove e2e5");
+    assert_eq!(t.take(), vec!["Illegal move: e2e5"]);
+    t.send("sd 3");
+    t.send("post");
+    t.send("go");
+    let out = t.wait_for(|l| l.starts_with("move "), "move");
+    assert!(out.iter().any(|l| l == "move f1b5"), "{out:?}");
+    t.send("ping 8");
+    let out = t.wait_for(|l| l == "pong 8", "pong");
+    assert!(out.iter().any(|l| l.starts_with("1-0")), "the third check ends the game: {out:?}");
+    t.take();
+    t.send("new");
+    t.send("sd 2");
+    t.send("usermove e2e4");
+    let out = t.wait_for(|l| l.starts_with("move "), "reply");
+    let reply = out.iter().find_map(|l| l.strip_prefix("move ")).expect("move");
+    assert!(reply.as_bytes()[1] == b'7' || reply.as_bytes()[1] == b'8', "black replies: {reply}");
+    t.send("undo");
+    t.send("undo");
+    t.send("setboard not a fen");
+    t.send("frobnicate");
+    let out = t.take();
+    assert!(out.iter().any(|l| l.starts_with("tellusererror Illegal position")), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("Error (unknown command): frobnicate")), "{out:?}");
+    assert_eq!(t.send("quit"), Flow::Quit);
+}
