@@ -500,6 +500,16 @@ impl<R: Rules> Position<R> {
     pub fn king_square(&self, color: Color) -> Square {
         (self.board.kings() & self.board.by_color(color)).lsb()
     }
+    /// Dice chess: sets the rolled piece type (`None` = not rolled: every face's moves). The key
+    /// follows. No effect in other variants.
+    pub fn set_dice_roll(&mut self, roll: Option<Role>) {
+        if matches!(R::VARIANT, Variant::Dice) {
+            let old = state_key::<R>(&self.state);
+            self.state.set_roll(roll);
+            self.key ^= old ^ state_key::<R>(&self.state);
+        }
+    }
+
     /// Number of moves played since this position object was set up (the undo stack depth).
     pub fn ply_from_setup(&self) -> usize {
         self.history.len()

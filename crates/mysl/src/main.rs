@@ -1,6 +1,7 @@
 //! The `mysl` command line.
 
 mod perft_cmd;
+mod play;
 
 use std::process::ExitCode;
 
@@ -20,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play a game in the terminal: human vs human, human vs engine, engine vs engine.
+    Play(play::PlayArgs),
     /// Run the UCI protocol loop on standard input and output.
     Uci,
     /// Run the xboard (CECP v2) protocol loop on standard input and output.
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Some(Command::Uci) => protocol_loop(Some("uci")),
         Some(Command::Xboard) => protocol_loop(Some("xboard")),
         Some(Command::Perft(args)) => perft_cmd::run(args),
+        Some(Command::Play(args)) => play::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {

@@ -162,3 +162,76 @@ fn every_shared_suite_via_cli_under_node_limit() {
     }
     assert!(files >= 8, "all perft files found");
 }
+
+fn mysl_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mysl"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn mysl");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
+    child.wait_with_output().expect("wait")
+}
+
+#[test]
+fn play_engine_vs_engine_saves_pgn() {
+    let path = std::env::temp_dir().join(format!("mysl-play-{}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let o = mysl_with_input(
+        &[
+            "play",
+            "--white",
+            "engine",
+            "--black",
+            "engine",
+            "--movetime",
+            "0.005",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+            "--pgn",
+            path.to_str().expect("utf8"),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Result: 1-0"), "{}", stdout(&o));
+    let pgn = std::fs::read_to_string(&path).expect("pgn written");
+    assert!(
+        pgn.contains("[Result \"1-0\"]") && pgn.contains("[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("1. Ra8# 1-0"), "{pgn}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn play_human_input_errors_undo_and_resign() {
+    let o = mysl_with_input(
+        &["play", "--black", "engine", "--movetime", "0.01", "--ascii"],
+        "e4\nKe2e9\nundo\nNf3\nresign\n",
+    );
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("White plays e4"), "{out}");
+    assert!(out.contains("'Ke2e9' is not a legal move here"), "{out}");
+    assert!(out.contains("White plays Nf3"), "{out}");
+    assert!(out.contains("Result: 0-1 (White resigns)"), "{out}");
+    let o = mysl_with_input(&["play", "--variant", "recycle", "--white", "human", "--black", "human"], "quit\n");
+    assert!(o.status.success());
+    let o = mysl(&["play", "--tc", "five"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn protocol_loop_detects_uci_and_xboard() {
+    let o = mysl_with_input(&[], "uci\nisready\nposition startpos moves e2e4\ngo depth 3\n");
+    let out = stdout(&o);
+    assert!(out.contains("uciok") && out.contains("readyok") && out.contains("bestmove "), "{out}");
+    let o = mysl_with_input(&[], "xboard\nprotover 2\nping 3\nquit\n");
+    let out = stdout(&o);
+    assert!(out.contains("feature done=1") && out.contains("pong 3"), "{out}");
+}
