@@ -21,8 +21,9 @@ impl TimeBudget {
             return TimeBudget::unlimited();
         }
         if let Some(mt) = limits.movetime {
+            // A fixed time per move is used in full: only the hard limit applies.
             let t = mt.saturating_sub(limits.move_overhead).max(Duration::from_millis(1));
-            return TimeBudget { soft: Some(t), hard: Some(t) };
+            return TimeBudget { soft: None, hard: Some(t) };
         }
         let Some((time, inc, movestogo)) = limits.clock else {
             return TimeBudget::unlimited();

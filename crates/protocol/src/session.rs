@@ -163,8 +163,9 @@ impl Session {
         self.infinite = limits.infinite;
         limits.multipv = self.options.multipv.max(1);
         limits.move_overhead = self.options.move_overhead;
+        let threads = self.options.threads.max(1);
         self.worker = Some(std::thread::spawn(move || {
-            dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref()));
+            dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref(), threads));
         }));
     }
 
@@ -217,6 +218,7 @@ fn run_search<R: Rules>(
     stop: Arc<AtomicBool>,
     limits: &Limits,
     reporter: &dyn Reporter,
+    threads: usize,
 ) {
     let pos = match game.position::<R>() {
         Ok(p) => p,
@@ -225,6 +227,32 @@ fn run_search<R: Rules>(
             return;
         }
     };
+    // Lazy SMP: helper threads search the same position and share only the hash table; the main
+    // thread reports and decides. Helpers start one ply deeper on every other thread to diversify.
+    let helper_stop = Arc::new(AtomicBool::new(false));
+    let helpers: Vec<_> = (1..threads)
+        .map(|i| {
+            let (pos, tt, stop, helper_stop) = (pos.clone(), tt.clone(), stop.clone(), helper_stop.clone());
+            let mut limits = limits.clone();
+            limits.multipv = 1;
+            limits.depth = limits.depth.map(|d| d + (i % 2) as i32);
+            std::thread::spawn(move || {
+                let flag = Arc::new(AtomicBool::new(false));
+                let watcher = {
+                    let flag = flag.clone();
+                    std::thread::spawn(move || {
+                        while !stop.load(Ordering::Relaxed) && !helper_stop.load(Ordering::Relaxed) {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                        flag.store(true, Ordering::Relaxed);
+                    })
+                };
+                let mut searcher = Searcher::<R>::new(tt, flag);
+                let _ = searcher.search(&pos, &limits, |_| {});
+                let _ = watcher.join();
+            })
+        })
+        .collect();
     let mut searcher = Searcher::<R>::new(tt, stop.clone());
     let result = searcher.search(&pos, limits, |info| reporter.info(info, &pv_text(&pos, &info.pv)));
     // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`'s timer).
@@ -232,6 +260,10 @@ fn run_search<R: Rules>(
         while !stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }
+    }
+    helper_stop.store(true, Ordering::Relaxed);
+    for h in helpers {
+        let _ = h.join();
     }
     let best = result.best.map(|m| uci::move_to_uci(&pos, m));
     let ponder = match (result.best, result.ponder) {

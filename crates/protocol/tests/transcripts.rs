@@ -209,3 +209,17 @@ fn xboard_session_with_variant_and_setboard() {
     assert!(out.iter().any(|l| l.starts_with("Error (unknown command): frobnicate")), "{out:?}");
     assert_eq!(t.send("quit"), Flow::Quit);
 }
+
+#[test]
+fn uci_threads_search_together() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name Threads value 2");
+    t.send("position startpos moves d2d4");
+    t.send("go depth 6");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    let game =
+        mysl_protocol::Game { moves: vec!["d2d4".into()], ..mysl_protocol::Game::new(mysl_core::Variant::Chess) };
+    assert!(game.legal_moves().contains(&bestmove(&out)));
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "one bestmove");
+}
