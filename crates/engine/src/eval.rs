@@ -378,6 +378,7 @@ impl<R: Rules> StateAccess for Position<R> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use mysl_core::Chess;

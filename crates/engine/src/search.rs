@@ -123,7 +123,7 @@ impl<R: Rules> Searcher<R> {
             root_excluded: Vec::new(),
             root_allowed: Vec::new(),
             lmr,
-            score_buffers: vec![Vec::with_capacity(mysl_core::moves::MAX_MOVES); MAX_PLY + 4],
+            score_buffers: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(mysl_core::moves::MAX_MOVES)).collect(),
             _rules: std::marker::PhantomData,
         }
     }
@@ -165,6 +165,7 @@ impl<R: Rules> Searcher<R> {
 
         'deepening: for depth in 1..=max_depth {
             self.root_excluded.clear();
+            #[allow(clippy::needless_range_loop)]
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let prev = scores[pv_index];
@@ -244,10 +245,8 @@ impl<R: Rules> Searcher<R> {
     }
 
     fn check_limits(&mut self) {
-        if self.nodes & 1023 == 0 {
-            if self.budget.hard_exceeded(self.start.elapsed()) {
-                self.stop.store(true, Ordering::Relaxed);
-            }
+        if self.nodes & 1023 == 0 && self.budget.hard_exceeded(self.start.elapsed()) {
+            self.stop.store(true, Ordering::Relaxed);
         }
         if let Some(n) = self.node_limit {
             if self.nodes >= n {
@@ -289,10 +288,10 @@ impl<R: Rules> Searcher<R> {
             if let Some(o) = pos.variant_outcome() {
                 return self.terminal_score(o, pos, ply);
             }
-            if pos.halfmoves() >= 100 || pos.is_repetition() || pos.is_insufficient_material() {
-                if !(pos.halfmoves() >= 100 && pos.is_check() && !pos.has_legal_moves()) {
-                    return DRAW;
-                }
+            if (pos.halfmoves() >= 100 || pos.is_repetition() || pos.is_insufficient_material())
+                && !(pos.halfmoves() >= 100 && pos.is_check() && !pos.has_legal_moves())
+            {
+                return DRAW;
             }
             // Mate distance pruning.
             alpha = alpha.max(-(MATE_SCORE - ply));
@@ -471,7 +470,7 @@ impl<R: Rules> Searcher<R> {
         } else {
             Bound::Upper
         };
-        if !(root && !self.root_excluded.is_empty()) {
+        if !root || self.root_excluded.is_empty() {
             self.tt.store(key, best_move, best_score, if in_check { 0 } else { static_eval }, depth, bound, ply);
         }
         best_score
@@ -506,10 +505,10 @@ impl<R: Rules> Searcher<R> {
                 return 2_000_000_000;
             }
             if is_capture(pos, mv) {
-                let victim = board.role_at(mv.to()).map_or(1, |r| value(r));
-                let attacker = board.role_at(mv.from()).map_or(1, |r| value(r));
+                let victim = board.role_at(mv.to()).map_or(1, value);
+                let attacker = board.role_at(mv.from()).map_or(1, value);
                 let base = if see_ge(pos, mv, 0) { 1_000_000_000 } else { -1_000_000 };
-                return base + victim * 16 - attacker / 16 + mv.promotion().map_or(0, |r| value(r));
+                return base + victim * 16 - attacker / 16 + mv.promotion().map_or(0, value);
             }
             if let Some(r) = mv.promotion() {
                 return if r == Role::Queen { 950_000_000 } else { -2_000_000 };

@@ -62,6 +62,7 @@ pub fn see_ge<R: Rules>(pos: &Position<R>, mv: Move, threshold: i32) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use mysl_core::{uci, Chess};

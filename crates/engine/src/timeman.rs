@@ -30,7 +30,7 @@ impl TimeBudget {
         };
         let overhead = limits.move_overhead;
         let usable = time.saturating_sub(overhead).max(Duration::from_millis(1));
-        let moves = movestogo.unwrap_or(30).clamp(1, 50) as u32;
+        let moves = movestogo.unwrap_or(30).clamp(1, 50);
         // Target: an equal share of the remaining time plus most of the increment.
         let share = usable / moves.max(2) + inc * 3 / 4;
         let soft = share.min(usable / 2);

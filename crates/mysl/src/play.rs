@@ -134,8 +134,10 @@ fn draw_board<R: Rules>(pos: &Position<R>, flipped: bool, ascii: bool, last: Opt
             let hand: String = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
                 .iter()
                 .flat_map(|&r| {
-                    std::iter::repeat(glyph(mysl_core::Piece::new(color, r), ascii))
-                        .take(pockets[color as usize][r as usize] as usize)
+                    std::iter::repeat_n(
+                        glyph(mysl_core::Piece::new(color, r), ascii),
+                        pockets[color as usize][r as usize] as usize,
+                    )
                 })
                 .collect();
             s.push_str(&format!("   {color} in hand: {hand}\n"));
