@@ -3,11 +3,12 @@
 //! Tapered between middlegame and endgame weights by the remaining non-pawn material. Terms: material,
 //! piece-square tables, pawn structure (passed, isolated, doubled, connected; cached in a pawn hash),
 //! mobility, king safety (pawn shield, attacks on the king zone), bishop pair, rooks on open files and the
-//! seventh rank. The weights live in [`Weights`] so a tuner can fit them; the defaults are hand-set
-//! starting values until `mysl tune` has fitted them.
+//! seventh rank. Every linear weight is a parameter in [`Weights::params`]; the evaluation walks the
+//! position once through an [`Accumulator`], which either sums weights (play) or records how often each
+//! parameter occurs (a [`Trace`], for the Texel tuner in `mysl tune`).
 
 use mysl_core::attacks;
-use mysl_core::{Bitboard, Color, File, Position, Rank, Role, Rules, Square, Variant};
+use mysl_core::{Bitboard, Board, Color, File, Position, Rank, Role, Rules, Square, Variant};
 
 /// A middlegame/endgame pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,18 +26,6 @@ impl std::ops::AddAssign for Score {
         self.1 += o.1;
     }
 }
-impl std::ops::Sub for Score {
-    type Output = Score;
-    fn sub(self, o: Score) -> Score {
-        Score(self.0 - o.0, self.1 - o.1)
-    }
-}
-impl std::ops::SubAssign for Score {
-    fn sub_assign(&mut self, o: Score) {
-        self.0 -= o.0;
-        self.1 -= o.1;
-    }
-}
 impl std::ops::Mul<i32> for Score {
     type Output = Score;
     fn mul(self, k: i32) -> Score {
@@ -44,100 +33,157 @@ impl std::ops::Mul<i32> for Score {
     }
 }
 
+// Parameter layout (each a middlegame/endgame pair).
+pub const MATERIAL: usize = 0;
+pub const PST: usize = MATERIAL + 6;
+pub const PASSED: usize = PST + 6 * 64;
+pub const ISOLATED: usize = PASSED + 8;
+pub const DOUBLED: usize = ISOLATED + 1;
+pub const CONNECTED: usize = DOUBLED + 1;
+pub const MOBILITY: usize = CONNECTED + 1;
+pub const BISHOP_PAIR: usize = MOBILITY + 6;
+pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
+pub const ROOK_HALF_OPEN: usize = ROOK_OPEN + 1;
+pub const ROOK_SEVENTH: usize = ROOK_HALF_OPEN + 1;
+pub const SHIELD: usize = ROOK_SEVENTH + 1;
+/// Number of tunable parameters (pairs).
+pub const N_PARAMS: usize = SHIELD + 1;
+
+/// Names of the parameters, for the tuner's output.
+pub fn param_name(i: usize) -> String {
+    const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+    match i {
+        i if i < PST => format!("material {}", ROLES[i - MATERIAL]),
+        i if i < PASSED => format!("pst {} {}", ROLES[(i - PST) / 64], Square::ALL[(i - PST) % 64]),
+        i if i < ISOLATED => format!("passed rank {}", i - PASSED + 1),
+        ISOLATED => "isolated".into(),
+        DOUBLED => "doubled".into(),
+        CONNECTED => "connected".into(),
+        i if i < BISHOP_PAIR => format!("mobility {}", ROLES[i - MOBILITY]),
+        BISHOP_PAIR => "bishop pair".into(),
+        ROOK_OPEN => "rook open file".into(),
+        ROOK_HALF_OPEN => "rook half-open file".into(),
+        ROOK_SEVENTH => "rook seventh".into(),
+        SHIELD => "pawn shield".into(),
+        _ => "?".into(),
+    }
+}
+
 /// Every evaluation weight.
 #[derive(Clone, Debug)]
 pub struct Weights {
-    pub material: [Score; 6],
-    /// Piece-square tables from White's side, a1 = 0.
-    pub pst: [[Score; 64]; 6],
-    pub passed: [Score; 8],
-    pub isolated: Score,
-    pub doubled: Score,
-    pub connected: Score,
-    pub mobility: [Score; 6],
-    pub bishop_pair: Score,
-    pub rook_open: Score,
-    pub rook_half_open: Score,
-    pub rook_seventh: Score,
-    pub shield: Score,
+    /// The tunable pairs, indexed by the constants above (PSTs from White's side, a1 = 0).
+    pub params: Vec<Score>,
+    /// King-zone attack units per attacking role (the danger term is quadratic, so not tuned linearly).
     pub king_attack: [i32; 6],
     pub tempo: i32,
 }
 
 fn centre_distance(sq: Square) -> i32 {
-    let f = sq.file() as i32;
-    let r = sq.rank() as i32;
-    let df = (2 * f - 7).abs();
-    let dr = (2 * r - 7).abs();
+    let df = (2 * sq.file() as i32 - 7).abs();
+    let dr = (2 * sq.rank() as i32 - 7).abs();
     (df + dr) / 2
 }
 
-impl Default for Weights {
-    fn default() -> Weights {
-        let mut pst = [[Score(0, 0); 64]; 6];
+impl Weights {
+    /// Hand-set starting values (what the tuner starts from).
+    pub fn initial() -> Weights {
+        let mut p = vec![Score(0, 0); N_PARAMS];
+        let material =
+            [Score(100, 125), Score(330, 310), Score(345, 330), Score(480, 550), Score(980, 1020), Score(0, 0)];
+        p[MATERIAL..MATERIAL + 6].copy_from_slice(&material);
         for sq in Square::ALL {
             let i = sq as usize;
             let c = centre_distance(sq);
             let f = sq.file() as i32;
             let r = sq.rank() as i32;
             let central_file = 3 - (2 * f - 7).abs() / 2;
-            pst[Role::Pawn as usize][i] = if r == 0 || r == 7 {
+            p[PST + i] = if r == 0 || r == 7 {
                 Score(0, 0)
             } else {
                 Score(central_file * (r - 1) * 3 + (r - 1) * 2, (r - 1) * 8)
             };
-            pst[Role::Knight as usize][i] = Score(24 - 8 * c, 18 - 6 * c);
-            pst[Role::Bishop as usize][i] = Score(12 - 4 * c, 10 - 3 * c);
-            pst[Role::Rook as usize][i] = Score(if r == 6 { 10 } else { 0 } + central_file * 2, 0);
-            pst[Role::Queen as usize][i] = Score(6 - 2 * c, 12 - 4 * c);
+            p[PST + 64 + i] = Score(24 - 8 * c, 18 - 6 * c);
+            p[PST + 128 + i] = Score(12 - 4 * c, 10 - 3 * c);
+            p[PST + 192 + i] = Score(if r == 6 { 10 } else { 0 } + central_file * 2, 0);
+            p[PST + 256 + i] = Score(6 - 2 * c, 12 - 4 * c);
             let king_mg = match (r, f) {
                 (0, 0..=2) | (0, 6..=7) => 20,
                 (0, _) => 0,
                 (1, _) => -10,
                 _ => -30 - 5 * r,
             };
-            pst[Role::King as usize][i] = Score(king_mg, 30 - 10 * c);
+            p[PST + 320 + i] = Score(king_mg, 30 - 10 * c);
         }
-        Weights {
-            material: [
-                Score(100, 125),
-                Score(330, 310),
-                Score(345, 330),
-                Score(480, 550),
-                Score(980, 1020),
-                Score(0, 0),
-            ],
-            pst,
-            passed: [
-                Score(0, 0),
-                Score(5, 10),
-                Score(8, 16),
-                Score(15, 30),
-                Score(30, 55),
-                Score(55, 95),
-                Score(90, 150),
-                Score(0, 0),
-            ],
-            isolated: Score(-12, -15),
-            doubled: Score(-10, -25),
-            connected: Score(6, 8),
-            mobility: [Score(0, 0), Score(4, 4), Score(5, 5), Score(2, 4), Score(1, 2), Score(0, 0)],
-            bishop_pair: Score(30, 50),
-            rook_open: Score(25, 10),
-            rook_half_open: Score(12, 6),
-            rook_seventh: Score(10, 20),
-            shield: Score(12, 0),
-            king_attack: [0, 8, 8, 12, 20, 0],
-            tempo: 10,
+        let passed = [(0, 0), (5, 10), (8, 16), (15, 30), (30, 55), (55, 95), (90, 150), (0, 0)];
+        for (k, (m, e)) in passed.iter().enumerate() {
+            p[PASSED + k] = Score(*m, *e);
+        }
+        p[ISOLATED] = Score(-12, -15);
+        p[DOUBLED] = Score(-10, -25);
+        p[CONNECTED] = Score(6, 8);
+        let mobility = [(0, 0), (4, 4), (5, 5), (2, 4), (1, 2), (0, 0)];
+        for (k, (m, e)) in mobility.iter().enumerate() {
+            p[MOBILITY + k] = Score(*m, *e);
+        }
+        p[BISHOP_PAIR] = Score(30, 50);
+        p[ROOK_OPEN] = Score(25, 10);
+        p[ROOK_HALF_OPEN] = Score(12, 6);
+        p[ROOK_SEVENTH] = Score(10, 20);
+        p[SHIELD] = Score(12, 0);
+        Weights { params: p, king_attack: [0, 8, 8, 12, 20, 0], tempo: 10 }
+    }
+}
+
+impl Default for Weights {
+    /// The fitted weights (`crate::tuned`) when present, else the initial ones.
+    fn default() -> Weights {
+        crate::tuned::weights().unwrap_or_else(Weights::initial)
+    }
+}
+
+/// Receives each occurrence of a parameter: `count` times, positive for White.
+pub trait Accumulator {
+    fn add(&mut self, param: usize, count: i32);
+}
+
+struct Sum<'a> {
+    params: &'a [Score],
+    total: Score,
+}
+
+impl Accumulator for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, param: usize, count: i32) {
+        self.total += self.params[param] * count;
+    }
+}
+
+/// How often each parameter occurs in a position (White minus Black), plus what is not tuned.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    pub terms: Vec<(u16, i16)>,
+    /// Game phase, 0 (bare kings and pawns) … 24 (all pieces).
+    pub phase: i32,
+    /// The untuned part (king danger, variant terms), White's point of view, already tapered.
+    pub fixed: i32,
+}
+
+impl Accumulator for Trace {
+    fn add(&mut self, param: usize, count: i32) {
+        if count != 0 {
+            match self.terms.iter_mut().find(|(p, _)| *p as usize == param) {
+                Some(t) => t.1 += count as i16,
+                None => self.terms.push((param as u16, count as i16)),
+            }
         }
     }
 }
 
 /// Phase weights: knights and bishops 1, rooks 2, queens 4; 24 = the start position.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const MAX_PHASE: i32 = 24;
+pub const MAX_PHASE: i32 = 24;
 
-/// Pawn-structure cache entry.
 #[derive(Clone, Copy, Default)]
 struct PawnEntry {
     key: u64,
@@ -179,22 +225,115 @@ fn front_span(color: Color, sq: Square) -> Bitboard {
     let files = files_adjacent(sq.file()) | Bitboard::file(sq.file());
     let r = sq.rank() as u32;
     let ahead = match color {
-        Color::White => {
-            if r >= 7 {
-                0
-            } else {
-                !0u64 << (8 * (r + 1))
-            }
-        }
-        Color::Black => {
-            if r == 0 {
-                0
-            } else {
-                !0u64 >> (8 * (8 - r))
-            }
-        }
+        Color::White if r < 7 => !0u64 << (8 * (r + 1)),
+        Color::Black if r > 0 => !0u64 >> (8 * (8 - r)),
+        _ => 0,
     };
     files & Bitboard(ahead)
+}
+
+/// Pawn-structure terms (depend on pawns only, so they are cached by the pawn key).
+fn pawn_terms<A: Accumulator>(board: &Board, acc: &mut A) {
+    for color in Color::ALL {
+        let sign = if color == Color::White { 1 } else { -1 };
+        let ours = board.pawns() & board.by_color(color);
+        let theirs = board.pawns() & board.by_color(!color);
+        for sq in ours {
+            let file = sq.file();
+            let rel_rank = color.relative_rank(sq.rank()) as usize;
+            if (files_adjacent(file) & ours).is_empty() {
+                acc.add(ISOLATED, sign);
+            }
+            let ahead_on_file = front_span(color, sq) & Bitboard::file(file);
+            if (ahead_on_file & ours).any() {
+                acc.add(DOUBLED, sign);
+            }
+            let side_by_side = Bitboard::from_square(sq).east() | Bitboard::from_square(sq).west();
+            if (attacks::pawn_attacks(!color, sq) & ours).any() || (side_by_side & ours).any() {
+                acc.add(CONNECTED, sign);
+            }
+            if (front_span(color, sq) & theirs).is_empty() && (ahead_on_file & ours).is_empty() {
+                acc.add(PASSED + rel_rank, sign);
+            }
+        }
+    }
+}
+
+/// Everything but the pawn structure; returns the phase and the king-danger units per side.
+fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, king_attack: &[i32; 6]) -> (i32, [i32; 2]) {
+    let occ = board.occupied();
+    let mut phase = 0;
+    let mut king_danger = [0i32; 2];
+    for color in Color::ALL {
+        let sign = if color == Color::White { 1 } else { -1 };
+        let ours = board.by_color(color);
+        let their_king = (board.kings() & board.by_color(!color)).first();
+        let king_zone = their_king.map_or(Bitboard::EMPTY, |k| attacks::king_attacks(k) | k);
+        let mut attackers = 0;
+        let mut danger = 0;
+        for role in Role::ALL {
+            for sq in board.by_role(role) & ours {
+                let rel = if color == Color::White { sq } else { sq.flip_vertical() };
+                acc.add(MATERIAL + role as usize, sign);
+                acc.add(PST + 64 * role as usize + rel as usize, sign);
+                phase += PHASE[role as usize];
+                let att = match role {
+                    Role::Knight => attacks::knight_attacks(sq),
+                    Role::Bishop => attacks::bishop_attacks(sq, occ),
+                    Role::Rook => attacks::rook_attacks(sq, occ),
+                    Role::Queen => attacks::queen_attacks(sq, occ),
+                    _ => Bitboard::EMPTY,
+                };
+                if att.any() {
+                    acc.add(MOBILITY + role as usize, sign * (att - ours).count() as i32);
+                    if (att & king_zone).any() {
+                        attackers += 1;
+                        danger += king_attack[role as usize] * (att & king_zone).count() as i32;
+                    }
+                }
+                if role == Role::Rook {
+                    let file = Bitboard::file(sq.file());
+                    if (file & board.pawns()).is_empty() {
+                        acc.add(ROOK_OPEN, sign);
+                    } else if (file & board.pawns() & ours).is_empty() {
+                        acc.add(ROOK_HALF_OPEN, sign);
+                    }
+                    if color.relative_rank(sq.rank()) == Rank::Seventh {
+                        acc.add(ROOK_SEVENTH, sign);
+                    }
+                }
+            }
+        }
+        if (board.bishops() & ours).more_than_one() {
+            acc.add(BISHOP_PAIR, sign);
+        }
+        // Pawn shield: own pawns on the king's and adjacent files, one or two ranks ahead.
+        if let Some(k) = (board.kings() & ours).first() {
+            let r = k.rank() as i32;
+            let (r1, r2) = if color == Color::White { (r + 1, r + 2) } else { (r - 1, r - 2) };
+            let ranks = [r1, r2]
+                .iter()
+                .filter(|&&x| (0..8).contains(&x))
+                .fold(Bitboard::EMPTY, |b, &x| b | Bitboard::rank(Rank::ALL[x as usize]));
+            let near = front_span(color, k) & ranks & board.pawns() & ours;
+            acc.add(SHIELD, sign * near.count().min(3) as i32);
+        }
+        if attackers < 2 {
+            danger /= 2;
+        }
+        king_danger[(!color) as usize] += danger;
+    }
+    (phase.min(MAX_PHASE), king_danger)
+}
+
+/// The untuned middlegame penalty for king danger, White's point of view.
+fn king_danger_mg(king_danger: [i32; 2]) -> i32 {
+    let penalty = |d: i32| d * d / 64;
+    penalty(king_danger[1]) - penalty(king_danger[0])
+}
+
+fn taper(s: Score, phase: i32) -> i32 {
+    (s.0 * phase + s.1 * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
 impl Evaluator {
@@ -206,146 +345,64 @@ impl Evaluator {
         self.pawn_table.iter_mut().for_each(|e| *e = PawnEntry::default());
     }
 
-    fn pawns(&mut self, board: &mysl_core::Board, pawn_key: u64) -> PawnEntry {
+    fn pawn_score(&mut self, board: &Board, pawn_key: u64) -> Score {
         let idx = (pawn_key as usize) & (self.pawn_table.len() - 1);
         let e = self.pawn_table[idx];
         if e.key == pawn_key && pawn_key != 0 {
-            return e;
+            return e.score;
         }
-        let w = &self.weights;
-        let mut score = Score(0, 0);
-        for color in Color::ALL {
-            let sign = if color == Color::White { 1 } else { -1 };
-            let ours = board.pawns() & board.by_color(color);
-            let theirs = board.pawns() & board.by_color(!color);
-            let mut s = Score(0, 0);
-            for sq in ours {
-                let file = sq.file();
-                let rel_rank = color.relative_rank(sq.rank()) as usize;
-                if (files_adjacent(file) & ours).is_empty() {
-                    s += w.isolated;
-                }
-                if (front_span(color, sq) & Bitboard::file(file) & ours).any() {
-                    s += w.doubled;
-                }
-                if (attacks::pawn_attacks(!color, sq) & ours).any() || (Bitboard(sq_neighbours(sq)) & ours).any() {
-                    s += w.connected;
-                }
-                if (front_span(color, sq) & theirs).is_empty()
-                    && (front_span(color, sq) & Bitboard::file(file) & ours).is_empty()
-                {
-                    s += w.passed[rel_rank];
-                }
-            }
-            score += s * sign;
-        }
-        let entry = PawnEntry { key: pawn_key, score };
-        self.pawn_table[idx] = entry;
-        entry
+        let mut sum = Sum { params: &self.weights.params, total: Score(0, 0) };
+        pawn_terms(board, &mut sum);
+        self.pawn_table[idx] = PawnEntry { key: pawn_key, score: sum.total };
+        sum.total
     }
 
     /// The evaluation of `pos` for the side to move.
     pub fn evaluate<R: Rules>(&mut self, pos: &Position<R>) -> i32 {
         let board = pos.board();
-        let w = &self.weights;
-        let mut score = Score(0, 0);
-        let mut phase = 0;
-        let occ = board.occupied();
-        let mut king_danger = [0i32; 2];
+        let pawns = self.pawn_score(board, pos.pawn_key());
+        let mut sum = Sum { params: &self.weights.params, total: pawns };
+        let (phase, danger) = piece_terms(board, &mut sum, &self.weights.king_attack);
+        let total = sum.total + Score(king_danger_mg(danger), 0);
+        let v = variant_adjust::<R>(pos, taper(total, phase));
+        (if pos.turn() == Color::White { v } else { -v }) + self.weights.tempo
+    }
 
-        for color in Color::ALL {
-            let sign = if color == Color::White { 1 } else { -1 };
-            let ours = board.by_color(color);
-            let their_king = (board.kings() & board.by_color(!color)).first();
-            let king_zone = their_king.map_or(Bitboard::EMPTY, |k| attacks::king_attacks(k) | k);
-            let mut s = Score(0, 0);
-            let mut attackers = 0;
-            for role in Role::ALL {
-                for sq in board.by_role(role) & ours {
-                    let rel = if color == Color::White { sq } else { sq.flip_vertical() };
-                    s += w.material[role as usize] + w.pst[role as usize][rel as usize];
-                    phase += PHASE[role as usize];
-                    let att = match role {
-                        Role::Knight => attacks::knight_attacks(sq),
-                        Role::Bishop => attacks::bishop_attacks(sq, occ),
-                        Role::Rook => attacks::rook_attacks(sq, occ),
-                        Role::Queen => attacks::queen_attacks(sq, occ),
-                        _ => Bitboard::EMPTY,
-                    };
-                    if att.any() {
-                        s += w.mobility[role as usize] * (att - ours).count() as i32;
-                        if (att & king_zone).any() {
-                            attackers += 1;
-                            king_danger[(!color) as usize] +=
-                                w.king_attack[role as usize] * (att & king_zone).count() as i32;
-                        }
-                    }
-                    if role == Role::Rook {
-                        let file = Bitboard::file(sq.file());
-                        if (file & board.pawns()).is_empty() {
-                            s += w.rook_open;
-                        } else if (file & board.pawns() & ours).is_empty() {
-                            s += w.rook_half_open;
-                        }
-                        if color.relative_rank(sq.rank()) == Rank::Seventh {
-                            s += w.rook_seventh;
-                        }
-                    }
-                }
-            }
-            if (board.bishops() & ours).more_than_one() {
-                s += w.bishop_pair;
-            }
-            // Pawn shield: own pawns on the king's and adjacent files, one or two ranks ahead.
-            if let Some(k) = (board.kings() & ours).first() {
-                let r = k.rank() as i32;
-                let (r1, r2) = if color == Color::White { (r + 1, r + 2) } else { (r - 1, r - 2) };
-                let ranks = [r1, r2]
-                    .iter()
-                    .filter_map(|&x| Rank::new(x as u32).filter(|_| x >= 0))
-                    .fold(Bitboard::EMPTY, |b, rank| b | Bitboard::rank(rank));
-                let near = front_span(color, k) & ranks & board.pawns() & ours;
-                s += w.shield * near.count().min(3) as i32;
-            }
-            if attackers < 2 {
-                king_danger[(!color) as usize] /= 2;
-            }
-            score += s * sign;
-        }
-        let pawns = self.pawns(board, pos.pawn_key());
-        score += pawns.score;
-        // King danger counts in the middlegame, quadratically in the attack weight.
-        for color in Color::ALL {
-            let d = king_danger[color as usize];
-            let penalty = d * d / 64;
-            let sign = if color == Color::White { -1 } else { 1 };
-            score += Score(penalty * sign, 0);
-        }
-
-        let phase = phase.min(MAX_PHASE);
-        let mut v = (score.0 * phase + score.1 * (MAX_PHASE - phase)) / MAX_PHASE;
-        v = variant_adjust::<R>(pos, v);
-        let v = if pos.turn() == Color::White { v } else { -v };
-        v + self.weights.tempo
+    /// The trace of `pos` (White's point of view, no tempo): the tuner's view of the evaluation.
+    pub fn trace<R: Rules>(&self, pos: &Position<R>) -> Trace {
+        let board = pos.board();
+        let mut trace = Trace::default();
+        pawn_terms(board, &mut trace);
+        let (phase, danger) = piece_terms(board, &mut trace, &self.weights.king_attack);
+        trace.phase = phase;
+        let fixed_mg = king_danger_mg(danger);
+        trace.fixed = variant_adjust::<R>(pos, taper(Score(fixed_mg, 0), phase));
+        trace
     }
 }
 
-fn sq_neighbours(sq: Square) -> u64 {
-    let b = Bitboard::from_square(sq);
-    (b.east() | b.west()).0
+/// The tapered evaluation of a trace under `params` (White's point of view).
+pub fn evaluate_trace(trace: &Trace, params: &[Score]) -> f64 {
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for &(p, c) in &trace.terms {
+        mg += params[p as usize].0 as f64 * c as f64;
+        eg += params[p as usize].1 as f64 * c as f64;
+    }
+    (mg * trace.phase as f64 + eg * (MAX_PHASE - trace.phase) as f64) / MAX_PHASE as f64 + trace.fixed as f64
 }
 
 /// Variant terms on top of the orthodox evaluation (White's point of view).
 fn variant_adjust<R: Rules>(pos: &Position<R>, v: i32) -> i32 {
+    use mysl_core::VariantState;
     let board = pos.board();
     match R::VARIANT {
         Variant::Antichess | Variant::AntichessNoEp => {
-            // Losing material is the goal: fewer pieces is better; mobility still matters a little.
+            // Losing material is the goal: fewer pieces is better.
             let count = |c: Color| board.by_color(c).count() as i32;
             (count(Color::Black) - count(Color::White)) * 100
         }
         Variant::ThreeCheck => {
-            let checks = pos.state_remaining_checks();
+            let checks = pos.state().remaining_checks();
             v + (checks[1] as i32 - checks[0] as i32) * 250
         }
         Variant::Extinction => {
@@ -365,18 +422,6 @@ fn variant_adjust<R: Rules>(pos: &Position<R>, v: i32) -> i32 {
     }
 }
 
-/// Extension trait: variant state accessors the evaluator needs.
-trait StateAccess {
-    fn state_remaining_checks(&self) -> [u8; 2];
-}
-
-impl<R: Rules> StateAccess for Position<R> {
-    fn state_remaining_checks(&self) -> [u8; 2] {
-        use mysl_core::VariantState;
-        self.state().remaining_checks()
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -388,7 +433,6 @@ mod tests {
         let mut e = Evaluator::default();
         let start = Chess::startpos();
         assert_eq!(e.evaluate(&start), e.weights.tempo);
-        // Mirrored positions evaluate the same for the side to move.
         let a = Chess::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
         let b = Chess::from_fen("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3").unwrap();
         assert_eq!(e.evaluate(&a), e.evaluate(&b));
@@ -399,5 +443,21 @@ mod tests {
         let mut e = Evaluator::default();
         let up_a_queen = Chess::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
         assert!(e.evaluate(&up_a_queen) > 700);
+    }
+
+    #[test]
+    fn trace_reproduces_the_evaluation() {
+        let mut e = Evaluator::default();
+        for fen in [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        ] {
+            let pos = Chess::from_fen(fen).unwrap();
+            let white_view = evaluate_trace(&e.trace(&pos), &e.weights.params);
+            let direct = e.evaluate(&pos) - e.weights.tempo;
+            let direct_white = if pos.turn() == Color::White { direct } else { -direct };
+            assert!((white_view - direct_white as f64).abs() <= 1.0, "{fen}: {white_view} vs {direct_white}");
+        }
     }
 }

@@ -10,6 +10,7 @@ pub mod search;
 pub mod see;
 pub mod timeman;
 pub mod tt;
+pub mod tuned;
 
 pub use search::{Limits, SearchInfo, SearchResult, Searcher};
 pub use tt::TranspositionTable;
