@@ -2,6 +2,7 @@
 
 mod perft_cmd;
 mod play;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -23,6 +24,8 @@ struct Cli {
 enum Command {
     /// Play a game in the terminal: human vs human, human vs engine, engine vs engine.
     Play(play::PlayArgs),
+    /// Fit the evaluation weights to positions from PGN games (Texel tuning).
+    Tune(tune::TuneArgs),
     /// Run the UCI protocol loop on standard input and output.
     Uci,
     /// Run the xboard (CECP v2) protocol loop on standard input and output.
@@ -60,6 +63,7 @@ fn main() -> ExitCode {
         Some(Command::Xboard) => protocol_loop(Some("xboard")),
         Some(Command::Perft(args)) => perft_cmd::run(args),
         Some(Command::Play(args)) => play::run(args),
+        Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {

@@ -235,3 +235,37 @@ fn protocol_loop_detects_uci_and_xboard() {
     let out = stdout(&o);
     assert!(out.contains("feature done=1") && out.contains("pong 3"), "{out}");
 }
+
+#[test]
+fn tune_reduces_the_error_on_real_games() {
+    let pgn = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn/kasparov-2128.pgn");
+    if !pgn.exists() {
+        eprintln!("skipped: {} not found", pgn.display());
+        return;
+    }
+    let out = std::env::temp_dir().join(format!("mysl-tuned-{}.rs", std::process::id()));
+    let o = mysl(&[
+        "tune",
+        "--pgn",
+        pgn.to_str().expect("utf8"),
+        "--epochs",
+        "30",
+        "--max-games",
+        "600",
+        "--out",
+        out.to_str().expect("utf8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let line = err.lines().find(|l| l.starts_with("error ")).expect("summary line");
+    let nums: Vec<f64> = line.split_whitespace().filter_map(|t| t.parse().ok()).collect();
+    assert!(nums.len() >= 2 && nums[1] < nums[0], "error must fall: {line}");
+    let source = std::fs::read_to_string(&out).expect("written");
+    assert!(
+        source.contains("pub fn weights() -> Option<Weights>") && source.contains("// material queen"),
+        "{source:.300}"
+    );
+    let _ = std::fs::remove_file(&out);
+    let o = mysl(&["tune", "--pgn", "/nonexistent.pgn"]);
+    assert_eq!(o.status.code(), Some(2));
+}
