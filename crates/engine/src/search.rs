@@ -388,23 +388,24 @@ impl<R: Rules> Searcher<R> {
             }
             let capture = is_capture(pos, mv);
             let quiet = !capture && mv.promotion().is_none();
+            // Pruning of late, futile quiet moves and losing captures; moves that give check are kept.
+            let mut prune = false;
             if !root && best_score > -MATE_BOUND && !in_check {
                 if quiet {
-                    // Late-move pruning and futility pruning of quiet moves.
-                    if !pv_node && depth <= 8 && searched >= (3 + depth * depth) / (2 - improving as i32) {
-                        continue;
-                    }
-                    if depth <= 6 && static_eval + 100 + 90 * depth <= alpha {
-                        continue;
-                    }
+                    prune = (!pv_node && depth <= 8 && searched >= (3 + depth * depth) / (2 - improving as i32))
+                        || (depth <= 6 && static_eval + 100 + 90 * depth <= alpha);
                 } else if depth <= 6 && capture && !see_ge(pos, mv, -90 * depth) {
-                    continue;
+                    prune = true;
                 }
             }
             let moved_piece = piece_index(pos, mv.from());
             pos.play_unchecked(mv);
-            self.stack[ply as usize + 1].moved = Some((moved_piece, mv.to() as usize));
             let gives_check = pos.is_check();
+            if prune && !gives_check {
+                pos.unplay(mv);
+                continue;
+            }
+            self.stack[ply as usize + 1].moved = Some((moved_piece, mv.to() as usize));
             let extension = if gives_check { 1 } else { 0 };
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
