@@ -1,5 +1,6 @@
 //! The `mysl` command line.
 
+mod match_cmd;
 mod perft_cmd;
 mod play;
 mod tune;
@@ -24,6 +25,8 @@ struct Cli {
 enum Command {
     /// Play a game in the terminal: human vs human, human vs engine, engine vs engine.
     Play(play::PlayArgs),
+    /// Play engine-vs-engine games between two UCI engines, refereed by mysl's rules (any variant).
+    Match(match_cmd::MatchArgs),
     /// Fit the evaluation weights to positions from PGN games (Texel tuning).
     Tune(tune::TuneArgs),
     /// Run the UCI protocol loop on standard input and output.
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft_cmd::run(args),
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Tune(args)) => tune::run(args),
+        Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {

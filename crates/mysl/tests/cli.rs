@@ -269,3 +269,35 @@ fn tune_reduces_the_error_on_real_games() {
     let o = mysl(&["tune", "--pgn", "/nonexistent.pgn"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn match_referees_engine_games_in_a_variant() {
+    let me = env!("CARGO_BIN_EXE_mysl");
+    let pgn = std::env::temp_dir().join(format!("mysl-match-{}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&pgn);
+    let o = mysl(&[
+        "match",
+        "--engine",
+        me,
+        "--engine",
+        me,
+        "--variant",
+        "3check",
+        "--tc",
+        "1+0.01",
+        "--games",
+        "2",
+        "--pgn",
+        pgn.to_str().expect("utf8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("game 1: mysl-1 - mysl-2") && out.contains("game 2: mysl-2 - mysl-1"), "{out}");
+    assert!(out.contains("Score of mysl-1 vs mysl-2:") && out.contains("2 games"), "{out}");
+    assert!(!out.contains("illegal") && !out.contains("on time"), "{out}");
+    let text = std::fs::read_to_string(&pgn).expect("pgn");
+    assert_eq!(text.matches("[Variant \"3check\"]").count(), 2);
+    let _ = std::fs::remove_file(&pgn);
+    let o = mysl(&["match", "--engine", me]);
+    assert_eq!(o.status.code(), Some(2));
+}
