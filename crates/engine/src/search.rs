@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mysl_core::{Move, MoveList, Outcome, Position, Role, Rules};
+use mysl_core::{Move, MoveList, Outcome, Position, Role, Rules, VariantState};
 
 use crate::eval::Evaluator;
 use crate::score::{DRAW, INFINITY, MATE_BOUND, MATE_SCORE};
@@ -302,6 +302,26 @@ impl<R: Rules> Searcher<R> {
             if ply as usize >= MAX_PLY - 2 {
                 return self.eval.evaluate(pos);
             }
+        }
+
+        // Dice chess: a position whose die is not rolled yet is a chance node. Its value is the mean over
+        // the faces that have a legal move (the others are re-rolled), each searched with a full window.
+        if matches!(R::VARIANT, mysl_core::Variant::Dice) && !root && pos.state().roll().is_none() {
+            let faces = pos.dice_faces_with_moves();
+            if faces.is_empty() {
+                return DRAW;
+            }
+            let mut sum = 0i64;
+            for &face in &faces {
+                pos.set_dice_roll(Some(face));
+                sum += self.negamax(pos, -INFINITY, INFINITY, depth, ply, pv_node) as i64;
+                pos.set_dice_roll(None);
+                if self.stopped() {
+                    return 0;
+                }
+            }
+            self.pv[ply as usize].clear();
+            return (sum / faces.len() as i64) as i32;
         }
 
         let key = pos.key();

@@ -87,3 +87,15 @@ fn multipv_gives_distinct_lines() {
     let distinct: std::collections::HashSet<_> = firsts.values().collect();
     assert_eq!(distinct.len(), 3);
 }
+
+#[test]
+fn dice_searches_chance_nodes_and_respects_the_roll() {
+    use mysl_core::Dice;
+    // On a 5 only the queen may move; capturing the king wins at once.
+    let (mv, score) = search::<Dice>("4k3/8/8/8/8/8/8/3QK2R w K - 0 1 roll=5", 3);
+    assert!(mv.starts_with("d1"), "only the queen moves on a 5: {mv}");
+    assert!(score.abs() < 30000, "{score}");
+    let (mv, score) = search::<Dice>("4k3/8/8/8/8/8/8/4Q1K1 w - - 0 1 roll=5", 3);
+    assert_eq!(mv, "e1e8", "the queen takes the king");
+    assert!(mate_in(score).is_some());
+}
