@@ -1,5 +1,6 @@
 //! The `mysl` command line.
 
+mod book_cmd;
 mod match_cmd;
 mod perft_cmd;
 mod play;
@@ -29,6 +30,8 @@ enum Command {
     Match(match_cmd::MatchArgs),
     /// Fit the evaluation weights to positions from PGN games (Texel tuning).
     Tune(tune::TuneArgs),
+    /// Opening books: build from PGN, probe, dump.
+    Book(book_cmd::BookArgs),
     /// Run the UCI protocol loop on standard input and output.
     Uci,
     /// Run the xboard (CECP v2) protocol loop on standard input and output.
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Match(args)) => match_cmd::run(args),
+        Some(Command::Book(args)) => book_cmd::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {
