@@ -16,3 +16,12 @@ pub use format::{
     WrittenMove,
 };
 pub use pgn::{GameError, GameLocation, Input, InputError};
+
+/// The small default book that ships inside mysl: master games (Elo ≥ 2400, 20 plies, ≥ 5 games a
+/// move) from `../shared/data/pgn`, rebuilt by `scripts/build-default-book.sh`.
+pub const DEFAULT_BOOK: &[u8] = include_bytes!("../data/default.mbk");
+
+/// Opens [`DEFAULT_BOOK`].
+pub fn default_book() -> Result<Book, BookError> {
+    Book::from_bytes(DEFAULT_BOOK, "<default>")
+}

@@ -40,6 +40,12 @@ pub struct PlayArgs {
     /// Plain ASCII pieces instead of Unicode symbols.
     #[arg(long)]
     ascii: bool,
+    /// Opening book for the engine: `<default>` (built in), a Polyglot `.bin` or mysl `.mbk` file.
+    #[arg(long, default_value = "<default>")]
+    book: String,
+    /// The engine plays without a book.
+    #[arg(long)]
+    no_book: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -153,10 +159,14 @@ fn draw_board<R: Rules>(pos: &Position<R>, flipped: bool, ascii: bool, last: Opt
 /// Time-seeded xorshift for dice rolls.
 struct Dice(u64);
 impl Dice {
-    fn roll(&mut self, faces: &[Role]) -> Option<Role> {
+    fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn roll(&mut self, faces: &[Role]) -> Option<Role> {
+        self.next();
         if faces.is_empty() {
             None
         } else {
@@ -181,6 +191,14 @@ fn play<R: Rules>(
     let mut clocks = tc.map(|(base, _)| [base, base]);
     let increment = tc.map_or(Duration::ZERO, |(_, inc)| inc);
     let tt = Arc::new(TranspositionTable::new(64));
+    let book = if args.no_book {
+        None
+    } else if args.book == "<default>" {
+        Some(mysl_book::default_book().map_err(|e| CliError::Failure(e.to_string()))?)
+    } else {
+        Some(mysl_book::Book::open(&args.book).map_err(|e| CliError::Input(e.to_string()))?)
+    }
+    .filter(|b| b.variant().unwrap_or(Variant::Chess) == R::VARIANT);
     let mut flipped = players == [Player::Engine, Player::Human];
     let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
     let mut dice = Dice(seed ^ (std::process::id() as u64) << 32 | 1);
@@ -223,13 +241,20 @@ fn play<R: Rules>(
         let started = Instant::now();
         let mv = match players[turn as usize] {
             Player::Engine => {
-                println!("{side} (engine) is thinking...");
-                let limits = engine_limits(clocks.as_ref().map(|c| c[turn as usize]), increment, args.movetime);
-                let mut searcher = Searcher::<R>::new(tt.clone(), Arc::new(AtomicBool::new(false)));
-                let r = searcher.search(&game.pos, &limits, |_| {});
-                match r.best {
-                    Some(m) => m,
-                    None => break,
+                let book_moves = book.as_ref().map(|b| b.probe(&game.pos)).unwrap_or_default();
+                let random = (dice.next() >> 11) as f64 / (1u64 << 53) as f64;
+                if let Some(m) = mysl_book::choose_move(&book_moves, 50, random) {
+                    println!("{side} (engine) plays from its book.");
+                    m
+                } else {
+                    println!("{side} (engine) is thinking...");
+                    let limits = engine_limits(clocks.as_ref().map(|c| c[turn as usize]), increment, args.movetime);
+                    let mut searcher = Searcher::<R>::new(tt.clone(), Arc::new(AtomicBool::new(false)));
+                    let r = searcher.search(&game.pos, &limits, |_| {});
+                    match r.best {
+                        Some(m) => m,
+                        None => break,
+                    }
                 }
             }
             Player::Human => {

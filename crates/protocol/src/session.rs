@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use mysl_book::Book;
 use mysl_core::{dispatch_variant, uci, CastlingMode, Move, Position, Rules, Variant};
 use mysl_engine::{Limits, SearchInfo, SearchResult, Searcher, TranspositionTable};
 
@@ -77,6 +78,8 @@ impl Game {
 pub trait Reporter: Send + Sync + 'static {
     /// A completed iteration; `pv` is in UCI move text.
     fn info(&self, info: &SearchInfo, pv: &[String]);
+    /// A remark for the user (UCI `info string`, xboard `#` comment).
+    fn note(&self, _text: &str) {}
     /// The search ended.
     fn done(&self, result: &SearchResult, best: Option<String>, ponder: Option<String>);
 }
@@ -89,13 +92,34 @@ pub struct Options {
     pub multipv: usize,
     pub ponder: bool,
     pub move_overhead: Duration,
+    /// Play book moves (only in timed searches: clock or movetime, not depth/nodes/mate/infinite).
+    pub own_book: bool,
+    /// `<default>` (the book built into mysl) or a Polyglot `.bin` / mysl `.mbk` path.
+    pub book_file: String,
+    /// Use the book for the first this many plies of a game.
+    pub book_depth: usize,
+    /// 0–100: 0 favours main lines, 50 follows the weights, 100 picks any book move alike.
+    pub book_variety: u32,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { hash_mb: 16, threads: 1, multipv: 1, ponder: false, move_overhead: Duration::from_millis(30) }
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead: Duration::from_millis(30),
+            own_book: false,
+            book_file: DEFAULT_BOOK_NAME.to_string(),
+            book_depth: 20,
+            book_variety: 50,
+        }
     }
 }
+
+/// The `BookFile` value that names the book built into mysl.
+pub const DEFAULT_BOOK_NAME: &str = "<default>";
 
 /// The engine behind a protocol.
 pub struct Session {
@@ -108,6 +132,8 @@ pub struct Session {
     pub pondering: Arc<Mutex<Option<Limits>>>,
     /// The running search has no end of its own (`go infinite`, `go ponder`, analysis).
     infinite: bool,
+    /// The opening book, loaded when first needed.
+    book: Option<Arc<Book>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -133,6 +159,7 @@ impl Session {
             worker: None,
             pondering: Arc::new(Mutex::new(None)),
             infinite: false,
+            book: None,
         }
     }
 
@@ -152,9 +179,63 @@ impl Session {
         self.tt.clear();
     }
 
+    /// Sets `BookFile` and loads it now, so a bad file is reported at once; the old book stays on error.
+    pub fn set_book_file(&mut self, path: &str) -> Result<(), String> {
+        let book =
+            if path.is_empty() || path == DEFAULT_BOOK_NAME { mysl_book::default_book() } else { Book::open(path) }
+                .map_err(|e| e.to_string())?;
+        self.book = Some(Arc::new(book));
+        self.options.book_file = if path.is_empty() { DEFAULT_BOOK_NAME.to_string() } else { path.to_string() };
+        Ok(())
+    }
+
+    /// A book move for the current position, if the book has one (UCI text and a note on it).
+    pub fn book_move(&mut self) -> Option<(String, String)> {
+        if self.game.moves.len() >= self.options.book_depth {
+            return None;
+        }
+        if self.book.is_none() {
+            let file = self.options.book_file.clone();
+            self.set_book_file(&file).ok()?;
+        }
+        let book = self.book.clone()?;
+        if book.variant().unwrap_or(Variant::Chess) != self.game.variant {
+            return None;
+        }
+        dispatch_variant!(self.game.variant, R => {
+            let pos = self.game.position::<R>().ok()?;
+            let moves = book.probe(&pos);
+            let random = random_unit();
+            let mv = mysl_book::choose_move(&moves, self.options.book_variety, random)?;
+            let total: u64 = moves.iter().map(|m| u64::from(m.weight)).sum();
+            let weight = moves.iter().find(|m| m.mv == mv).map_or(0, |m| m.weight);
+            let text = uci::move_to_uci(&pos, mv);
+            let note = format!(
+                "book move {text} (weight {weight}, {:.1}% of {} book moves)",
+                100.0 * f64::from(weight) / total.max(1) as f64,
+                moves.len()
+            );
+            Some((text, note))
+        })
+    }
+
     /// Starts searching the current game on a new thread.
     pub fn go(&mut self, limits: Limits, reporter: Arc<dyn Reporter>) {
         self.stop_search();
+        let timed = limits.clock.is_some() || limits.movetime.is_some();
+        let analysis = limits.infinite
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some()
+            || !limits.searchmoves.is_empty();
+        if self.options.own_book && timed && !analysis {
+            if let Some((mv, note)) = self.book_move() {
+                reporter.note(&note);
+                self.infinite = false;
+                reporter.done(&SearchResult::default(), Some(mv), None);
+                return;
+            }
+        }
         self.stop.store(false, Ordering::Relaxed);
         let game = self.game.clone();
         let tt = self.tt.clone();
@@ -275,4 +356,14 @@ fn run_search<R: Rules>(
         _ => None,
     };
     reporter.done(&result, best, ponder);
+}
+
+/// A uniform number in [0, 1) for book choices: the clock's nanoseconds, mixed (SplitMix64).
+fn random_unit() -> f64 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let mut z = nanos.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
 }

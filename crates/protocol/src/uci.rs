@@ -64,6 +64,9 @@ impl Reporter for UciReporter {
         ));
     }
 
+    fn note(&self, text: &str) {
+        (self.out)(&format!("info string {text}"));
+    }
     fn done(&self, _result: &SearchResult, best: Option<String>, ponder: Option<String>) {
         match (best, ponder) {
             (Some(b), Some(p)) => (self.out)(&format!("bestmove {b} ponder {p}")),
@@ -106,6 +109,10 @@ impl Uci {
                 self.say("option name UCI_Chess960 type check default false");
                 self.say(&format!("option name UCI_Variant type combo default chess{}", variant_names()));
                 self.say("option name Clear Hash type button");
+                self.say("option name OwnBook type check default false");
+                self.say("option name BookFile type string default <default>");
+                self.say("option name BookDepth type spin default 20 min 0 max 1000");
+                self.say("option name BookVariety type spin default 50 min 0 max 100");
                 self.say("uciok");
             }
             "isready" => self.say("readyok"),
@@ -294,6 +301,20 @@ impl Uci {
                 None => self.error(&format!("setoption UCI_Variant: unknown variant '{}'", value.unwrap_or(""))),
             },
             "clear hash" => self.session.clear_hash(),
+            "ownbook" => self.session.options.own_book = value.is_some_and(|v| v.eq_ignore_ascii_case("true")),
+            "bookfile" => {
+                if let Err(e) = self.session.set_book_file(value.unwrap_or("")) {
+                    self.error(&format!("setoption BookFile: {e}; keeping {}", self.session.options.book_file));
+                }
+            }
+            "bookdepth" => match number(value) {
+                Some(n) => self.session.options.book_depth = n.clamp(0, 1000) as usize,
+                None => self.error("setoption BookDepth: expected a number of plies"),
+            },
+            "bookvariety" => match number(value) {
+                Some(n) => self.session.options.book_variety = n.clamp(0, 100) as u32,
+                None => self.error("setoption BookVariety: expected 0 to 100"),
+            },
             _ => self.error(&format!("setoption: unknown option '{name}'")),
         }
     }

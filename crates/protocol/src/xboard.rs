@@ -54,6 +54,11 @@ struct XboardReporter {
 }
 
 impl Reporter for XboardReporter {
+    fn note(&self, text: &str) {
+        if self.post {
+            (self.out)(&format!("# {text}"));
+        }
+    }
     fn info(&self, info: &SearchInfo, pv: &[String]) {
         if self.post && info.multipv == 1 {
             let score = match mate_in(info.score) {
@@ -144,6 +149,10 @@ impl Xboard {
                      sigint=0 sigterm=0 colors=0 draw=0 analyze=1 playother=1 reuse=1 variants=\"{XBOARD_VARIANTS}\""
                 ));
                 self.say("feature option=\"Clear Hash -button\"");
+                self.say("feature option=\"OwnBook -check 0\"");
+                self.say("feature option=\"BookFile -file <default>\"");
+                self.say("feature option=\"BookDepth -spin 20 0 1000\"");
+                self.say("feature option=\"BookVariety -spin 50 0 100\"");
                 self.say("feature done=1");
             }
             "new" => {
@@ -242,13 +251,7 @@ impl Xboard {
                 Ok(n) => self.session.options.threads = n.max(1),
                 Err(_) => self.error("bad cores", line),
             },
-            "option" => {
-                if rest.starts_with("Clear Hash") {
-                    self.session.clear_hash();
-                } else {
-                    self.error("unknown option", rest);
-                }
-            }
+            "option" => self.option(rest),
             "quit" => {
                 self.session.stop_search();
                 return Flow::Quit;
@@ -263,6 +266,27 @@ impl Xboard {
             }
         }
         Flow::Continue
+    }
+
+    /// `option NAME[=VALUE]` for the options announced with `feature option`.
+    fn option(&mut self, rest: &str) {
+        let (name, value) = match rest.split_once('=') {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (rest.trim(), ""),
+        };
+        let number = value.parse::<i64>().ok();
+        match (name, number) {
+            ("Clear Hash", _) => self.session.clear_hash(),
+            ("OwnBook", Some(n)) => self.session.options.own_book = n != 0,
+            ("BookDepth", Some(n)) => self.session.options.book_depth = n.clamp(0, 1000) as usize,
+            ("BookVariety", Some(n)) => self.session.options.book_variety = n.clamp(0, 100) as u32,
+            ("BookFile", _) => {
+                if let Err(e) = self.session.set_book_file(value) {
+                    self.error(&e, rest);
+                }
+            }
+            _ => self.error("unknown option", rest),
+        }
     }
 
     fn user_move(&mut self, text: &str) {

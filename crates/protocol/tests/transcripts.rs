@@ -223,3 +223,79 @@ fn uci_threads_search_together() {
     assert!(game.legal_moves().contains(&bestmove(&out)));
     assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "one bestmove");
 }
+
+#[test]
+fn uci_own_book_plays_book_moves_in_timed_searches_only() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    let lines = t.wait_for(|l| l == "uciok", "uciok");
+    assert!(lines.iter().any(|l| l.starts_with("option name OwnBook type check default false")));
+    assert!(lines.iter().any(|l| l.starts_with("option name BookFile type string")));
+    t.take();
+    // Off by default: a timed search searches.
+    t.send("position startpos");
+    t.send("go movetime 200");
+    let lines = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert!(lines.iter().any(|l| l.starts_with("info depth")), "{lines:?}");
+    t.take();
+
+    t.send("setoption name OwnBook value true");
+    t.send("setoption name BookFile value /no/such/book.bin");
+    let lines = t.wait_for(|l| l.contains("error"), "BookFile error");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error: setoption BookFile") && l.contains("/no/such/book.bin")),
+        "{lines:?}"
+    );
+    t.take();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..12 {
+        t.send("position startpos moves e2e4");
+        t.send("go wtime 60000 btime 60000");
+        let lines = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+        assert!(lines.iter().any(|l| l.starts_with("info string book move")), "{lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("info depth")), "{lines:?}");
+        seen.insert(bestmove(&lines));
+        t.take();
+    }
+    // The master games answer 1. e4 in several ways, and the choice is weighted at random.
+    assert!(seen.len() >= 2, "{seen:?}");
+    assert!(
+        seen.iter()
+            .all(|m| ["c7c5", "e7e5", "e7e6", "c7c6", "d7d6", "g7g6", "d7d5", "g8f6", "b8c6"].contains(&m.as_str())),
+        "{seen:?}"
+    );
+    // Analysis (depth) does not use the book; out of book the engine searches.
+    t.send("go depth 3");
+    let lines = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert!(lines.iter().any(|l| l.starts_with("info depth")), "{lines:?}");
+    t.take();
+    t.send("position fen 8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
+    t.send("go movetime 100");
+    let lines = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:?}");
+    t.send("quit");
+}
+
+#[test]
+fn xboard_book_options() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    let lines = t.wait_for(|l| l == "feature done=1", "features");
+    assert!(lines.iter().any(|l| l == "feature option=\"OwnBook -check 0\""), "{lines:?}");
+    t.take();
+    t.send("option BookFile=/no/such/file.mbk");
+    let lines = t.wait_for(|l| l.starts_with("Error"), "error");
+    assert!(lines[0].contains("/no/such/file.mbk"), "{lines:?}");
+    t.take();
+    t.send("option OwnBook=1");
+    t.send("post");
+    t.send("new");
+    t.send("level 0 1 0");
+    t.send("time 6000");
+    t.send("otim 6000");
+    t.send("usermove e2e4");
+    let lines = t.wait_for(|l| l.starts_with("move "), "engine move");
+    assert!(lines.iter().any(|l| l.starts_with("# book move")), "{lines:?}");
+    t.send("quit");
+}
