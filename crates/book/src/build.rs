@@ -66,7 +66,7 @@ impl Default for BuildOptions {
             uniform: false,
             weights: WeightMode::Polyglot,
             polyglot_compat: false,
-            memory_bytes: 256 << 20,
+            memory_bytes: 64 << 20,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             temp_dir: None,
         }
@@ -284,11 +284,22 @@ impl Table {
 
     /// Empties the table into a list sorted by (key, move).
     fn drain_sorted(&mut self) -> Vec<Acc> {
+        self.slots = Vec::new();
         let mut all = std::mem::take(&mut self.entries);
-        self.slots.iter_mut().for_each(|s| *s = 0);
         all.sort_unstable_by_key(|a| (a.key, a.mv));
-        self.entries = Vec::with_capacity(self.capacity);
         all
+    }
+
+    /// Writes the table sorted by (key, move) and empties it, keeping its memory for the next run
+    /// (freeing and reallocating would let the allocator hold both).
+    fn spill_to(&mut self, w: &mut impl Write) -> io::Result<()> {
+        self.entries.sort_unstable_by_key(|a| (a.key, a.mv));
+        for acc in &self.entries {
+            acc.write_to(w)?;
+        }
+        self.entries.clear();
+        self.slots.iter_mut().for_each(|s| *s = 0);
+        Ok(())
     }
 }
 
@@ -445,9 +456,7 @@ pub fn build(
 fn spill(table: &mut Table, dir: &std::path::Path, n: usize) -> io::Result<PathBuf> {
     let path = dir.join(format!("run-{n:05}.bin"));
     let mut w = BufWriter::with_capacity(1 << 20, File::create(&path)?);
-    for acc in table.drain_sorted() {
-        acc.write_to(&mut w)?;
-    }
+    table.spill_to(&mut w)?;
     w.flush()?;
     Ok(path)
 }

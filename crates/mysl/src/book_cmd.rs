@@ -89,7 +89,7 @@ struct BuildArgs {
     #[arg(long, default_value_t = 50)]
     verify_margin: i32,
     /// Memory for counting, in MiB; past it, sorted runs are spilled to disk.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 64)]
     memory: usize,
     #[arg(long)]
     threads: Option<usize>,
@@ -121,7 +121,7 @@ struct ProbeArgs {
 struct DumpArgs {
     #[arg(long)]
     book: String,
-    /// Plies to walk.
+    /// List the positions up to this many plies from the root.
     #[arg(long, default_value_t = 8)]
     depth: usize,
     #[arg(long)]
@@ -201,8 +201,8 @@ fn build(a: BuildArgs) -> Result<ExitCode, CliError> {
         if !quiet && broken_shown < 100 {
             let line = format!("{}: game {} (line {}): {e}; game skipped", input.name, loc.number, loc.line);
             match &bar {
-                Some(b) => b.println(line),
-                None => eprintln!("{line}"),
+                Some(b) if !b.is_hidden() => b.println(line),
+                _ => eprintln!("{line}"),
             }
         }
         broken_shown += 1;
@@ -499,7 +499,7 @@ fn dump_in<R: Rules>(book: &Book, a: &DumpArgs) -> Result<ExitCode, CliError> {
     let mut frontier = vec![root];
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    for _ in 0..a.depth {
+    for _ in 0..=a.depth {
         let mut next = Vec::new();
         for pos in frontier {
             if !seen.insert(pos.key()) {

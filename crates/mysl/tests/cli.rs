@@ -301,3 +301,111 @@ fn match_referees_engine_games_in_a_variant() {
     let o = mysl(&["match", "--engine", me]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+fn shared_path(rel: &str) -> Option<std::path::PathBuf> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} not found", p.display());
+        None
+    }
+}
+
+#[test]
+fn book_build_probe_and_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(
+        &pgn,
+        "[Result \"1-0\"]\n[WhiteElo \"2600\"]\n[BlackElo \"2500\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0\n\n\
+         [Result \"1/2-1/2\"]\n\n1. e4 c5 2. Nf3 1/2-1/2\n\n[Result \"0-1\"]\n\n1. e4 e5 2. Qh5 Ke6 3. Qxe5# 0-1\n",
+    )
+    .expect("write");
+    let book = dir.path().join("b.mbk");
+    let o = mysl(&[
+        "book",
+        "build",
+        "--pgn",
+        pgn.to_str().expect("utf8"),
+        "--out",
+        book.to_str().expect("utf8"),
+        "--min-games",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("games: 3 read, 2 used"), "{err}");
+    assert!(err.contains("game 3 (line 11): illegal move Ke6 at ply 4 (2... Ke6)"), "{err}");
+
+    let o = mysl(&["book", "probe", "--book", book.to_str().expect("utf8"), "--moves", "e2e4 e7e5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Opening:  C20 King's Pawn Game"), "{out}");
+    let row = out.lines().find(|l| l.starts_with("g1f3")).unwrap_or_else(|| panic!("{out}"));
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    // move san weight prob games white draw black elo: one win for White.
+    assert_eq!(cols[..5], ["g1f3", "Nf3", "2", "100.0%", "1"], "{row}");
+    assert_eq!(cols[5], "100.0%", "{row}");
+    assert_eq!(cols[8], "2600", "{row}");
+
+    let o = mysl(&["book", "probe", "--book", book.to_str().expect("utf8"), "--json"]);
+    let json = stdout(&o);
+    assert!(json.starts_with("{\"fen\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\""), "{json}");
+    assert!(json.contains("\"uci\":\"e2e4\",\"san\":\"e4\",\"weight\":3,\"probability\":1.000000,\"games\":2,\"white\":50.0,\"draws\":50.0,\"black\":0.0"), "{json}");
+
+    // A damaged book: a clear error naming the file, exit code 2.
+    let mut bytes = std::fs::read(&book).expect("read");
+    bytes.truncate(bytes.len() - 5);
+    let bad = dir.path().join("bad.mbk");
+    std::fs::write(&bad, &bytes).expect("write");
+    let o = mysl(&["book", "probe", "--book", bad.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad.mbk: truncated mysl book"), "{}", stderr(&o));
+    let odd = dir.path().join("odd.bin");
+    std::fs::write(&odd, [0u8; 20]).expect("write");
+    let o = mysl(&["book", "probe", "--book", odd.to_str().expect("utf8")]);
+    assert!(stderr(&o).contains("20 bytes is not a whole number of 16-byte Polyglot entries"), "{}", stderr(&o));
+    let o = mysl(&["book", "build", "--pgn", "/no/such.pgn", "--out", book.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/no/such.pgn: no such file"), "{}", stderr(&o));
+    // The failed build left the earlier book alone.
+    assert!(mysl(&["book", "probe", "--book", book.to_str().expect("utf8")]).status.success());
+}
+
+#[test]
+fn shipped_default_book_is_what_the_documented_command_builds() {
+    let Some(pgn) = shared_path("pgn/pgnmentor-12players.pgn.zst") else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("default.mbk");
+    let o = mysl(&[
+        "book",
+        "build",
+        "--pgn",
+        pgn.to_str().expect("utf8"),
+        "--min-elo",
+        "2400",
+        "--max-ply",
+        "20",
+        "--min-games",
+        "5",
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/data/default.mbk");
+    assert!(
+        std::fs::read(out).expect("built") == std::fs::read(shipped).expect("shipped"),
+        "rebuild with scripts/build-default-book.sh"
+    );
+}
+
+#[test]
+fn book_dump_walks_book_moves() {
+    let Some(bin) = shared_path("books/kasparov_maxply20_min1.bin") else { return };
+    let o = mysl(&["book", "dump", "--book", bin.to_str().expect("utf8"), "--depth", "6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The data's dump walks the same book to the same depth: 887 rows.
+    assert_eq!(stdout(&o).lines().count(), 887);
+}
