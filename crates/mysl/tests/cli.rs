@@ -409,3 +409,33 @@ fn book_dump_walks_book_moves() {
     // The data's dump walks the same book to the same depth: 887 rows.
     assert_eq!(stdout(&o).lines().count(), 887);
 }
+
+#[test]
+fn book_verification_drops_moves_the_engine_refutes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pgn = dir.path().join("v.pgn");
+    let mut text = String::new();
+    for (moves, result) in [
+        ("1. e4 e5 2. Nf3 Nc6 3. Bb5", "1-0"),
+        ("1. e4 e5 2. Nf3 Nc6 3. Bc4", "0-1"),
+        // The queen hangs to the knight, yet Black "won" these games.
+        ("1. e4 e5 2. Nf3 Qg5 3. d3", "0-1"),
+        ("1. e4 e5 2. Nf3 Qg5 3. c3", "0-1"),
+    ] {
+        text.push_str(&format!("[Result \"{result}\"]\n\n{moves} {result}\n\n"));
+    }
+    std::fs::write(&pgn, text).expect("write");
+    let book = dir.path().join("v.mbk");
+    let o = mysl(&[
+        "book", "build", "--pgn", pgn.to_str().expect("utf8"), "--out", book.to_str().expect("utf8"), "--min-games", "1",
+        "--verify-depth", "4", "--verify-margin", "100", "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let suspicious: Vec<&str> = out.lines().filter(|l| l.starts_with("suspicious:")).collect();
+    assert_eq!(suspicious.len(), 1, "{out}");
+    assert!(suspicious[0].contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2  d8g5"), "{out}");
+    let o = mysl(&["book", "probe", "--book", book.to_str().expect("utf8"), "--moves", "e2e4 e7e5 g1f3", "--json"]);
+    let json = stdout(&o);
+    assert!(json.contains("\"uci\":\"b8c6\"") && !json.contains("d8g5"), "{json}");
+}
