@@ -99,6 +99,8 @@ pub enum BuildError {
     Output(io::Error),
     #[error("spill file: {0}")]
     Spill(io::Error),
+    #[error("stopped")]
+    Stopped,
     #[error("books cannot be built for {0}: {1}")]
     Variant(Variant, &'static str),
 }
@@ -439,6 +441,9 @@ pub fn build(
     })?;
     if let Some(e) = spill_error {
         return Err(BuildError::Spill(e));
+    }
+    if progress.stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(BuildError::Stopped);
     }
     report.runs_spilled = runs.len() as u64;
     if runs.is_empty() {

@@ -193,6 +193,9 @@ fn build(a: BuildArgs) -> Result<ExitCode, CliError> {
     }
     let polyglot = a.out.ends_with(".bin");
     let progress = Arc::new(Progress::default());
+    // Ctrl-C stops reading; the partial output is removed and an existing book keeps its old contents.
+    let on_interrupt = progress.clone();
+    let _ = ctrlc::set_handler(move || on_interrupt.stop.store(true, Ordering::Relaxed));
     let bar = (!a.quiet).then(|| progress_bar(&inputs, progress.clone()));
     let start = std::time::Instant::now();
     let mut broken_shown = 0;
@@ -236,6 +239,10 @@ fn build(a: BuildArgs) -> Result<ExitCode, CliError> {
     }
     let report = match result {
         Ok(r) => r,
+        Err(mysl_book::BuildError::Stopped) => {
+            let _ = std::fs::remove_file(&tmp_out);
+            return Err(CliError::Failure(format!("stopped: {} left unchanged", a.out)));
+        }
         Err(e) => {
             let _ = std::fs::remove_file(&tmp_out);
             return Err(CliError::Input(e.to_string()));
@@ -243,7 +250,7 @@ fn build(a: BuildArgs) -> Result<ExitCode, CliError> {
     };
     if progress.stop.load(Ordering::Relaxed) {
         let _ = std::fs::remove_file(&tmp_out);
-        return Err(CliError::Failure("stopped".into()));
+        return Err(CliError::Failure(format!("stopped: {} left unchanged", a.out)));
     }
     std::fs::rename(&tmp_out, &a.out).map_err(|e| CliError::Failure(format!("{}: {e}", a.out)))?;
     let secs = start.elapsed().as_secs_f64();

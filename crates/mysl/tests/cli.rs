@@ -427,8 +427,19 @@ fn book_verification_drops_moves_the_engine_refutes() {
     std::fs::write(&pgn, text).expect("write");
     let book = dir.path().join("v.mbk");
     let o = mysl(&[
-        "book", "build", "--pgn", pgn.to_str().expect("utf8"), "--out", book.to_str().expect("utf8"), "--min-games", "1",
-        "--verify-depth", "4", "--verify-margin", "100", "--quiet",
+        "book",
+        "build",
+        "--pgn",
+        pgn.to_str().expect("utf8"),
+        "--out",
+        book.to_str().expect("utf8"),
+        "--min-games",
+        "1",
+        "--verify-depth",
+        "4",
+        "--verify-margin",
+        "100",
+        "--quiet",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
