@@ -46,8 +46,13 @@ pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
 pub const ROOK_HALF_OPEN: usize = ROOK_OPEN + 1;
 pub const ROOK_SEVENTH: usize = ROOK_HALF_OPEN + 1;
 pub const SHIELD: usize = ROOK_SEVENTH + 1;
+pub const BACKWARD: usize = SHIELD + 1;
+/// By relative rank.
+pub const CANDIDATE: usize = BACKWARD + 1;
+/// Knight, bishop.
+pub const OUTPOST: usize = CANDIDATE + 8;
 /// Number of tunable parameters (pairs).
-pub const N_PARAMS: usize = SHIELD + 1;
+pub const N_PARAMS: usize = OUTPOST + 2;
 
 /// Names of the parameters, for the tuner's output.
 pub fn param_name(i: usize) -> String {
@@ -65,6 +70,10 @@ pub fn param_name(i: usize) -> String {
         ROOK_HALF_OPEN => "rook half-open file".into(),
         ROOK_SEVENTH => "rook seventh".into(),
         SHIELD => "pawn shield".into(),
+        BACKWARD => "backward".into(),
+        i if (CANDIDATE..OUTPOST).contains(&i) => format!("candidate rank {}", i - CANDIDATE + 1),
+        OUTPOST => "outpost knight".into(),
+        i if i == OUTPOST + 1 => "outpost bishop".into(),
         _ => "?".into(),
     }
 }
@@ -131,6 +140,13 @@ impl Weights {
         p[ROOK_HALF_OPEN] = Score(12, 6);
         p[ROOK_SEVENTH] = Score(10, 20);
         p[SHIELD] = Score(12, 0);
+        p[BACKWARD] = Score(-8, -10);
+        let candidate = [(0, 0), (2, 5), (3, 7), (6, 12), (12, 25), (20, 40), (0, 0), (0, 0)];
+        for (k, (m, e)) in candidate.iter().enumerate() {
+            p[CANDIDATE + k] = Score(*m, *e);
+        }
+        p[OUTPOST] = Score(25, 15);
+        p[OUTPOST + 1] = Score(12, 6);
         Weights { params: p, king_attack: [0, 8, 8, 12, 20, 0], tempo: 10 }
     }
 }
@@ -252,8 +268,23 @@ fn pawn_terms<A: Accumulator>(board: &Board, acc: &mut A) {
             if (attacks::pawn_attacks(!color, sq) & ours).any() || (side_by_side & ours).any() {
                 acc.add(CONNECTED, sign);
             }
-            if (front_span(color, sq) & theirs).is_empty() && (ahead_on_file & ours).is_empty() {
+            let passed = (front_span(color, sq) & theirs).is_empty() && (ahead_on_file & ours).is_empty();
+            if passed {
                 acc.add(PASSED + rel_rank, sign);
+            }
+            // Own pawns on the adjacent files level with or behind this one: they can defend or support it.
+            let behind_or_level = !(front_span(color, sq) & files_adjacent(file)) & files_adjacent(file);
+            let supporters = behind_or_level & ours;
+            let stop = if color == Color::White { sq.offset(8) } else { sq.offset(-8) };
+            if supporters.is_empty() && stop.is_some_and(|s| (attacks::pawn_attacks(color, s) & theirs).any()) {
+                acc.add(BACKWARD, sign);
+            }
+            // A candidate: not passed, no enemy pawn ahead on its file, at least as many helpers as sentries.
+            if !passed && (ahead_on_file & (ours | theirs)).is_empty() {
+                let sentries = front_span(color, sq) & files_adjacent(file) & theirs;
+                if supporters.count() >= sentries.count() {
+                    acc.add(CANDIDATE + rel_rank, sign);
+                }
             }
         }
     }
@@ -289,6 +320,17 @@ fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, king_attack: &[i32; 6
                     if (att & king_zone).any() {
                         attackers += 1;
                         danger += king_attack[role as usize] * (att & king_zone).count() as i32;
+                    }
+                }
+                if matches!(role, Role::Knight | Role::Bishop) {
+                    // Outpost: ranks 4-6, defended by a pawn, never attackable by an enemy pawn.
+                    let rel_rank = color.relative_rank(sq.rank()) as usize;
+                    let theirs_pawns = board.pawns() & board.by_color(!color);
+                    if (3..=5).contains(&rel_rank)
+                        && (attacks::pawn_attacks(!color, sq) & board.pawns() & ours).any()
+                        && (front_span(color, sq) & files_adjacent(sq.file()) & theirs_pawns).is_empty()
+                    {
+                        acc.add(OUTPOST + role as usize - Role::Knight as usize, sign);
                     }
                 }
                 if role == Role::Rook {
@@ -364,7 +406,15 @@ impl Evaluator {
         let mut sum = Sum { params: &self.weights.params, total: pawns };
         let (phase, danger) = piece_terms(board, &mut sum, &self.weights.king_attack);
         let total = sum.total + Score(king_danger_mg(danger), 0);
-        let v = variant_adjust::<R>(pos, taper(total, phase));
+        let mut v = taper(total, phase);
+        if R::VARIANT == Variant::Chess {
+            match crate::endgame::probe(board, pos.turn()) {
+                Some(crate::endgame::Verdict::Exact(x)) => v = x,
+                Some(crate::endgame::Verdict::Scale(s)) => v = v * s / 64,
+                None => {}
+            }
+        }
+        let v = variant_adjust::<R>(pos, v);
         (if pos.turn() == Color::White { v } else { -v }) + self.weights.tempo
     }
 

@@ -4,6 +4,7 @@
 //! `bench`, `score`. Protocols live in `mysl-protocol`.
 
 pub mod bench;
+pub mod endgame;
 pub mod eval;
 pub mod score;
 pub mod search;

@@ -271,7 +271,12 @@ fn rust_source(
     for (i, p) in params.iter().enumerate() {
         s.push_str(&format!("    ({}, {}), // {}\n", p.0, p.1, eval::param_name(i)));
     }
-    s.push_str("];\n\npub fn weights() -> Option<Weights> {\n    let mut w = Weights::initial();\n    w.params = PARAMS.iter().map(|&(m, e)| Score(m, e)).collect();\n    Some(w)\n}\n");
+    s.push_str(
+        "];\n\n/// The fitted weights; parameters added after this fit keep their initial values.\n\
+         pub fn weights() -> Option<Weights> {\n    let mut w = Weights::initial();\n    \
+         for (p, &(m, e)) in w.params.iter_mut().zip(PARAMS.iter()) {\n        *p = Score(m, e);\n    }\n    \
+         Some(w)\n}\n",
+    );
     s
 }
 
