@@ -26,7 +26,7 @@ struct Cli {
 enum Command {
     /// Play a game in the terminal: human vs human, human vs engine, engine vs engine.
     Play(play::PlayArgs),
-    /// Play engine-vs-engine games between two UCI engines, refereed by mysl's rules (any variant).
+    /// Play engine-vs-engine games between two UCI or xboard engines, refereed by mysl's rules (any variant).
     Match(match_cmd::MatchArgs),
     /// Fit the evaluation weights to positions from PGN games (Texel tuning).
     Tune(tune::TuneArgs),

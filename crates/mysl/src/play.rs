@@ -123,7 +123,9 @@ fn draw_board<R: Rules>(pos: &Position<R>, flipped: bool, ascii: bool, last: Opt
             let c = pos
                 .board()
                 .piece_at(sq)
-                .map_or(if (sq.file() as u8 + sq.rank() as u8) % 2 == 0 { '·' } else { ' ' }, |p| glyph(p, ascii));
+                .map_or(if (sq.file() as u8 + sq.rank() as u8).is_multiple_of(2) { '·' } else { ' ' }, |p| {
+                    glyph(p, ascii)
+                });
             let c = if ascii && c == '·' { '.' } else { c };
             s.push_str(&if marked { format!("[{c}]") } else { format!(" {c} ") });
         }

@@ -294,12 +294,74 @@ fn match_referees_engine_games_in_a_variant() {
     let out = stdout(&o);
     assert!(out.contains("game 1: mysl-1 - mysl-2") && out.contains("game 2: mysl-2 - mysl-1"), "{out}");
     assert!(out.contains("Score of mysl-1 vs mysl-2:") && out.contains("2 games"), "{out}");
-    assert!(!out.contains("illegal") && !out.contains("on time"), "{out}");
+    assert!(!out.contains("illegal move '") && !out.contains("lost on time"), "{out}");
+    assert_eq!(out.matches("0 crashes or hangs, 0 illegal moves, 0 losses on time").count(), 2, "{out}");
     let text = std::fs::read_to_string(&pgn).expect("pgn");
     assert_eq!(text.matches("[Variant \"3check\"]").count(), 2);
     let _ = std::fs::remove_file(&pgn);
     let o = mysl(&["match", "--engine", me]);
     assert_eq!(o.status.code(), Some(2));
+    let o = mysl(&["match", "--engine", me, "--engine", "cmd=x proto=telepathy"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown protocol"), "{}", stderr(&o));
+}
+
+#[test]
+fn match_plays_xboard_engines_in_parallel_from_random_openings() {
+    let me = env!("CARGO_BIN_EXE_mysl");
+    let pgn = std::env::temp_dir().join(format!("mysl-match-xb-{}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&pgn);
+    let uci = format!("cmd={me} name=uci");
+    let xboard = format!("cmd={me} arg=xboard proto=xboard name=xb");
+    let o = mysl(&[
+        "match",
+        "--engine",
+        &uci,
+        "--engine",
+        &xboard,
+        "--variant",
+        "berolina",
+        "--tc",
+        "1+0.01",
+        "--games",
+        "4",
+        "--random-plies",
+        "6",
+        "--concurrency",
+        "2",
+        "--pgn",
+        pgn.to_str().expect("utf8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Score of uci vs xb:") && out.contains("4 games"), "{out}");
+    assert_eq!(out.matches("0 crashes or hangs, 0 illegal moves, 0 losses on time").count(), 2, "{out}");
+    let text = std::fs::read_to_string(&pgn).expect("pgn");
+    assert_eq!(text.matches("[Variant \"berolina\"]").count(), 4);
+    // Both games of a pair start with the same random moves, the two pairs with different ones.
+    let openings: Vec<String> = text
+        .split("[Event")
+        .skip(1)
+        .map(|g| g.split("\n\n").nth(1).unwrap_or("").split_whitespace().take(9).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(openings.len(), 4);
+    let mut distinct = openings.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 2, "{openings:?}");
+    let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn match_counts_a_crashing_engine_and_restarts_it() {
+    let me = env!("CARGO_BIN_EXE_mysl");
+    // A UCI engine that dies when asked to think.
+    let crasher = "cmd=sh arg=-c arg=\"while read l; do case $l in uci) echo uciok;; isready) echo readyok;; go*) exit 3;; esac; done\" name=crasher";
+    let o = mysl(&["match", "--engine", me, "--engine", crasher, "--tc", "1+0.01", "--games", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Score of mysl vs crasher: 2 - 0 - 0"), "{out}");
+    assert!(out.contains("crasher: 2 crashes or hangs, 0 illegal moves, 0 losses on time"), "{out}");
 }
 
 fn shared_path(rel: &str) -> Option<std::path::PathBuf> {
