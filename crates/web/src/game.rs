@@ -339,7 +339,12 @@ impl Game {
 
     fn view_typed<R: Rules>(&self, book: Option<&mysl_book::Book>) -> Result<Value, String> {
         let mut pos = parse_fen::<R>(&self.start_fen)?;
+        if matches!(R::VARIANT, Variant::Dice) {
+            pos.set_dice_roll(self.moves.first().map_or(self.roll, |p| p.roll));
+        }
         let start_fen = pos.fen();
+        let start_pockets = pockets_json(&pos);
+        let start_checks = checks_json(&pos);
         let mut keys = vec![pos.key()];
         let mut plies = Vec::with_capacity(self.moves.len());
         for (i, ply) in self.moves.iter().enumerate() {
@@ -393,6 +398,8 @@ impl Game {
             "variant": R::NAME,
             "variant_title": variant_title(R::VARIANT),
             "start_fen": start_fen,
+            "start_pockets": start_pockets,
+            "start_checks": start_checks,
             "fen": pos.fen(),
             "turn": if turn.is_white() { "white" } else { "black" },
             "check": pos.is_check(),
