@@ -141,6 +141,8 @@ function showMoveError(text) { $('san-error').textContent = text; }
 
 // ---------------------------------------------------------------- game state
 function setGame(view, follow) {
+  // Answers can cross: a WebSocket update may arrive before the reply to the request that caused it.
+  if (ui.game && ui.game.id === view.id && view.version < ui.game.version) return;
   const wasLive = !ui.game || live() || ui.game.id !== view.id;
   const changedGame = !ui.game || ui.game.id !== view.id;
   ui.game = view;
@@ -343,7 +345,7 @@ function connect() {
   ws.onopen = () => { watch(); if (ui.analysis.on) startAnalysis(true); };
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);
-    if (msg.type === 'game' && ui.game && msg.game.id === ui.game.id && msg.game.version >= ui.game.version) setGame(msg.game);
+    if (msg.type === 'game' && ui.game && msg.game.id === ui.game.id) setGame(msg.game);
     else if (msg.type === 'info' && msg.id === ui.analysis.id) analysisInfo(msg);
     else if (msg.type === 'done' && msg.id === ui.analysis.id) $('analysis-stats').textContent += ' · done';
     else if (msg.type === 'error') $('analysis-stats').textContent = msg.message;
@@ -569,8 +571,9 @@ document.addEventListener('keydown', (e) => {
   else if (e.key === 'End') goTo(ui.game.moves.length);
   else if (e.key === 'f') $('btn-flip').click();
   else if (/^[a-hKQRBNPO0-9@]$/.test(e.key) && humanToMove()) {
-    // Typing on the board starts keyboard move entry.
+    // Typing on the board starts keyboard move entry; the key itself goes into the box.
     $('san-input').focus();
+    return;
   } else return;
   e.preventDefault();
 });

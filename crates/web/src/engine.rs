@@ -61,8 +61,10 @@ pub fn maybe_start(state: &Arc<AppState>, id: u64) {
                 std::thread::Builder::new()
                     .name(format!("engine-game-{id}"))
                     .spawn(move || {
-                        let mv = think::<R>(&state2, &pos, &limits, stop2.clone(), random);
-                        finish_move(&state2, id, version, &stop2, mv);
+                        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            think::<R>(&state2, &pos, &limits, stop2.clone(), random)
+                        }));
+                        finish_move(&state2, id, version, &stop2, outcome.map_err(|_| ()));
                     })
                     .is_ok()
             }
@@ -90,7 +92,9 @@ fn think<R: Rules>(state: &AppState, pos: &Position<R>, limits: &Limits, stop: A
     result.best.map(|mv| uci::move_to_uci(pos, mv))
 }
 
-fn finish_move(state: &Arc<AppState>, id: u64, version: u64, stop: &Arc<AtomicBool>, mv: Option<String>) {
+/// Plays the engine's move if the game still waits for it. `Err` = the search panicked: the game
+/// is stopped with that reason rather than left waiting for ever.
+fn finish_move(state: &Arc<AppState>, id: u64, version: u64, stop: &Arc<AtomicBool>, mv: Result<Option<String>, ()>) {
     {
         let mut games = lock(&state.games);
         let Some(g) = games.get_mut(&id) else { return };
@@ -99,8 +103,14 @@ fn finish_move(state: &Arc<AppState>, id: u64, version: u64, stop: &Arc<AtomicBo
             return;
         }
         g.engine_stop = None;
+        if mv.is_err() {
+            g.result = Some(crate::game::GameEnd {
+                result: "*".into(),
+                reason: "stopped: the engine failed (a bug; please report it)".into(),
+            });
+        }
         if g.version == version + 1 && !stop.load(Ordering::Relaxed) {
-            if let Some(mv) = mv {
+            if let Ok(Some(mv)) = mv {
                 let mut rng = lock(&state.rng);
                 let _ = g.play(&mv, state.book.as_ref(), &mut rng);
             }
