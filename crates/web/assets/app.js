@@ -367,6 +367,7 @@ function startAnalysis(force) {
   ui.analysis.fen = shownFen();
   $('analysis-lines').replaceChildren();
   $('analysis-stats').textContent = 'starting…';
+  resetEvalBar();
   send({ type: 'analyse', id: ui.analysis.id, variant: ui.game.variant, fen: shownFen(), multipv: Number($('multipv').value) });
 }
 
@@ -376,6 +377,13 @@ function stopAnalysis() {
   analysedKey = null;
   $('btn-analyse').textContent = 'Start analysis';
   $('analysis-stats').textContent = 'stopped';
+  resetEvalBar();
+}
+
+function resetEvalBar() {
+  const bar = $('evalbar');
+  bar.querySelector('.fill').style.height = '50%';
+  bar.querySelector('.label').textContent = '';
 }
 
 function scoreText(info) {
