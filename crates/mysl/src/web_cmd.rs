@@ -30,7 +30,9 @@ pub fn run(args: WebArgs) -> Result<ExitCode, CliError> {
             Some(mysl_book::Book::open(path).map_err(|e| CliError::Input(e.to_string()))?),
             std::path::Path::new(path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned()),
         ),
-        None => (Some(mysl_book::default_book().map_err(|e| CliError::Failure(e.to_string()))?), "built-in".to_string()),
+        None => {
+            (Some(mysl_book::default_book().map_err(|e| CliError::Failure(e.to_string()))?), "built-in".to_string())
+        }
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -42,7 +44,8 @@ pub fn run(args: WebArgs) -> Result<ExitCode, CliError> {
             .await
             .map_err(|e| CliError::Input(format!("cannot listen on {}:{}: {e}", args.host, args.port)))?;
         let addr = listener.local_addr().map_err(|e| CliError::Failure(e.to_string()))?;
-        let url = if addr.is_ipv6() { format!("http://[{}]:{}/", addr.ip(), addr.port()) } else { format!("http://{addr}/") };
+        let url =
+            if addr.is_ipv6() { format!("http://[{}]:{}/", addr.ip(), addr.port()) } else { format!("http://{addr}/") };
         println!("mysl web: listening on {url}");
         if !addr.ip().is_loopback() {
             eprintln!("mysl web: warning: listening on {} — anyone who can reach it can use the page", addr.ip());

@@ -78,7 +78,13 @@ pub fn maybe_start(state: &Arc<AppState>, id: u64) {
     }
 }
 
-fn think<R: Rules>(state: &AppState, pos: &Position<R>, limits: &Limits, stop: Arc<AtomicBool>, random: f64) -> Option<String> {
+fn think<R: Rules>(
+    state: &AppState,
+    pos: &Position<R>,
+    limits: &Limits,
+    stop: Arc<AtomicBool>,
+    random: f64,
+) -> Option<String> {
     if let Some(book) = book_for::<R>(state.book.as_ref()) {
         let moves = book.probe(pos);
         if let Some(mv) = mysl_book::choose_move(&moves, 50, random) {

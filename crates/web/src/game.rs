@@ -148,7 +148,7 @@ impl Random {
             .map_or(0x9E37_79B9, |d| d.as_nanos() as u64);
         Random(seed | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -156,7 +156,7 @@ impl Random {
     }
     /// Uniform in [0, 1).
     pub fn unit(&mut self) -> f64 {
-        self.next() as f64 / (1u64 << 53) as f64
+        self.next_u64() as f64 / (1u64 << 53) as f64
     }
 }
 
@@ -253,7 +253,7 @@ impl Game {
         let uci_text = uci::move_to_uci(&pos, mv);
         pos.play_unchecked(mv);
         self.moves.push(Ply { uci: uci_text, roll: self.roll, book: in_book, clock_after });
-        self.roll = roll_die::<R>(&pos, rng.next());
+        self.roll = roll_die::<R>(&pos, rng.next_u64());
         pos.set_dice_roll(self.roll);
         self.after_change::<R>(&pos);
         Ok(())
@@ -449,7 +449,8 @@ fn pockets_json<R: Rules>(pos: &Position<R>) -> Value {
         return Value::Null;
     }
     let p = pos.state().pockets();
-    let side = |c: usize| json!({"pawn": p[c][0], "knight": p[c][1], "bishop": p[c][2], "rook": p[c][3], "queen": p[c][4]});
+    let side =
+        |c: usize| json!({"pawn": p[c][0], "knight": p[c][1], "bishop": p[c][2], "rook": p[c][3], "queen": p[c][4]});
     json!({"white": side(0), "black": side(1)})
 }
 

@@ -46,7 +46,12 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { host: "127.0.0.1".to_string(), port: 8080, book: mysl_book::default_book().ok(), book_name: "built-in".into() }
+        Config {
+            host: "127.0.0.1".to_string(),
+            port: 8080,
+            book: mysl_book::default_book().ok(),
+            book_name: "built-in".into(),
+        }
     }
 }
 
@@ -72,7 +77,8 @@ impl AppState {
         let mut allowed = Vec::new();
         let host = config.host.trim_start_matches('[').trim_end_matches(']').to_string();
         for name in ["localhost", "127.0.0.1", "[::1]", host.as_str()] {
-            let name = if name.contains(':') && !name.starts_with('[') { format!("[{name}]") } else { name.to_string() };
+            let name =
+                if name.contains(':') && !name.starts_with('[') { format!("[{name}]") } else { name.to_string() };
             allowed.push(format!("{name}:{port}"));
             allowed.push(name);
         }

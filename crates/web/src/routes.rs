@@ -88,8 +88,11 @@ async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next)
         let origin = origin.to_str().unwrap_or("");
         let origin_host = origin.strip_prefix("http://").unwrap_or("");
         if !state.allowed_hosts.iter().any(|a| a.eq_ignore_ascii_case(origin_host)) {
-            return ApiError(StatusCode::FORBIDDEN, format!("Origin '{origin}' is not allowed: only this server's own page may use the API"))
-                .into_response();
+            return ApiError(
+                StatusCode::FORBIDDEN,
+                format!("Origin '{origin}' is not allowed: only this server's own page may use the API"),
+            )
+            .into_response();
         }
     }
     let mut response = next.run(request).await;
@@ -198,7 +201,8 @@ fn variant_named(name: &str) -> ApiResult<Variant> {
 
 fn clock_from(tc: Option<&TimeControl>) -> ApiResult<Option<Clock>> {
     let Some(tc) = tc else { return Ok(None) };
-    if !(tc.minutes > 0.0 && tc.minutes <= 600.0) || !(0.0..=600.0).contains(&tc.increment) {
+    let valid = tc.minutes > 0.0 && tc.minutes <= 600.0 && (0.0..=600.0).contains(&tc.increment);
+    if !valid {
         return Err(ApiError::bad("time control: minutes must be in (0, 600] and the increment in [0, 600] seconds"));
     }
     let initial = Duration::from_secs_f64(tc.minutes * 60.0);
@@ -243,10 +247,14 @@ fn view_of(state: &AppState, id: u64) -> ApiResult<Json<Value>> {
     g.view(state.book.as_ref()).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
 }
 
-async fn new_game(State(state): State<Arc<AppState>>, body: Result<Json<NewGame>, JsonRejection>) -> ApiResult<Json<Value>> {
+async fn new_game(
+    State(state): State<Arc<AppState>>,
+    body: Result<Json<NewGame>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
     let Json(req) = body?;
     let variant = variant_named(&req.variant)?;
-    let players = [Player::parse(&req.white).map_err(ApiError::bad)?, Player::parse(&req.black).map_err(ApiError::bad)?];
+    let players =
+        [Player::parse(&req.white).map_err(ApiError::bad)?, Player::parse(&req.black).map_err(ApiError::bad)?];
     if !(1..=8).contains(&req.level) {
         return Err(ApiError::bad(format!("engine level must be 1 to 8, found {}", req.level)));
     }
@@ -256,7 +264,7 @@ async fn new_game(State(state): State<Arc<AppState>>, body: Result<Json<NewGame>
             Some(fen) if !fen.trim().is_empty() => parse_fen::<R>(fen.trim()).map_err(ApiError::bad)?,
             _ => mysl_core::Position::<R>::startpos(),
         };
-        let roll = pos.state_roll().or_else(|| roll_die::<R>(&pos, lock(&state.rng).next()));
+        let roll = pos.state_roll().or_else(|| roll_die::<R>(&pos, lock(&state.rng).next_u64()));
         (pos.fen(), roll)
     });
     let game = Game {
@@ -423,9 +431,13 @@ fn tag_value<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
     })
 }
 
-async fn import_pgn(State(state): State<Arc<AppState>>, body: Result<Json<ImportRequest>, JsonRejection>) -> ApiResult<Json<Value>> {
+async fn import_pgn(
+    State(state): State<Arc<AppState>>,
+    body: Result<Json<ImportRequest>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
     let Json(req) = body?;
-    let players = [Player::parse(&req.white).map_err(ApiError::bad)?, Player::parse(&req.black).map_err(ApiError::bad)?];
+    let players =
+        [Player::parse(&req.white).map_err(ApiError::bad)?, Player::parse(&req.black).map_err(ApiError::bad)?];
     let variant = variant_named(tag_value(&req.pgn, "Variant").unwrap_or("chess"))?;
     let text = req.pgn.trim_start_matches('\u{feff}');
     let game = dispatch_variant!(variant, R => {
@@ -449,7 +461,7 @@ async fn import_pgn(State(state): State<Arc<AppState>>, body: Result<Json<Import
             game.play(m, state.book.as_ref(), &mut rng).map_err(|e| ApiError::bad(format!("PGN: {e}")))?;
         }
         if game.moves.is_empty() {
-            game.roll = roll_die::<R>(&start, rng.next());
+            game.roll = roll_die::<R>(&start, rng.next_u64());
             game.after_change::<R>(&start);
         }
         game
@@ -496,7 +508,9 @@ async fn explorer(State(state): State<Arc<AppState>>, Query(q): Query<ExplorerQu
 #[serde(tag = "type", rename_all = "lowercase")]
 enum ClientMessage {
     /// Send this game's view whenever it changes.
-    Watch { game: u64 },
+    Watch {
+        game: u64,
+    },
     Analyse(engine::AnalyseRequest),
     Stop,
 }

@@ -175,7 +175,9 @@ async fn every_variant_plays_a_move() {
 async fn recycle_drop_dice_roll_and_three_check_count() {
     let app = app();
     // Recycle: a queen in hand is dropped.
-    let game = new_game(&app, json!({"variant": "recycle", "fen": "4k3/8/8/8/8/8/8/4K3[Qq] w - - 0 1", "black": "human"})).await;
+    let game =
+        new_game(&app, json!({"variant": "recycle", "fen": "4k3/8/8/8/8/8/8/4K3[Qq] w - - 0 1", "black": "human"}))
+            .await;
     let id = game["id"].as_u64().expect("id");
     assert_eq!(game["pockets"]["white"]["queen"], 1);
     assert!(game["legal"].as_array().expect("legal").iter().any(|m| m["uci"] == "Q@d4" && m["drop"] == "queen"));
