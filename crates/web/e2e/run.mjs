@@ -276,6 +276,19 @@ test('PGN export and import', async () => {
   await tab('analysis');
 });
 
+test('an oversized WebSocket message closes only that socket', async () => {
+  const code = await page.evaluate(() => new Promise((resolve) => {
+    const ws = new WebSocket(`ws://${location.host}/api/ws`);
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'stop', padding: 'x'.repeat(20000) }));
+    ws.onclose = (e) => resolve(e.code);
+    setTimeout(() => resolve('still open'), 5000);
+  }));
+  assert(code !== 'still open', `the server closed the socket (${code})`);
+  await newGame({});
+  await clickMove('g1', 'f3');
+  await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the page still works');
+});
+
 test('phone width', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await newGame({ variant: 'recycle', fen: 'r3k3/8/8/8/8/8/8/4K3[Nq] w - - 0 1' });
