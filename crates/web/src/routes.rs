@@ -348,6 +348,9 @@ async fn take_back(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> A
                 break;
             }
         }
+        if !g.players.contains(&Player::Human) {
+            n = n.min(1);
+        }
         if n == 0 {
             return Err(ApiError::bad("no move to take back"));
         }
