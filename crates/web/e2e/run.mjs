@@ -289,6 +289,31 @@ test('an oversized WebSocket message closes only that socket', async () => {
   await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the page still works');
 });
 
+test('readable contrast (WCAG AA, 4.5:1) of the page\'s text', async () => {
+  await newGame({});
+  const low = await page.evaluate(() => {
+    const parse = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null; const v = m[1].split(',').map(Number); return { r: v[0], g: v[1], b: v[2], a: v.length > 3 ? v[3] : 1 }; };
+    const lum = (c) => { const f = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+    const background = (el) => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; } return { r: 255, g: 255, b: 255 }; };
+    const out = [];
+    let checked = 0;
+    const selector = '.topbar *, .player .name, .player .clock, .moves .mv, .moves .num, .moves .book, .controls button:not(:disabled), .tabs button, .panel, .panel *, .san-form label, .san-form button, .opening, .result';
+    for (const el of document.querySelectorAll(selector)) {
+      if (!el.childNodes.length || ![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      if (el.closest('[hidden]') || el.offsetParent === null) continue;
+      const fg = parse(getComputedStyle(el).color);
+      const bg = background(el);
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      checked += 1;
+      if (ratio < 4.5) out.push(`${el.tagName}.${el.className} '${el.textContent.trim().slice(0, 20)}' ${ratio.toFixed(2)}`);
+    }
+    return { out, checked };
+  });
+  assert(low.checked >= 15, `text elements checked: ${low.checked}`);
+  assert(low.out.length === 0, `low contrast: ${low.out.join('; ')}`);
+});
+
 test('phone width', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await newGame({ variant: 'recycle', fen: 'r3k3/8/8/8/8/8/8/4K3[Nq] w - - 0 1' });
