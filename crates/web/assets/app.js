@@ -178,6 +178,7 @@ function render() {
   }
   $('opening').textContent = g.opening ? `${g.opening.eco} ${g.opening.name}` : '';
   $('btn-resign').disabled = !!g.result;
+  $('btn-draw').disabled = !!g.result || !g.players.includes('human');
   $('btn-takeback').disabled = g.moves.length === 0;
   $('san-input').disabled = !humanToMove();
   $('fen-out').value = shownFen();
@@ -541,6 +542,10 @@ $('btn-takeback').addEventListener('click', async () => {
 });
 $('btn-resign').addEventListener('click', async () => {
   try { setGame(await api('POST', `/api/games/${ui.game.id}/resign`), true); } catch (e) { showMoveError(e.message); }
+});
+$('btn-draw').addEventListener('click', async () => {
+  showMoveError('');
+  try { setGame(await api('POST', `/api/games/${ui.game.id}/draw`), true); } catch (e) { showMoveError(e.message); }
 });
 $('san-form').addEventListener('submit', (e) => {
   e.preventDefault();

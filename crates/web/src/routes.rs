@@ -64,6 +64,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/move", post(play_move))
         .route("/api/games/{id}/takeback", post(take_back))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/draw", post(offer_draw))
         .route("/api/games/{id}/pgn", get(export_pgn))
         .route("/api/explorer", get(explorer))
         .route("/api/ws", get(websocket))
@@ -385,6 +386,63 @@ async fn resign(
         g.resign(color).map_err(ApiError::bad)?;
         engine::cancel(g);
         let _ = state.changes.send((id, g.version));
+    }
+    view_of(&state, id)
+}
+
+/// A draw offer by the human to move (or the only human). Between two humans at one screen the offer
+/// is the agreement. The engine accepts when a short search finds it no better than equal.
+async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+    let (variant, pos_game) = {
+        let games = lock(&state.games);
+        let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+        if let Some(end) = &g.result {
+            return Err(ApiError::bad(format!("the game is over ({} {})", end.result, end.reason)));
+        }
+        let humans = g.players.iter().filter(|p| **p == Player::Human).count();
+        match humans {
+            0 => return Err(ApiError::bad("no human to offer a draw in an engine-vs-engine game")),
+            2 => (None, None),
+            _ => {
+                let engine_color = if g.players[0] == Player::Engine { Color::White } else { Color::Black };
+                (Some(g.variant), Some((g.start_fen.clone(), g.moves.clone(), g.roll, engine_color)))
+            }
+        }
+    };
+    let accepted = match (variant, pos_game) {
+        (Some(variant), Some((start_fen, moves, roll, engine_color))) => {
+            let tt = state.engine_tt.clone();
+            tokio::task::spawn_blocking(move || {
+                let g = Game {
+                    id, variant, start_fen, moves, roll, players: [Player::Human; 2], level: 1, clock: None,
+                    result: None, version: 0, engine_stop: None,
+                };
+                dispatch_variant!(variant, R => {
+                    let Ok(pos) = g.position::<R>() else { return false };
+                    let limits = mysl_engine::Limits { depth: Some(8), movetime: Some(Duration::from_millis(300)), multipv: 1, ..Default::default() };
+                    let mut searcher = mysl_engine::Searcher::<R>::new(tt, Arc::new(AtomicBool::new(false)));
+                    let score = searcher.search(&pos, &limits, |_| {}).score;
+                    let engine_score = if pos.turn() == engine_color { score } else { -score };
+                    engine_score <= 0
+                })
+            })
+            .await
+            .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("draw offer: {e}")))?
+        }
+        _ => true,
+    };
+    if !accepted {
+        return Err(ApiError(StatusCode::CONFLICT, "mysl declines the draw".into()));
+    }
+    {
+        let mut games = lock(&state.games);
+        let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+        if g.result.is_none() {
+            engine::cancel(g);
+            g.result = Some(crate::game::GameEnd { result: "1/2-1/2".into(), reason: "Draw by agreement".into() });
+            g.version += 1;
+            let _ = state.changes.send((id, g.version));
+        }
     }
     view_of(&state, id)
 }

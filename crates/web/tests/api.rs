@@ -306,3 +306,32 @@ async fn explorer_lists_book_moves_with_statistics() {
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["available"], false);
 }
+
+#[tokio::test]
+async fn draw_offers() {
+    let app = app();
+    let game = new_game(&app, json!({"white": "human", "black": "human"})).await;
+    let id = game["id"].as_u64().expect("id");
+    let (s, v) = post(&app, &format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["result"]["result"], "1/2-1/2");
+    assert_eq!(v["result"]["reason"], "Draw by agreement");
+    let (s, _) = post(&app, &format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "the game is over");
+    // The engine (Black, a queen up) declines.
+    let game =
+        new_game(&app, json!({"fen": "3qk3/8/8/8/8/8/8/4K3 w - - 0 1", "white": "human", "black": "engine"})).await;
+    let id = game["id"].as_u64().expect("id");
+    let (s, v) = post(&app, &format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert!(error_of(&v).contains("declines"), "{v}");
+    let (_, v, _) = get(&app, &format!("/api/games/{id}")).await;
+    assert!(v["result"].is_null());
+    // ... and accepts a queen down.
+    let game =
+        new_game(&app, json!({"fen": "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "white": "human", "black": "engine"})).await;
+    let id = game["id"].as_u64().expect("id");
+    let (s, v) = post(&app, &format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["result"]["reason"], "Draw by agreement");
+}
