@@ -132,9 +132,18 @@ async function sendMove(uci) {
   try {
     setGame(await api('POST', `/api/games/${ui.game.id}/move`, { move: uci }), true);
   } catch (e) {
+    if (await lostGame(e)) return;
     showMoveError(e.message);
     renderBoard();
   }
+}
+
+// The server forgot the game (it restarted, or dropped its oldest games): start a new one.
+async function lostGame(error) {
+  if (!/^no game \d+/.test(error.message)) return false;
+  await newGame({ ...ui.settings, fen: '' });
+  showMoveError('The server no longer had that game (restarted?): a new game was started.');
+  return true;
 }
 
 function showMoveError(text) { $('san-error').textContent = text; }
@@ -343,7 +352,11 @@ setInterval(() => { if (ui.game) renderClocks(); }, 100);
 function connect() {
   const ws = new WebSocket(`ws://${location.host}/api/ws`);
   ui.ws = ws;
-  ws.onopen = () => { watch(); if (ui.analysis.on) startAnalysis(true); };
+  ws.onopen = () => {
+    watch();
+    if (ui.analysis.on) startAnalysis(true);
+    if (ui.game) api('GET', `/api/games/${ui.game.id}`).then((v) => setGame(v)).catch((e) => lostGame(e));
+  };
   ws.onmessage = (event) => {
     const msg = JSON.parse(event.data);
     if (msg.type === 'game' && ui.game && msg.game.id === ui.game.id) setGame(msg.game);

@@ -49,6 +49,13 @@ page.on('pageerror', (e) => pageErrors.push(e.message));
 page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
 
 // ------------------------------------------------------------------ helpers
+// A test that provokes an error answer on purpose forgets the browser's console line about it.
+async function expectErrorStatus(code) {
+  await page.waitForTimeout(100);
+  for (let i = pageErrors.length - 1; i >= 0; i -= 1) {
+    if (pageErrors[i].includes(`status of ${code}`)) pageErrors.splice(i, 1);
+  }
+}
 function assert(cond, message) { if (!cond) throw new Error(`assertion failed: ${message}`); }
 async function waitFor(fn, what, timeout = 15000, arg) {
   try {
@@ -137,6 +144,7 @@ test('new game dialog, click, drag and typed moves against the engine, book mark
   await page.click('#btn-draw');
   await waitFor(() => document.getElementById('san-error').textContent.includes('declines') || window.mysl.ui.game.result, 'an answer to the draw offer');
   if (!(await game()).result) {
+    await expectErrorStatus(409);
     await page.click('#btn-resign');
   }
   await waitFor(() => !document.getElementById('result').hidden, 'the result');
@@ -316,6 +324,15 @@ test('readable contrast (WCAG AA, 4.5:1) of the page\'s text', async () => {
   });
   assert(low.checked >= 15, `text elements checked: ${low.checked}`);
   assert(low.out.length === 0, `low contrast: ${low.out.join('; ')}`);
+});
+
+test('a game the server no longer has is replaced by a new one', async () => {
+  await newGame({});
+  const id = await page.evaluate(() => { window.mysl.ui.game.id = 987654; return window.mysl.ui.game.id; });
+  await clickMove('e2', 'e4');
+  await waitFor((old) => window.mysl.ui.game.id !== old, 'a new game', 5000, id);
+  assert((await page.locator('#san-error').textContent()).includes('no longer had that game'), 'the page says why');
+  await expectErrorStatus(404);
 });
 
 test('phone width', async () => {
