@@ -216,7 +216,7 @@ function renderPlayers() {
     box.querySelector('.name').textContent = playerName(i);
     const checks = box.querySelector('.checks');
     const shown = ui.ply === 0 ? g.start_checks : g.moves[ui.ply - 1].checks;
-    checks.textContent = shown ? `${'+'.repeat(3 - shown[color])}${shown[color] > 0 ? ` ${shown[color]} check${shown[color] === 1 ? '' : 's'} to give` : ''}` : '';
+    checks.textContent = shown ? `${shown[color]} check${shown[color] === 1 ? '' : 's'} to give` : '';
     box.querySelector('.thinking').hidden = !(g.thinking && g.turn === color && !g.result);
   }
 }
