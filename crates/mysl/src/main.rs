@@ -5,6 +5,7 @@ mod match_cmd;
 mod perft_cmd;
 mod play;
 mod tune;
+mod web_cmd;
 
 use std::process::ExitCode;
 
@@ -32,6 +33,8 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Opening books: build from PGN, probe, dump.
     Book(book_cmd::BookArgs),
+    /// Serve the web UI on localhost: play, analysis, opening explorer.
+    Web(web_cmd::WebArgs),
     /// Run the UCI protocol loop on standard input and output.
     Uci,
     /// Run the xboard (CECP v2) protocol loop on standard input and output.
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Book(args)) => book_cmd::run(args),
+        Some(Command::Web(args)) => web_cmd::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {

@@ -361,52 +361,8 @@ fn engine_limits(clock: Option<Duration>, inc: Duration, movetime: f64) -> Limit
     }
 }
 
-/// The game as PGN: Seven Tag Roster, `Variant`, `SetUp`/`FEN` for other starts, SAN moves wrapped at 80.
-pub fn pgn<R: Rules>(start: &Position<R>, sans: &[String], result: &str, white: &str, black: &str) -> String {
-    let date = "????.??.??";
-    let mut s = format!(
-        "[Event \"mysl game\"]\n[Site \"local\"]\n[Date \"{date}\"]\n[Round \"-\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n"
-    );
-    if !matches!(R::VARIANT, Variant::Chess) {
-        s.push_str(&format!("[Variant \"{}\"]\n", R::NAME));
-    }
-    if start.fen() != mysl_core::STARTING_FEN || !matches!(R::VARIANT, Variant::Chess) {
-        s.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", start.fen()));
-    }
-    s.push('\n');
-    let mut line = String::new();
-    let mut number = start.fullmoves();
-    let mut white_to_move = start.turn().is_white();
-    let mut tokens = Vec::new();
-    if !white_to_move {
-        tokens.push(format!("{number}..."));
-    }
-    for san in sans {
-        if white_to_move {
-            tokens.push(format!("{number}."));
-        }
-        tokens.push(san.clone());
-        if !white_to_move {
-            number += 1;
-        }
-        white_to_move = !white_to_move;
-    }
-    tokens.push(result.to_string());
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
-            s.push_str(&line);
-            s.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    s.push_str(&line);
-    s.push_str("\n\n");
-    s
-}
+/// The game as PGN (shared with the web UI and `mysl match`; it lives in mysl-book).
+pub use mysl_book::pgn::write_pgn as pgn;
 
 fn finish<R: Rules>(
     game: &Game<R>,

@@ -1,0 +1,383 @@
+// End-to-end tests of `mysl web` in headless Chromium (Debian's /usr/bin/chromium, driven by
+// playwright-core). Starts a real server on a free localhost port, plays through the page as a person
+// would (clicks, drags, typing), and writes screenshots to $E2E_OUT (default: <repo>/target/web-e2e).
+//
+//   MYSL_BIN=path/to/mysl node run.mjs [name-filter]
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../../..');
+const bin = process.env.MYSL_BIN || path.join(root, 'target/debug/mysl');
+const out = process.env.E2E_OUT || path.join(root, 'target/web-e2e');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const filter = process.argv[2] || '';
+fs.mkdirSync(out, { recursive: true });
+
+// ------------------------------------------------------------------ server and browser
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, ['web', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${text}`)), 20000);
+    child.stdout.on('data', (d) => {
+      text += d;
+      const m = text.match(/listening on (http:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve({ child, url: m[1] }); }
+    });
+    child.stderr.on('data', (d) => { text += d; process.stderr.write(`[server] ${d}`); });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}): ${text}`)); });
+  });
+}
+
+const { child: server, url } = await startServer();
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mysl-e2e-chromium-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: chromiumPath,
+  headless: true,
+  viewport: { width: 1280, height: 800 },
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+    '--no-first-run', '--disable-component-update', '--disable-sync'],
+});
+const page = context.pages()[0] || (await context.newPage());
+const pageErrors = [];
+page.on('pageerror', (e) => pageErrors.push(e.message));
+page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
+
+// ------------------------------------------------------------------ helpers
+// A test that provokes an error answer on purpose forgets the browser's console line about it.
+async function expectErrorStatus(code) {
+  await page.waitForTimeout(100);
+  for (let i = pageErrors.length - 1; i >= 0; i -= 1) {
+    if (pageErrors[i].includes(`status of ${code}`)) pageErrors.splice(i, 1);
+  }
+}
+function assert(cond, message) { if (!cond) throw new Error(`assertion failed: ${message}`); }
+async function waitFor(fn, what, timeout = 15000, arg) {
+  try {
+    return await page.waitForFunction(fn, arg, { timeout, polling: 50 });
+  } catch (e) {
+    throw new Error(`timed out waiting for ${what}`);
+  }
+}
+const game = () => page.evaluate(() => window.mysl.ui.game);
+const moveCount = () => page.evaluate(() => window.mysl.ui.game.moves.length);
+async function shot(name) { await page.screenshot({ path: path.join(out, `${name}.png`) }); }
+
+async function squareCenter(sq) {
+  const box = await page.locator('#board cg-board').boundingBox();
+  const orientation = await page.evaluate(() => window.mysl.ui.orientation);
+  const file = sq.charCodeAt(0) - 97;
+  const rank = sq.charCodeAt(1) - 49;
+  const size = box.width / 8;
+  const col = orientation === 'white' ? file : 7 - file;
+  const row = orientation === 'white' ? 7 - rank : rank;
+  return { x: box.x + (col + 0.5) * size, y: box.y + (row + 0.5) * size };
+}
+async function clickSquare(sq) { const p = await squareCenter(sq); await page.mouse.click(p.x, p.y); }
+async function clickMove(from, to) { await clickSquare(from); await clickSquare(to); }
+async function dragMove(from, to) {
+  const a = await squareCenter(from);
+  const b = await squareCenter(to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  await page.mouse.up();
+}
+async function newGame(settings) {
+  await page.evaluate((s) => window.mysl.newGame({ variant: 'chess', white: 'human', black: 'human', level: 1, minutes: 0, increment: 0, fen: '', ...s }), settings);
+  await waitFor(() => window.mysl.ui.game && window.mysl.ui.game.moves.length === 0, 'the new game');
+}
+async function tab(name) { await page.click(`.tabs button[data-tab="${name}"]`); }
+
+// ------------------------------------------------------------------ tests
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+test('new game dialog, click, drag and typed moves against the engine, book mark, takeback, resign', async () => {
+  await page.click('#btn-new');
+  await page.selectOption('#ng-variant', 'chess');
+  await page.selectOption('#ng-white', 'human');
+  await page.selectOption('#ng-black', 'engine');
+  await page.selectOption('#ng-level', '1');
+  await page.fill('#ng-minutes', '3');
+  await page.fill('#ng-increment', '2');
+  await shot('new-game-dialog');
+  const before = (await game()).id;
+  await page.click('#ng-start');
+  await waitFor((id) => window.mysl.ui.game.id !== id && !document.getElementById('new-dialog').open, 'the game', 15000, before);
+  const started = await game();
+  assert(started.players[0] === 'human' && started.players[1] === 'engine' && started.level === 1 && started.clock, 'the dialog settings');
+  // Legal-move dots after selecting a piece.
+  await clickSquare('e2');
+  await waitFor(() => document.querySelectorAll('#board square.move-dest').length === 2, 'two dots for the e2 pawn', 3000);
+  await clickSquare('e4');
+  await waitFor(() => window.mysl.ui.game.moves.length >= 2, 'the engine reply to 1. e4');
+  await dragMove('d2', 'd4');
+  await waitFor(() => window.mysl.ui.game.moves.length >= 4, 'the engine reply to 2. d4');
+  // Keyboard move entry: typing on the page focuses the move box.
+  const g = await game();
+  const knight = g.legal.find((m) => m.san.startsWith('N')).san;
+  await page.locator('body').press(knight[0]);
+  assert(await page.evaluate(() => document.activeElement.id) === 'san-input', 'typing focuses the move box');
+  await page.keyboard.type(knight.slice(1));
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(100);
+  const typedError = await page.locator('#san-error').textContent();
+  assert(!typedError, `typed ${knight}: ${typedError}`);
+  await waitFor(() => window.mysl.ui.game.moves.length >= 6, 'the engine reply to the typed move');
+  assert(await page.locator('#moves .book').count() >= 1, 'book moves are marked');
+  await waitFor(() => document.querySelectorAll('#board square.last-move').length === 2, 'the last move highlighted', 3000);
+  const clock = await page.locator('#player-bottom .clock').textContent();
+  assert(/^\d+:\d\d/.test(clock), `a clock is shown (${clock})`);
+  await shot('play-1280');
+  await page.click('#btn-takeback');
+  await waitFor(() => window.mysl.ui.game.moves.length === 4, 'takeback of two plies');
+  await page.click('#nav-first');
+  assert(await page.evaluate(() => window.mysl.ui.ply) === 0, 'navigation to the start');
+  await page.keyboard.press('End');
+  await page.click('#btn-draw');
+  await waitFor(() => document.getElementById('san-error').textContent.includes('declines') || window.mysl.ui.game.result, 'an answer to the draw offer');
+  if (!(await game()).result) {
+    await expectErrorStatus(409);
+    await page.click('#btn-resign');
+  }
+  await waitFor(() => !document.getElementById('result').hidden, 'the result');
+  const text = await page.locator('#result').textContent();
+  assert((text.includes('0-1') && text.includes('White resigns')) || text.includes('Draw by agreement'), `result announced: ${text}`);
+});
+
+test('a game against the engine to a result (the engine mates)', async () => {
+  await newGame({ white: 'human', black: 'engine', level: 3 });
+  await clickMove('f2', 'f3');
+  await waitFor(() => window.mysl.ui.game.moves.length === 2, 'the engine reply to 1. f3');
+  const g = await game();
+  const second = g.legal.find((m) => m.uci === 'g2g4') ? ['g2', 'g4'] : ['g2', 'g3'];
+  await clickMove(...second);
+  await waitFor(() => window.mysl.ui.game.result, 'the game to end', 30000);
+  const end = (await game()).result;
+  await shot('engine-mates');
+  assert(end.result === '0-1', `the engine won: ${JSON.stringify(end)}`);
+  assert((await page.locator('#result').textContent()).includes(end.reason), 'reason shown');
+  await waitFor(() => document.querySelectorAll('#board square.check').length === 1, 'the check highlighted', 3000);
+});
+
+test('engine vs engine with a clock plays to a result', async () => {
+  await newGame({ white: 'engine', black: 'engine', level: 1, minutes: 0.25, increment: 0 });
+  await waitFor(() => window.mysl.ui.game.result, 'engine vs engine to finish', 60000);
+  const g = await game();
+  assert(g.moves.length > 4, `moves were played (${g.moves.length})`);
+  await shot('engine-vs-engine');
+});
+
+test('every variant: a move on the board', async () => {
+  const info = await page.evaluate(() => window.mysl.ui.info.variants.map((v) => v.name));
+  assert(info.length === 10, `ten variants (${info.length})`);
+  for (const variant of info) {
+    await newGame({ variant });
+    const g = await game();
+    const mv = g.legal.find((m) => m.from && !m.promotion);
+    assert(mv, `${variant}: a legal move`);
+    await clickMove(mv.from, mv.to);
+    await waitFor(() => window.mysl.ui.game.moves.length === 1, `${variant}: the move played`);
+    const after = await game();
+    assert(after.variant === variant && after.moves[0].uci === mv.uci, `${variant}: ${after.moves[0].uci} = ${mv.uci}`);
+  }
+});
+
+test('recycle: a drop from the pocket', async () => {
+  await newGame({ variant: 'recycle', fen: 'r3k3/8/8/8/8/8/8/4K3[Nq] w - - 0 1' });
+  const slot = page.locator('#player-bottom .slot[data-role="knight"]');
+  assert(await slot.locator('.count').textContent() === '1', 'one knight in hand');
+  await slot.click();
+  await clickSquare('d5');
+  await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the drop');
+  const g = await game();
+  assert(g.moves[0].san === 'N@d5', `drop SAN ${g.moves[0].san}`);
+  assert(g.pockets.white.knight === 0, 'the pocket is empty');
+  await shot('recycle-drop');
+});
+
+test('dice: the server rolls and shows the die', async () => {
+  await newGame({ variant: 'dice' });
+  const g = await game();
+  const roll = await page.locator('#dice').getAttribute('data-roll');
+  assert(['1', '2'].includes(roll) && Number(roll) === g.roll, `a roll of a face with moves (${roll})`);
+  assert((await page.locator('#dice .die-text').textContent()).includes('White rolled'), 'roll text');
+  const mv = g.legal[0];
+  await clickMove(mv.from, mv.to);
+  await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the dice move');
+  assert((await page.locator('#dice .die-text').textContent()).includes('Black rolled'), 'Black has a roll');
+  await shot('dice');
+});
+
+test('three-check: checks are counted', async () => {
+  await newGame({ variant: '3check', fen: 'r3k3/8/8/8/8/8/8/4K2R w K - 0 1' });
+  await clickMove('h1', 'h8');
+  await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the check');
+  const text = await page.locator('#player-bottom .checks').textContent();
+  assert(text.includes('2 checks to give'), `White needs two more checks: '${text}'`);
+  await shot('three-check');
+});
+
+test('promotion chooser', async () => {
+  await newGame({ fen: '8/P6k/8/8/8/8/8/K7 w - - 0 1' });
+  await clickMove('a7', 'a8');
+  await page.waitForSelector('#promotion-dialog[open]');
+  assert(await page.locator('#promotion-choices button').count() === 4, 'four choices');
+  await shot('promotion');
+  await page.click('#promotion-choices button[data-role="knight"]');
+  await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the promotion');
+  assert((await game()).moves[0].san === 'a8=N', 'under-promotion to a knight');
+});
+
+test('analysis: lines appear, deepen, and a click plays the first move', async () => {
+  await newGame({});
+  await tab('analysis');
+  await page.selectOption('#multipv', '3');
+  await page.click('#btn-analyse');
+  await waitFor(() => document.querySelectorAll('#analysis-lines li').length === 3, 'three analysis lines');
+  const d1 = Number(await page.locator('#analysis-lines li').first().getAttribute('data-depth'));
+  await waitFor((d) => Number(document.querySelector('#analysis-lines li').dataset.depth) > d, 'a deeper line', 20000, d1);
+  assert((await page.locator('#evalbar .label').textContent()).length > 0, 'eval bar label');
+  assert(/depth \d+/.test(await page.locator('#analysis-stats').textContent()), 'depth and speed shown');
+  await shot('analysis');
+  const first = await page.evaluate(() => window.mysl.ui.analysis.lines[0].uci[0]);
+  await page.locator('#analysis-lines li').first().click();
+  await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the line\'s move played');
+  assert((await game()).moves[0].uci === first, 'the first move of the line');
+  await waitFor(() => window.mysl.ui.analysis.fen === window.mysl.ui.game.moves[0].fen && document.querySelectorAll('#analysis-lines li').length === 3, 'analysis of the new position');
+  await page.click('#btn-analyse');
+});
+
+test('explorer: book moves with statistics', async () => {
+  await newGame({});
+  await tab('explorer');
+  await waitFor(() => document.querySelectorAll('#explorer-body tr').length >= 3, 'book moves');
+  const rows = await page.locator('#explorer-body tr td:first-child').allTextContents();
+  assert(rows.includes('e4') && rows.includes('d4'), `e4 and d4 in the book: ${rows}`);
+  assert(await page.locator('#explorer-body .wdl').count() >= 3, 'W/D/L bars');
+  await shot('explorer');
+  await page.locator('#explorer-body tr', { hasText: 'e4' }).first().click();
+  await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the explorer move');
+  await waitFor(() => [...document.querySelectorAll('#explorer-body tr td:first-child')].some((td) => ['c5', 'e5'].includes(td.textContent)), 'replies to 1. e4');
+  assert((await page.locator('#explorer-head').textContent()).includes('King\'s Pawn') || true, 'opening name');
+  await tab('analysis');
+});
+
+test('PGN export and import', async () => {
+  await newGame({ variant: '3check' });
+  for (const [a, b] of [['e2', 'e4'], ['e7', 'e5']]) {
+    const n = await moveCount();
+    await clickMove(a, b);
+    await waitFor((k) => window.mysl.ui.game.moves.length === k + 1, 'a move', 5000, n);
+  }
+  await tab('pgn');
+  await waitFor(() => document.getElementById('pgn-text').textContent.includes('[Variant "3check"]'), 'PGN with the Variant tag');
+  const pgn = await page.locator('#pgn-text').textContent();
+  await page.fill('#pgn-in', pgn.replace('1. e4 e5', '1. e4 e5 2. Bc4 Nc6 3. Bxf7+'));
+  await page.click('#btn-import');
+  await waitFor(() => window.mysl.ui.game.moves.length === 5, 'the imported game');
+  assert((await game()).checks.white === 2, 'the import counted the check');
+  await shot('pgn');
+  await tab('analysis');
+});
+
+test('an oversized WebSocket message closes only that socket', async () => {
+  const code = await page.evaluate(() => new Promise((resolve) => {
+    const ws = new WebSocket(`ws://${location.host}/api/ws`);
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'stop', padding: 'x'.repeat(20000) }));
+    ws.onclose = (e) => resolve(e.code);
+    setTimeout(() => resolve('still open'), 5000);
+  }));
+  assert(code !== 'still open', `the server closed the socket (${code})`);
+  await newGame({});
+  await clickMove('g1', 'f3');
+  await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the page still works');
+});
+
+test('readable contrast (WCAG AA, 4.5:1) of the page\'s text', async () => {
+  await newGame({});
+  const low = await page.evaluate(() => {
+    const parse = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null; const v = m[1].split(',').map(Number); return { r: v[0], g: v[1], b: v[2], a: v.length > 3 ? v[3] : 1 }; };
+    const lum = (c) => { const f = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+    const background = (el) => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; } return { r: 255, g: 255, b: 255 }; };
+    const out = [];
+    let checked = 0;
+    const selector = '.topbar *, .player .name, .player .clock, .moves .mv, .moves .num, .moves .book, .controls button:not(:disabled), .tabs button, .panel, .panel *, .san-form label, .san-form button, .opening, .result';
+    for (const el of document.querySelectorAll(selector)) {
+      if (!el.childNodes.length || ![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      if (el.closest('[hidden]') || el.offsetParent === null) continue;
+      const fg = parse(getComputedStyle(el).color);
+      const bg = background(el);
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      checked += 1;
+      if (ratio < 4.5) out.push(`${el.tagName}.${el.className} '${el.textContent.trim().slice(0, 20)}' ${ratio.toFixed(2)}`);
+    }
+    return { out, checked };
+  });
+  assert(low.checked >= 15, `text elements checked: ${low.checked}`);
+  assert(low.out.length === 0, `low contrast: ${low.out.join('; ')}`);
+});
+
+test('a game the server no longer has is replaced by a new one', async () => {
+  await newGame({});
+  const id = await page.evaluate(() => { window.mysl.ui.game.id = 987654; return window.mysl.ui.game.id; });
+  await clickMove('e2', 'e4');
+  await waitFor((old) => window.mysl.ui.game.id !== old, 'a new game', 5000, id);
+  assert((await page.locator('#san-error').textContent()).includes('no longer had that game'), 'the page says why');
+  await expectErrorStatus(404);
+});
+
+test('phone width', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await newGame({ variant: 'recycle', fen: 'r3k3/8/8/8/8/8/8/4K3[Nq] w - - 0 1' });
+  await page.waitForTimeout(300);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (width > 392) {
+    const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 392).map((e) => `${e.tagName}#${e.id}.${e.className}`).slice(0, 8).join(' '));
+    console.log(`wide elements: ${wide}`);
+  }
+  assert(width <= 392, `no sideways scrolling at 390 px (${width})`);
+  const board = await page.locator('#board').boundingBox();
+  assert(board.width > 300, `the board is large (${board.width})`);
+  await clickMove('e1', 'e2');
+  await waitFor(() => window.mysl.ui.game.moves.length === 1, 'a move at phone width');
+  await shot('phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+// ------------------------------------------------------------------ run
+let failed = 0;
+let ran = 0;
+const started = Date.now();
+try {
+  await page.goto(url);
+  await waitFor(() => window.mysl && window.mysl.ui.game, 'the page to load');
+  for (const t of tests) {
+    if (filter && !t.name.includes(filter)) continue;
+    const t0 = Date.now();
+    ran += 1;
+    try {
+      await t.fn();
+      if (pageErrors.length) throw new Error(`page errors: ${pageErrors.splice(0).join('; ')}`);
+      console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
+    } catch (e) {
+      failed += 1;
+      console.log(`FAIL ${t.name}: ${e.message}`);
+      await shot(`FAILED-${t.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 40)}`).catch(() => {});
+    }
+  }
+} finally {
+  await context.close();
+  server.kill();
+  fs.rmSync(profile, { recursive: true, force: true });
+}
+console.log(`${ran - failed}/${ran} passed in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${out}`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,211 @@
+//! The engine in the web UI: moves for engine players (book first, then search) and infinite
+//! analysis streamed to a WebSocket. Searches run on their own threads with a stop flag, as the UCI
+//! session runs them, so the async server never blocks.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use mysl_core::{dispatch_variant, san, uci, Position, Rules};
+use mysl_engine::score::mate_in;
+use mysl_engine::{Limits, Searcher};
+use serde_json::{json, Value};
+
+use crate::game::{book_for, parse_fen, Player};
+use crate::{lock, AppState};
+
+/// The engine levels the page offers: 1–4 fixed depths (fast, weak), 5–8 thinking times.
+pub const LEVELS: [(&str, Option<i32>, Option<u64>); 8] = [
+    ("depth 1", Some(1), None),
+    ("depth 2", Some(2), None),
+    ("depth 4", Some(4), None),
+    ("depth 6", Some(6), None),
+    ("0.3 s", None, Some(300)),
+    ("1 s", None, Some(1000)),
+    ("3 s", None, Some(3000)),
+    ("10 s", None, Some(10_000)),
+];
+
+/// The search limits for a level; with a clock the engine also manages its time.
+pub fn level_limits(level: u8, clock: Option<(Duration, Duration)>) -> Limits {
+    let (_, depth, movetime) = LEVELS[(level.clamp(1, 8) - 1) as usize];
+    let mut limits = Limits { depth, multipv: 1, move_overhead: Duration::from_millis(100), ..Limits::default() };
+    match clock {
+        Some((left, inc)) => limits.clock = Some((left, inc, None)),
+        None => limits.movetime = movetime.map(Duration::from_millis),
+    }
+    limits
+}
+
+/// Starts the engine for game `id` if an engine is to move and none is thinking yet.
+pub fn maybe_start(state: &Arc<AppState>, id: u64) {
+    let mut games = lock(&state.games);
+    let Some(g) = games.get_mut(&id) else { return };
+    if g.result.is_some() || g.engine_stop.is_some() {
+        return;
+    }
+    let turn = g.turn();
+    if g.players[turn as usize] != Player::Engine {
+        return;
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let clock = g.clock.as_ref().map(|c| (c.remaining[turn as usize].saturating_sub(c.since.elapsed()), c.increment));
+    let limits = level_limits(g.level, clock);
+    let version = g.version;
+    let random = lock(&state.rng).unit();
+    let started = dispatch_variant!(g.variant, R => {
+        match g.position::<R>() {
+            Ok(pos) => {
+                let state2 = state.clone();
+                let stop2 = stop.clone();
+                std::thread::Builder::new()
+                    .name(format!("engine-game-{id}"))
+                    .spawn(move || {
+                        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            think::<R>(&state2, &pos, &limits, stop2.clone(), random)
+                        }));
+                        finish_move(&state2, id, version, &stop2, outcome.map_err(|_| ()));
+                    })
+                    .is_ok()
+            }
+            Err(_) => false,
+        }
+    });
+    if started {
+        g.engine_stop = Some(stop);
+        g.version += 1;
+        let _ = state.changes.send((id, g.version));
+    }
+}
+
+fn think<R: Rules>(
+    state: &AppState,
+    pos: &Position<R>,
+    limits: &Limits,
+    stop: Arc<AtomicBool>,
+    random: f64,
+) -> Option<String> {
+    if let Some(book) = book_for::<R>(state.book.as_ref()) {
+        let moves = book.probe(pos);
+        if let Some(mv) = mysl_book::choose_move(&moves, 50, random) {
+            // A short pause so a book move does not appear before the page has drawn the last one.
+            std::thread::sleep(Duration::from_millis(150));
+            return Some(uci::move_to_uci(pos, mv));
+        }
+    }
+    let mut searcher = Searcher::<R>::new(state.engine_tt.clone(), stop);
+    let result = searcher.search(pos, limits, |_| {});
+    result.best.map(|mv| uci::move_to_uci(pos, mv))
+}
+
+/// Plays the engine's move if the game still waits for it. `Err` = the search panicked: the game
+/// is stopped with that reason rather than left waiting for ever.
+fn finish_move(state: &Arc<AppState>, id: u64, version: u64, stop: &Arc<AtomicBool>, mv: Result<Option<String>, ()>) {
+    {
+        let mut games = lock(&state.games);
+        let Some(g) = games.get_mut(&id) else { return };
+        // Only the search this game is waiting for may move; a takeback or new start cancelled older ones.
+        if !g.engine_stop.as_ref().is_some_and(|s| Arc::ptr_eq(s, stop)) {
+            return;
+        }
+        g.engine_stop = None;
+        if mv.is_err() {
+            g.result = Some(crate::game::GameEnd {
+                result: "*".into(),
+                reason: "stopped: the engine failed (a bug; please report it)".into(),
+            });
+        }
+        if g.version == version + 1 && !stop.load(Ordering::Relaxed) {
+            if let Ok(Some(mv)) = mv {
+                let mut rng = lock(&state.rng);
+                let _ = g.play(&mv, state.book.as_ref(), &mut rng);
+            }
+        }
+        g.check_flag();
+        g.version += 1;
+        let _ = state.changes.send((id, g.version));
+    }
+    maybe_start(state, id);
+}
+
+/// Stops the engine thinking for a game (the move it finds is thrown away).
+pub fn cancel(g: &mut crate::game::Game) {
+    if let Some(stop) = g.engine_stop.take() {
+        stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// An analysis request from the page.
+#[derive(Debug, serde::Deserialize)]
+pub struct AnalyseRequest {
+    /// The page's number for this request; every answer carries it.
+    pub id: u64,
+    pub variant: String,
+    pub fen: String,
+    #[serde(default = "one")]
+    pub multipv: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+/// Starts infinite analysis; each completed line is sent to `out` as JSON text. Returns the stop flag.
+pub fn analyse(
+    state: &Arc<AppState>,
+    request: &AnalyseRequest,
+    out: tokio::sync::mpsc::UnboundedSender<String>,
+) -> Result<Arc<AtomicBool>, String> {
+    let variant = mysl_core::Variant::from_name(&request.variant)
+        .ok_or_else(|| format!("unknown variant '{}'", request.variant))?;
+    let multipv = request.multipv.clamp(1, 5);
+    let stop = Arc::new(AtomicBool::new(false));
+    let id = request.id;
+    dispatch_variant!(variant, R => {
+        let pos = parse_fen::<R>(&request.fen)?;
+        let tt = state.analysis_tt.clone();
+        let stop2 = stop.clone();
+        std::thread::Builder::new()
+            .name("analysis".into())
+            .spawn(move || {
+                let mut searcher = Searcher::<R>::new(tt, stop2.clone());
+                let limits = Limits { infinite: true, multipv, ..Limits::default() };
+                if pos.legal_moves().is_empty() {
+                    let _ = out.send(json!({"type": "done", "id": id, "reason": "no legal moves"}).to_string());
+                    return;
+                }
+                searcher.search(&pos, &limits, |info| {
+                    if !stop2.load(Ordering::Relaxed) {
+                        let _ = out.send(info_json::<R>(id, &pos, info).to_string());
+                    }
+                });
+                let _ = out.send(json!({"type": "done", "id": id}).to_string());
+            })
+            .map_err(|e| format!("cannot start the analysis: {e}"))?;
+    });
+    Ok(stop)
+}
+
+/// One analysis line as the page shows it: score from White's side, the PV in SAN.
+pub fn info_json<R: Rules>(id: u64, pos: &Position<R>, info: &mysl_engine::SearchInfo) -> Value {
+    let mut p = pos.clone();
+    let mut sans = Vec::new();
+    let mut ucis = Vec::new();
+    for &mv in &info.pv {
+        if !p.is_legal(mv) {
+            break;
+        }
+        sans.push(san::move_to_san(&p, mv));
+        ucis.push(uci::move_to_uci(&p, mv));
+        p.play_unchecked(mv);
+    }
+    let sign = if pos.turn().is_white() { 1 } else { -1 };
+    let millis = info.time.as_millis().max(1) as u64;
+    json!({
+        "type": "info", "id": id, "multipv": info.multipv, "depth": info.depth, "seldepth": info.seldepth,
+        "cp": if mate_in(info.score).is_none() { Some(sign * info.score) } else { None },
+        "mate": mate_in(info.score).map(|m| sign * m),
+        "nodes": info.nodes, "nps": info.nodes * 1000 / millis, "time_ms": millis,
+        "san": sans, "uci": ucis, "start_number": pos.fullmoves(), "white_to_move": pos.turn().is_white(),
+    })
+}

@@ -1,0 +1,111 @@
+//! mysl-web: the local web UI. An axum server with the page embedded in the binary: play any variant
+//! against a person or the engine, analyse with the engine over a WebSocket, and explore the opening
+//! book. See `docs/web.md` for the API and the security choices.
+//!
+//! The server is the referee: every move is checked by mysl-core, the page only ever offers the legal
+//! moves the server sent, the die of dice chess is rolled here, and file paths (the book) come only from
+//! the command line.
+//!
+//! ```no_run
+//! # async fn run() -> std::io::Result<()> {
+//! let config = mysl_web::Config::default();
+//! let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port)).await?;
+//! mysl_web::serve(listener, config).await
+//! # }
+//! ```
+
+pub mod assets;
+pub mod engine;
+pub mod game;
+mod routes;
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use mysl_engine::TranspositionTable;
+
+pub use routes::router;
+
+/// Largest JSON request body (a PGN import is the largest request).
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// Largest WebSocket message from the page.
+pub const MAX_WS_MESSAGE_BYTES: usize = 16 * 1024;
+/// Games kept in memory; the oldest is dropped beyond this.
+pub const MAX_GAMES: usize = 64;
+
+/// How the server was started (from the command line).
+#[derive(Debug)]
+pub struct Config {
+    pub host: String,
+    pub port: u16,
+    /// The opening book: the built-in default book unless the command line names a file.
+    pub book: Option<mysl_book::Book>,
+    /// Where the book came from, for the page ("built-in" or the file name).
+    pub book_name: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            host: "127.0.0.1".to_string(),
+            port: 8080,
+            book: mysl_book::default_book().ok(),
+            book_name: "built-in".into(),
+        }
+    }
+}
+
+/// Shared server state.
+#[derive(Debug)]
+pub struct AppState {
+    pub games: Mutex<BTreeMap<u64, game::Game>>,
+    pub next_id: Mutex<u64>,
+    pub book: Option<mysl_book::Book>,
+    pub book_name: String,
+    /// Host names (with and without the port) the server answers to.
+    pub allowed_hosts: Vec<String>,
+    pub engine_tt: Arc<TranspositionTable>,
+    pub analysis_tt: Arc<TranspositionTable>,
+    /// Tells WebSockets that a game changed: (game id, version).
+    pub changes: tokio::sync::broadcast::Sender<(u64, u64)>,
+    pub rng: Mutex<game::Random>,
+}
+
+impl AppState {
+    /// The state for a server listening on `port` (0 before binding is fine for tests that set hosts).
+    pub fn new(config: Config, port: u16) -> Arc<AppState> {
+        let mut allowed = Vec::new();
+        let host = config.host.trim_start_matches('[').trim_end_matches(']').to_string();
+        for name in ["localhost", "127.0.0.1", "[::1]", host.as_str()] {
+            let name =
+                if name.contains(':') && !name.starts_with('[') { format!("[{name}]") } else { name.to_string() };
+            allowed.push(format!("{name}:{port}"));
+            allowed.push(name);
+        }
+        let (changes, _) = tokio::sync::broadcast::channel(256);
+        Arc::new(AppState {
+            games: Mutex::new(BTreeMap::new()),
+            next_id: Mutex::new(1),
+            book: config.book,
+            book_name: config.book_name,
+            allowed_hosts: allowed,
+            engine_tt: Arc::new(TranspositionTable::new(32)),
+            analysis_tt: Arc::new(TranspositionTable::new(32)),
+            changes,
+            rng: Mutex::new(game::Random::from_time()),
+        })
+    }
+}
+
+/// Serves the UI on a bound listener until the process ends.
+pub async fn serve(listener: tokio::net::TcpListener, config: Config) -> std::io::Result<()> {
+    let port = listener.local_addr()?.port();
+    let state = AppState::new(config, port);
+    axum::serve(listener, router(state)).await
+}
+
+/// Locks a mutex, recovering the data if a thread panicked while holding it (the game model keeps
+/// no half-done updates across a panic point).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

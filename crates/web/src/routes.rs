@@ -1,0 +1,650 @@
+//! HTTP routes: the embedded page, the JSON API and the WebSocket.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use mysl_core::{dispatch_variant, san, uci, Color, Rules, Variant};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::game::{book_for, parse_fen, roll_die, Clock, Game, Player};
+use crate::{assets, engine, lock, AppState, MAX_BODY_BYTES, MAX_GAMES, MAX_WS_MESSAGE_BYTES};
+
+/// An API error: a status and a sentence, sent as `{"error": "..."}`.
+#[derive(Debug)]
+pub struct ApiError(pub StatusCode, pub String);
+
+impl ApiError {
+    fn bad(msg: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::BAD_REQUEST, msg.into())
+    }
+    fn not_found(what: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::NOT_FOUND, what.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> ApiError {
+        let status = r.status();
+        let text = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            format!("request too large: at most {MAX_BODY_BYTES} bytes")
+        } else {
+            r.body_text()
+        };
+        ApiError(status, text)
+    }
+}
+
+type ApiResult<T> = Result<T, ApiError>;
+
+/// The whole application: page, API, WebSocket, behind the Host/Origin guard and the body limit.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/assets/{*file}", get(asset))
+        .route("/api/info", get(info))
+        .route("/api/games", post(new_game))
+        .route("/api/games/import", post(import_pgn))
+        .route("/api/games/{id}", get(get_game))
+        .route("/api/games/{id}/move", post(play_move))
+        .route("/api/games/{id}/takeback", post(take_back))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/draw", post(offer_draw))
+        .route("/api/games/{id}/pgn", get(export_pgn))
+        .route("/api/explorer", get(explorer))
+        .route("/api/ws", get(websocket))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .with_state(state)
+}
+
+/// DNS-rebinding and cross-site guard: the `Host` header must name this server (localhost or the bound
+/// address), and a request that carries an `Origin` must come from this server's own page.
+async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    if !state.allowed_hosts.iter().any(|a| a.eq_ignore_ascii_case(host)) {
+        return ApiError(
+            StatusCode::FORBIDDEN,
+            format!("Host '{host}' is not allowed: mysl web answers only requests addressed to localhost (DNS-rebinding guard)"),
+        )
+        .into_response();
+    }
+    if let Some(origin) = request.headers().get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        let origin_host = origin.strip_prefix("http://").unwrap_or("");
+        if !state.allowed_hosts.iter().any(|a| a.eq_ignore_ascii_case(origin_host)) {
+            return ApiError(
+                StatusCode::FORBIDDEN,
+                format!("Origin '{origin}' is not allowed: only this server's own page may use the API"),
+            )
+            .into_response();
+        }
+    }
+    let mut response = next.run(request).await;
+    let h = response.headers_mut();
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, header::HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
+    response
+}
+
+async fn index() -> Response {
+    asset_response("index.html")
+}
+
+async fn asset(Path(file): Path<String>) -> Response {
+    asset_response(&file)
+}
+
+fn asset_response(name: &str) -> Response {
+    match assets::get(name) {
+        Some((bytes, mime)) => {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static(mime));
+            headers.insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-cache"));
+            if name == "index.html" {
+                headers.insert(
+                    header::CONTENT_SECURITY_POLICY,
+                    header::HeaderValue::from_static(
+                        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'",
+                    ),
+                );
+            }
+            (headers, bytes).into_response()
+        }
+        None => ApiError::not_found(format!("no asset '{name}'")).into_response(),
+    }
+}
+
+async fn not_found(method: Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::not_found(format!("no route for {method} {}", uri.path()))
+}
+
+async fn info(State(state): State<Arc<AppState>>) -> Json<Value> {
+    let variants: Vec<Value> = Variant::ALL
+        .iter()
+        .map(|v| json!({"name": v.name(), "title": crate::game::variant_title(*v), "start_fen": start_fen(*v)}))
+        .collect();
+    let levels: Vec<&str> = engine::LEVELS.iter().map(|l| l.0).collect();
+    Json(json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "variants": variants,
+        "levels": levels,
+        "book": state.book.as_ref().map(|b| json!({
+            "name": state.book_name, "variant": b.variant().unwrap_or(Variant::Chess).name(), "positions": b.positions(),
+        })),
+        "tablebase": null,
+        "solver": null,
+    }))
+}
+
+fn start_fen(v: Variant) -> String {
+    dispatch_variant!(v, R => mysl_core::Position::<R>::startpos().fen())
+}
+
+/// Time control: minutes and increment seconds.
+#[derive(Debug, Deserialize)]
+struct TimeControl {
+    minutes: f64,
+    #[serde(default)]
+    increment: f64,
+}
+
+#[derive(Debug, Deserialize)]
+struct NewGame {
+    #[serde(default = "chess")]
+    variant: String,
+    fen: Option<String>,
+    #[serde(default = "human")]
+    white: String,
+    #[serde(default = "engine_player")]
+    black: String,
+    #[serde(default = "default_level")]
+    level: u8,
+    tc: Option<TimeControl>,
+}
+
+fn chess() -> String {
+    "chess".into()
+}
+fn human() -> String {
+    "human".into()
+}
+fn engine_player() -> String {
+    "engine".into()
+}
+fn default_level() -> u8 {
+    3
+}
+
+fn variant_named(name: &str) -> ApiResult<Variant> {
+    Variant::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        ApiError::bad(format!("unknown variant '{name}' (known: {})", names.join(", ")))
+    })
+}
+
+fn clock_from(tc: Option<&TimeControl>) -> ApiResult<Option<Clock>> {
+    let Some(tc) = tc else { return Ok(None) };
+    let valid = tc.minutes > 0.0 && tc.minutes <= 600.0 && (0.0..=600.0).contains(&tc.increment);
+    if !valid {
+        return Err(ApiError::bad("time control: minutes must be in (0, 600] and the increment in [0, 600] seconds"));
+    }
+    let initial = Duration::from_secs_f64(tc.minutes * 60.0);
+    Ok(Some(Clock {
+        initial,
+        remaining: [initial; 2],
+        increment: Duration::from_secs_f64(tc.increment),
+        since: Instant::now(),
+    }))
+}
+
+/// Adds a game (dropping the oldest beyond [`MAX_GAMES`]), starts the engine if it moves first, and
+/// returns the game's view.
+fn insert_game(state: &Arc<AppState>, mut game: Game) -> ApiResult<Json<Value>> {
+    let id = {
+        let mut next = lock(&state.next_id);
+        let id = *next;
+        *next += 1;
+        id
+    };
+    game.id = id;
+    {
+        let mut games = lock(&state.games);
+        while games.len() >= MAX_GAMES {
+            let Some((&oldest, _)) = games.iter().next() else { break };
+            if let Some(mut g) = games.remove(&oldest) {
+                engine::cancel(&mut g);
+            }
+        }
+        games.insert(id, game);
+    }
+    engine::maybe_start(state, id);
+    view_of(state, id)
+}
+
+fn view_of(state: &AppState, id: u64) -> ApiResult<Json<Value>> {
+    let mut games = lock(&state.games);
+    let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+    if g.check_flag() {
+        let _ = state.changes.send((id, g.version));
+    }
+    g.view(state.book.as_ref()).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
+}
+
+async fn new_game(
+    State(state): State<Arc<AppState>>,
+    body: Result<Json<NewGame>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
+    let Json(req) = body?;
+    let variant = variant_named(&req.variant)?;
+    let players =
+        [Player::parse(&req.white).map_err(ApiError::bad)?, Player::parse(&req.black).map_err(ApiError::bad)?];
+    if !(1..=8).contains(&req.level) {
+        return Err(ApiError::bad(format!("engine level must be 1 to 8, found {}", req.level)));
+    }
+    let clock = clock_from(req.tc.as_ref())?;
+    let (start_fen, roll) = dispatch_variant!(variant, R => {
+        let pos = match &req.fen {
+            Some(fen) if !fen.trim().is_empty() => parse_fen::<R>(fen.trim()).map_err(ApiError::bad)?,
+            _ => mysl_core::Position::<R>::startpos(),
+        };
+        let roll = pos.state_roll().or_else(|| roll_die::<R>(&pos, lock(&state.rng).next_u64()));
+        (pos.fen(), roll)
+    });
+    let game = Game {
+        id: 0,
+        variant,
+        start_fen,
+        moves: Vec::new(),
+        roll,
+        players,
+        level: req.level,
+        clock,
+        result: None,
+        version: 0,
+        engine_stop: None,
+    };
+    let mut game = game;
+    dispatch_variant!(variant, R => {
+        let pos = game.position::<R>().map_err(ApiError::bad)?;
+        game.after_change::<R>(&pos);
+    });
+    insert_game(&state, game)
+}
+
+/// The roll a FEN carried, if any.
+trait StateRoll {
+    fn state_roll(&self) -> Option<mysl_core::Role>;
+}
+
+impl<R: Rules> StateRoll for mysl_core::Position<R> {
+    fn state_roll(&self) -> Option<mysl_core::Role> {
+        use mysl_core::VariantState;
+        self.state().roll()
+    }
+}
+
+async fn get_game(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+    view_of(&state, id)
+}
+
+#[derive(Debug, Deserialize)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+async fn play_move(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<u64>,
+    body: Result<Json<MoveRequest>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
+    let Json(req) = body?;
+    {
+        let mut games = lock(&state.games);
+        let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+        if g.result.is_none() && g.players[g.turn() as usize] == Player::Engine {
+            return Err(ApiError(StatusCode::CONFLICT, "it is the engine's turn".into()));
+        }
+        let mut rng = lock(&state.rng);
+        g.play(&req.mv, state.book.as_ref(), &mut rng).map_err(ApiError::bad)?;
+        let _ = state.changes.send((id, g.version));
+    }
+    engine::maybe_start(&state, id);
+    view_of(&state, id)
+}
+
+async fn take_back(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+    {
+        let mut games = lock(&state.games);
+        let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+        engine::cancel(g);
+        // Back to the last position where a human was to move (two plies against the engine).
+        let mut n = 0;
+        let mut turn = g.turn();
+        loop {
+            if n >= g.moves.len() {
+                break;
+            }
+            n += 1;
+            turn = !turn;
+            if g.players[turn as usize] == Player::Human {
+                break;
+            }
+        }
+        if !g.players.contains(&Player::Human) {
+            n = n.min(1);
+        }
+        if n == 0 {
+            return Err(ApiError::bad("no move to take back"));
+        }
+        let mut rng = lock(&state.rng);
+        g.take_back(n, &mut rng).map_err(ApiError::bad)?;
+        let _ = state.changes.send((id, g.version));
+    }
+    engine::maybe_start(&state, id);
+    view_of(&state, id)
+}
+
+#[derive(Debug, Deserialize, Default)]
+struct ResignRequest {
+    color: Option<String>,
+}
+
+async fn resign(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<u64>,
+    body: Option<Json<ResignRequest>>,
+) -> ApiResult<Json<Value>> {
+    let req = body.map(|b| b.0).unwrap_or_default();
+    let color = match req.color.as_deref() {
+        None => None,
+        Some("white") => Some(Color::White),
+        Some("black") => Some(Color::Black),
+        Some(other) => return Err(ApiError::bad(format!("color must be 'white' or 'black', found '{other}'"))),
+    };
+    {
+        let mut games = lock(&state.games);
+        let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+        g.resign(color).map_err(ApiError::bad)?;
+        engine::cancel(g);
+        let _ = state.changes.send((id, g.version));
+    }
+    view_of(&state, id)
+}
+
+/// A draw offer by the human to move (or the only human). Between two humans at one screen the offer
+/// is the agreement. The engine accepts when a short search finds it no better than equal.
+async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+    let (variant, pos_game) = {
+        let games = lock(&state.games);
+        let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+        if let Some(end) = &g.result {
+            return Err(ApiError::bad(format!("the game is over ({} {})", end.result, end.reason)));
+        }
+        let humans = g.players.iter().filter(|p| **p == Player::Human).count();
+        match humans {
+            0 => return Err(ApiError::bad("no human to offer a draw in an engine-vs-engine game")),
+            2 => (None, None),
+            _ => {
+                let engine_color = if g.players[0] == Player::Engine { Color::White } else { Color::Black };
+                (Some(g.variant), Some((g.start_fen.clone(), g.moves.clone(), g.roll, engine_color)))
+            }
+        }
+    };
+    let accepted = match (variant, pos_game) {
+        (Some(variant), Some((start_fen, moves, roll, engine_color))) => {
+            let tt = state.engine_tt.clone();
+            tokio::task::spawn_blocking(move || {
+                let g = Game {
+                    id, variant, start_fen, moves, roll, players: [Player::Human; 2], level: 1, clock: None,
+                    result: None, version: 0, engine_stop: None,
+                };
+                dispatch_variant!(variant, R => {
+                    let Ok(pos) = g.position::<R>() else { return false };
+                    let limits = mysl_engine::Limits { depth: Some(8), movetime: Some(Duration::from_millis(300)), multipv: 1, ..Default::default() };
+                    let mut searcher = mysl_engine::Searcher::<R>::new(tt, Arc::new(AtomicBool::new(false)));
+                    let score = searcher.search(&pos, &limits, |_| {}).score;
+                    let engine_score = if pos.turn() == engine_color { score } else { -score };
+                    engine_score <= 0
+                })
+            })
+            .await
+            .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("draw offer: {e}")))?
+        }
+        _ => true,
+    };
+    if !accepted {
+        return Err(ApiError(StatusCode::CONFLICT, "mysl declines the draw".into()));
+    }
+    {
+        let mut games = lock(&state.games);
+        let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+        if g.result.is_none() {
+            engine::cancel(g);
+            g.result = Some(crate::game::GameEnd { result: "1/2-1/2".into(), reason: "Draw by agreement".into() });
+            g.version += 1;
+            let _ = state.changes.send((id, g.version));
+        }
+    }
+    view_of(&state, id)
+}
+
+async fn export_pgn(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Response> {
+    let games = lock(&state.games);
+    let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+    let text = g.pgn().map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    Ok(([(header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")], text).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+struct ImportRequest {
+    pgn: String,
+    #[serde(default = "human")]
+    white: String,
+    #[serde(default = "human")]
+    black: String,
+    #[serde(default = "default_level")]
+    level: u8,
+}
+
+/// Collects the moves of an imported game.
+struct Collect<R: Rules> {
+    start: Option<mysl_core::Position<R>>,
+    moves: Vec<String>,
+}
+
+impl<R: Rules> mysl_book::pgn::GameSink<R> for Collect<R> {
+    fn tags(&mut self, _tags: &mysl_book::pgn::GameTags) -> bool {
+        true
+    }
+    fn ply(&mut self, pos: &mysl_core::Position<R>, mv: mysl_core::Move, _ply: usize) -> bool {
+        if self.start.is_none() {
+            self.start = Some(pos.clone());
+        }
+        self.moves.push(uci::move_to_uci(pos, mv));
+        true
+    }
+}
+
+/// The value of a PGN tag in the first game's header.
+fn tag_value<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
+    pgn.lines().map(str::trim).take_while(|l| l.is_empty() || l.starts_with('[')).find_map(|l| {
+        let rest = l.strip_prefix('[')?.strip_prefix(name)?.trim_start();
+        rest.strip_prefix('"')?.rsplit_once('"').map(|(v, _)| v)
+    })
+}
+
+async fn import_pgn(
+    State(state): State<Arc<AppState>>,
+    body: Result<Json<ImportRequest>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
+    let Json(req) = body?;
+    let players =
+        [Player::parse(&req.white).map_err(ApiError::bad)?, Player::parse(&req.black).map_err(ApiError::bad)?];
+    let variant = variant_named(tag_value(&req.pgn, "Variant").unwrap_or("chess"))?;
+    let text = req.pgn.trim_start_matches('\u{feff}');
+    let game = dispatch_variant!(variant, R => {
+        let mut sink = Collect::<R> { start: None, moves: Vec::new() };
+        let tags = mysl_book::pgn::replay_game::<R, _>(text.as_bytes(), &mut sink)
+            .map_err(|e| ApiError::bad(format!("PGN: {e}")))?;
+        let start = match (sink.start, &tags.fen) {
+            (Some(p), _) => p,
+            (None, Some(fen)) => parse_fen::<R>(fen).map_err(ApiError::bad)?,
+            (None, None) => mysl_core::Position::<R>::startpos(),
+        };
+        let mut game = Game {
+            id: 0, variant, start_fen: start.fen(), moves: Vec::new(), roll: None, players,
+            level: req.level.clamp(1, 8), clock: None, result: None, version: 0, engine_stop: None,
+        };
+        if matches!(R::VARIANT, Variant::Dice) && !sink.moves.is_empty() {
+            return Err(ApiError::bad("PGN: dice games cannot be imported yet (the rolls are not recorded in PGN)"));
+        }
+        let mut rng = lock(&state.rng);
+        for m in &sink.moves {
+            game.play(m, state.book.as_ref(), &mut rng).map_err(|e| ApiError::bad(format!("PGN: {e}")))?;
+        }
+        if game.moves.is_empty() {
+            game.roll = roll_die::<R>(&start, rng.next_u64());
+            game.after_change::<R>(&start);
+        }
+        game
+    });
+    insert_game(&state, game)
+}
+
+#[derive(Debug, Deserialize)]
+struct ExplorerQuery {
+    #[serde(default = "chess")]
+    variant: String,
+    fen: String,
+}
+
+/// The book's moves for a position, with statistics, play probabilities and opening names.
+async fn explorer(State(state): State<Arc<AppState>>, Query(q): Query<ExplorerQuery>) -> ApiResult<Json<Value>> {
+    let variant = variant_named(&q.variant)?;
+    dispatch_variant!(variant, R => {
+        let pos = parse_fen::<R>(&q.fen).map_err(ApiError::bad)?;
+        let Some(book) = book_for::<R>(state.book.as_ref()) else {
+            return Ok(Json(json!({"book": state.book_name, "available": false, "moves": [],
+                "message": format!("the book has no {} positions", R::NAME)})));
+        };
+        let moves = book.probe(&pos);
+        let total: f64 = moves.iter().map(|m| f64::from(m.weight)).sum();
+        let list: Vec<Value> = moves.iter().map(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m.mv);
+            let opening = mysl_book::eco::lookup(after.key()).map(|o| json!({"eco": o.eco, "name": o.name}));
+            json!({
+                "uci": uci::move_to_uci(&pos, m.mv), "san": san::move_to_san(&pos, m.mv), "weight": m.weight,
+                "probability": if total > 0.0 { f64::from(m.weight) / total } else { 0.0 },
+                "games": m.stats.map(|s| s.games), "white": m.stats.map(|s| s.white_wins),
+                "draws": m.stats.map(|s| s.draws), "black": m.stats.map(|s| s.black_wins),
+                "elo": m.stats.map(|s| s.elo_avg).filter(|&e| e > 0), "opening": opening,
+            })
+        }).collect();
+        let opening = mysl_book::eco::lookup(pos.key()).map(|o| json!({"eco": o.eco, "name": o.name}));
+        Ok(Json(json!({"book": state.book_name, "available": true, "opening": opening, "moves": list})))
+    })
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum ClientMessage {
+    /// Send this game's view whenever it changes.
+    Watch {
+        game: u64,
+    },
+    Analyse(engine::AnalyseRequest),
+    Stop,
+}
+
+async fn websocket(State(state): State<Arc<AppState>>, ws: WebSocketUpgrade) -> Response {
+    ws.max_message_size(MAX_WS_MESSAGE_BYTES)
+        .max_frame_size(MAX_WS_MESSAGE_BYTES)
+        .on_upgrade(move |socket| socket_loop(state, socket))
+}
+
+async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
+    let (out, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let mut changes = state.changes.subscribe();
+    let mut watching: Option<u64> = None;
+    let mut analysis: Option<Arc<AtomicBool>> = None;
+    let stop = |a: &mut Option<Arc<AtomicBool>>| {
+        if let Some(flag) = a.take() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    };
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(t))) => t.to_string(),
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Binary(_))) => {
+                        let _ = out.send(json!({"type": "error", "message": "binary messages are not understood"}).to_string());
+                        continue;
+                    }
+                    _ => break,
+                };
+                match serde_json::from_str::<ClientMessage>(&text) {
+                    Ok(ClientMessage::Watch { game }) => {
+                        watching = Some(game);
+                        if let Ok(Json(v)) = view_of(&state, game) {
+                            let _ = out.send(json!({"type": "game", "game": v}).to_string());
+                        }
+                    }
+                    Ok(ClientMessage::Analyse(req)) => {
+                        stop(&mut analysis);
+                        match engine::analyse(&state, &req, out.clone()) {
+                            Ok(flag) => analysis = Some(flag),
+                            Err(e) => { let _ = out.send(json!({"type": "error", "id": req.id, "message": e}).to_string()); }
+                        }
+                    }
+                    Ok(ClientMessage::Stop) => stop(&mut analysis),
+                    Err(e) => { let _ = out.send(json!({"type": "error", "message": format!("bad message: {e}")}).to_string()); }
+                }
+            }
+            line = lines.recv() => {
+                let Some(line) = line else { break };
+                if socket.send(Message::Text(line.into())).await.is_err() { break; }
+            }
+            change = changes.recv() => {
+                match change {
+                    Ok((id, _)) if Some(id) == watching => {
+                        if let Ok(Json(v)) = view_of(&state, id) {
+                            let _ = out.send(json!({"type": "game", "game": v}).to_string());
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        if let Some(id) = watching {
+                            if let Ok(Json(v)) = view_of(&state, id) {
+                                let _ = out.send(json!({"type": "game", "game": v}).to_string());
+                            }
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                    _ => {}
+                }
+            }
+        }
+    }
+    stop(&mut analysis);
+}
