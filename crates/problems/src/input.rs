@@ -46,6 +46,8 @@ pub struct Options {
     pub variation: bool,
     pub intelligent: bool,
     pub quodlibet: bool,
+    /// `MatesIn1`: show the defender's early goal moves in self/reflex play.
+    pub mates_in_1: bool,
     pub max_time: Option<u64>,
     /// `EnPassant` squares as given.
     pub en_passant: Vec<u8>,
@@ -517,6 +519,9 @@ impl Parser<'_> {
             let c = chars[i];
             i += 1;
             if c == '/' {
+                if i == chars.len() {
+                    break;
+                }
                 rank -= 1;
                 file = 0;
                 if rank < 0 {
@@ -609,6 +614,7 @@ impl Parser<'_> {
                     }
                 }
                 "quodlibet" => o.quodlibet = true,
+                "matesin1" => o.mates_in_1 = true,
                 "maxtime" => o.max_time = Some(self.number_arg()? as u64),
                 "enpassant" => o.en_passant = self.squares_arg()?,
                 "nocastling" => o.no_castling = self.squares_arg()?,

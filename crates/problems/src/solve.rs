@@ -165,6 +165,28 @@ impl Searcher {
         texts
     }
 
+    /// Texts of a series line: `k` series moves (the other side passing in between), then the tail.
+    fn series_texts(&mut self, moves: &[Move], k: usize) -> Vec<String> {
+        let mut texts = Vec::new();
+        let mut undos = Vec::new();
+        let mut nulls = Vec::new();
+        for (i, &m) in moves.iter().enumerate() {
+            texts.push(self.move_text(m, i + 1 == moves.len()));
+            undos.push((m, self.board.make(m)));
+            if i + 1 < k {
+                nulls.push(self.board.make_null());
+            }
+        }
+        while let Some((m, u)) = undos.pop() {
+            if undos.len() + 1 < k {
+                let ep = nulls.pop().flatten();
+                self.board.unmake_null(ep);
+            }
+            self.board.unmake(m, u);
+        }
+        texts
+    }
+
     // ------------------------------------------------------------------ help play
 
     /// All help lines of exactly `plies` half moves from here ending in the goal (for hs#: ending
@@ -173,8 +195,11 @@ impl Searcher {
         if self.tick() {
             return false;
         }
+        if plies == 1 {
+            return self.help_leaf(line, out);
+        }
         let key = self.board.key() ^ salt(plies, 1);
-        if plies > 1 && self.hash_get(key) == Some(false) {
+        if self.hash_get(key) == Some(false) {
             return false;
         }
         let moves = self.board.legal_moves();
@@ -182,25 +207,36 @@ impl Searcher {
         for m in moves {
             let u = self.board.make(m);
             line.push(m);
-            if plies == 1 {
-                line.pop();
-                self.board.unmake(m, u);
-                let before = out.len();
-                let mut l = line.clone();
-                l.push(m);
-                self.help_final_line(&l, out);
-                found |= out.len() > before;
-                continue;
-            } else if self.help(plies - 1, line, out) {
+            if self.help(plies - 1, line, out) {
                 found = true;
             }
             line.pop();
             self.board.unmake(m, u);
         }
-        if plies > 1 && !found {
+        if !found {
             self.hash_put(key, false);
         }
         found
+    }
+
+    /// The last help half move: only moves that can complete the goal are looked at closely.
+    fn help_leaf(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+        let mut pseudo = Vec::with_capacity(64);
+        self.board.pseudo_moves(&mut pseudo);
+        let us = self.board.side;
+        let need_check = self.stip.goal == Goal::Mate && self.stip.play != Play::HelpSelf;
+        let before = out.len();
+        for m in pseudo {
+            let u = self.board.make(m);
+            let candidate = !self.board.in_check(us) && (!need_check || self.board.in_check(!us));
+            self.board.unmake(m, u);
+            if candidate {
+                line.push(m);
+                self.help_final_line(line, out);
+                line.pop();
+            }
+        }
+        out.len() > before
     }
 
     /// The last help move `m` (board before it): records the solution(s) it completes.
@@ -406,8 +442,7 @@ impl Searcher {
     fn move_wins(&mut self, n: u32) -> bool {
         match self.stip.play {
             Play::Direct => self.goal_reached() || (n > 1 && self.defender_loses(n - 1)),
-            Play::SelfPlay => (self.opts.quodlibet && self.goal_reached()) || self.defender_loses(n - 1),
-            _ => self.defender_loses(n - 1),
+            _ => (self.opts.quodlibet && self.goal_reached()) || self.defender_loses(n - 1),
         }
     }
 
@@ -429,8 +464,9 @@ impl Searcher {
                 let g = self.goal_reached();
                 self.board.unmake(m, u);
                 if g {
-                    self.hash_put(key, false);
-                    return false;
+                    let q = self.opts.quodlibet;
+                    self.hash_put(key, q);
+                    return q;
                 }
             }
         }
@@ -486,7 +522,7 @@ impl Searcher {
         let u = self.board.make(m);
         let victim = self.board.side;
         let in_check = self.board.in_check(victim);
-        let direct_goal = (self.is_direct() || (self.stip.play == Play::SelfPlay && self.opts.quodlibet)) && self.goal_reached();
+        let direct_goal = (self.is_direct() || self.opts.quodlibet) && self.goal_reached();
         if direct_goal {
             out.push(format!("{num}.{text}{marker}"));
             self.board.unmake(m, u);
@@ -533,7 +569,10 @@ impl Searcher {
             let text = self.move_text(d, text_goal);
             let u = self.board.make(d);
             if !self.is_direct() && self.goal_reached() {
-                out.push(format!("{num}...{text}"));
+                // Popeye shows the defender's goal moves only at the end (or with MatesIn1).
+                if k == 0 || self.opts.mates_in_1 {
+                    out.push(format!("{num}...{text}"));
+                }
                 self.board.unmake(d, u);
                 continue;
             }
@@ -546,21 +585,25 @@ impl Searcher {
                 continue;
             };
             if let Some((kt, ts)) = threat {
-                // Not a variation if a threat move still works.
+                // As Popeye prints them: a defence is a variation if it defeats at least one of
+                // the threat moves and does not allow a win shorter than the threat.
                 let legal = self.board.legal_moves();
-                let mut still = false;
+                let mut all_still = kmin >= *kt;
                 for &t in ts {
+                    if !all_still {
+                        break;
+                    }
                     if legal.contains(&t) {
                         let u2 = self.board.make(t);
                         let w = self.move_wins(*kt);
                         self.board.unmake(t, u2);
-                        if w {
-                            still = true;
-                            break;
-                        }
+                        all_still &= w;
+                    } else {
+                        all_still = false;
                     }
                 }
-                if still {
+                let short = kmin < *kt;
+                if short || all_still {
                     self.board.unmake(d, u);
                     continue;
                 }
@@ -652,7 +695,9 @@ impl Searcher {
             let text = self.move_text(d, !self.is_direct());
             let u = self.board.make(d);
             if !self.is_direct() && self.goal_reached() {
-                out.push(format!("1...{text}"));
+                if self.opts.mates_in_1 {
+                    out.push(format!("1...{text}"));
+                }
             } else if k > 0 {
                 if let Some(kmin) = self.min_win(k) {
                     out.push(format!("1...{text}"));
@@ -815,8 +860,7 @@ fn solve_series(s: &mut Searcher, threads: usize, sol: &mut Solution) {
     let series_white = s.stip.play != Play::Help;
     s.board.side = if series_white { Color::White } else { Color::Black };
     let fmt = |t: &mut Searcher, l: &[Move], k: usize| -> String {
-        let fa = Some(l.len() - 1);
-        let texts = t.line_texts(l, fa);
+        let texts = t.series_texts(l, k);
         let mut line = String::new();
         for (i, tx) in texts.iter().enumerate() {
             if i > 0 {

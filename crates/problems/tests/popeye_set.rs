@@ -17,7 +17,11 @@ use mysl_problems::solve::Limits;
 use mysl_problems::{solve_problem, SolveError};
 
 /// Entries slower than the fast test budget (run with `cargo test -p mysl-problems -- --ignored`).
-const SLOW: &[&str] = &["pyset-001", "pyset-002", "pyset-003", "pyset-004", "pyset-005", "pyset-034", "pyset-093", "pyset-095"];
+const SLOW: &[&str] = &[
+    "pyset-001", "pyset-002", "pyset-003", "pyset-004", "pyset-005", "pyset-016", "pyset-017", "pyset-018", "pyset-023",
+    "pyset-026", "pyset-028", "pyset-034", "pyset-035", "pyset-080", "pyset-084", "pyset-085", "pyset-093", "pyset-094",
+    "pyset-095", "pyset-096",
+];
 
 fn set_path() -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/problems/popeye-set.jsonl");
