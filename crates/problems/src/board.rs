@@ -289,7 +289,8 @@ impl Board {
             if theirs.contains(to) {
                 push(out, t, false);
             } else if let Some((ep_to, cap)) = self.ep {
-                if ep_to == t {
+                let victim = self.squares[cap as usize] == Some(Piece { color: !us, kind: walk::PAWN });
+                if ep_to == t && victim && !occ.contains(sq(ep_to)) {
                     out.push(Move { from: f, to: t, special: Special::EnPassant { cap } });
                 }
             }

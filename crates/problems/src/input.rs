@@ -374,6 +374,7 @@ impl Parser<'_> {
             unsupported: Vec::new(),
         };
         let mut have_pieces = false;
+        let mut stip_seen = false;
         loop {
             let Some(t) = self.peek().cloned() else {
                 return Err(self.err(None, "unterminated problem: EndProblem missing"));
@@ -384,7 +385,7 @@ impl Parser<'_> {
             };
             match cmd {
                 "endproblem" | "nextproblem" => {
-                    if p.stipulation.is_none() && !p.unsupported.iter().any(|u| u.starts_with("sstipulation")) {
+                    if p.stipulation.is_none() && !stip_seen {
                         return Err(self.err(Some(&t), "no stipulation given"));
                     }
                     if !have_pieces {
@@ -418,6 +419,7 @@ impl Parser<'_> {
                     }
                 }
                 "stipulation" => {
+                    stip_seen = true;
                     let Some(s) = self.peek().cloned() else { return Err(self.err(None, "stipulation missing")) };
                     self.pos += 1;
                     match stipulation::parse(&s.text) {
@@ -427,6 +429,7 @@ impl Parser<'_> {
                     }
                 }
                 "sstipulation" => {
+                    stip_seen = true;
                     let r = self.rest_of_line(&t);
                     p.unsupported.push(format!("sstipulation {r}"));
                 }
