@@ -253,7 +253,7 @@ fn split_piece_spec(token: &str) -> Option<(String, Vec<u8>)> {
         return None;
     }
     for code_len in 1..=2 {
-        if token.len() <= code_len || (token.len() - code_len) % 2 != 0 {
+        if token.len() <= code_len || !(token.len() - code_len).is_multiple_of(2) {
             continue;
         }
         let (code, rest) = token.split_at(code_len);
@@ -543,7 +543,7 @@ impl Parser<'_> {
                 continue;
             }
             let (code, white) = if c == '.' {
-                if i + 1 >= chars.len() + 1 || i + 2 > chars.len() {
+                if i + 2 > chars.len() {
                     return Err(self.err(Some(t), "bad two-letter piece in Forsyth"));
                 }
                 let s: String = chars[i..i + 2].iter().collect();

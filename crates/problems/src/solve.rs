@@ -84,10 +84,11 @@ impl Searcher {
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 4095 == 0 && !self.stopped {
-            if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.stopped = true;
-            }
+        if self.nodes & 4095 == 0
+            && !self.stopped
+            && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
         }
         self.stopped
     }
@@ -543,10 +544,9 @@ impl Searcher {
             }
             self.board.unmake_null(ep);
         }
-        if self.opts.variation || !marker.is_empty() {
-            if self.opts.variation || n_after == 0 {
-                self.print_defences(n_after, num, threat.as_ref(), refutations, out);
-            }
+        // Without Option Variation only the keys/tries, their threats and (s#1, r#1) the forced replies.
+        if self.opts.variation || (!marker.is_empty() && n_after == 0) {
+            self.print_defences(n_after, num, threat.as_ref(), refutations, out);
         }
         if !refutations.is_empty() {
             out.push("but".to_string());
@@ -723,7 +723,7 @@ fn format_help_line(texts: &[String]) -> String {
             num = 2;
             continue;
         }
-        if pos % 2 == 0 {
+        if pos.is_multiple_of(2) {
             if !s.is_empty() {
                 s.push(' ');
             }
