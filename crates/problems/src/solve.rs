@@ -203,10 +203,16 @@ impl Searcher {
         if self.hash_get(key) == Some(false) {
             return false;
         }
-        let moves = self.board.legal_moves();
+        let mut moves = Vec::with_capacity(64);
+        self.board.pseudo_moves(&mut moves);
+        let us = self.board.side;
         let mut found = false;
         for m in moves {
             let u = self.board.make(m);
+            if self.board.in_check(us) {
+                self.board.unmake(m, u);
+                continue;
+            }
             line.push(m);
             if self.help(plies - 1, line, out) {
                 found = true;
@@ -287,10 +293,15 @@ impl Searcher {
             return false;
         }
         let us = self.board.side;
-        let moves = self.board.legal_moves();
+        let mut moves = Vec::with_capacity(64);
+        self.board.pseudo_moves(&mut moves);
         let mut found = false;
         for m in moves {
             let u = self.board.make(m);
+            if self.board.in_check(us) {
+                self.board.unmake(m, u);
+                continue;
+            }
             line.push(m);
             if k == 1 {
                 found |= self.series_tail(line, out);
@@ -422,18 +433,33 @@ impl Searcher {
         if self.tick() {
             return false;
         }
-        let ds = self.defences();
-        let mut res = !ds.is_empty();
-        if res {
-            for d in ds {
-                let u = self.board.make(d);
-                let ok = self.after_defence(k);
+        let reflex = matches!(self.stip.play, Play::Reflex | Play::SemiReflex);
+        let ds = if reflex {
+            self.defences()
+        } else {
+            let mut v = Vec::with_capacity(64);
+            self.board.pseudo_moves(&mut v);
+            v
+        };
+        let us = self.board.side;
+        let mut res = true;
+        let mut legal = 0;
+        for d in ds {
+            let u = self.board.make(d);
+            if self.board.in_check(us) {
                 self.board.unmake(d, u);
-                if !ok {
-                    res = false;
-                    break;
-                }
+                continue;
             }
+            legal += 1;
+            let ok = self.after_defence(k);
+            self.board.unmake(d, u);
+            if !ok {
+                res = false;
+                break;
+            }
+        }
+        if legal == 0 {
+            res = false;
         }
         self.hash_put(key, res);
         res
@@ -456,9 +482,11 @@ impl Searcher {
         if self.tick() {
             return false;
         }
-        let moves = self.board.legal_moves();
+        let mut moves = Vec::with_capacity(64);
+        self.board.pseudo_moves(&mut moves);
         let mut res = false;
         if self.stip.play == Play::Reflex {
+            moves = self.board.legal_moves();
             // White must reach the goal if it can; then it cannot force the reflex goal.
             for &m in &moves {
                 let u = self.board.make(m);
@@ -473,6 +501,10 @@ impl Searcher {
         }
         for m in moves {
             let u = self.board.make(m);
+            if self.board.in_check(!self.board.side) {
+                self.board.unmake(m, u);
+                continue;
+            }
             let w = self.move_wins(n);
             self.board.unmake(m, u);
             if w {
