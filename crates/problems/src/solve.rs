@@ -36,13 +36,33 @@ impl Default for Limits {
     }
 }
 
+/// Hasher for keys that are already random (Zobrist keys): the key itself.
+#[derive(Clone, Copy, Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type KeyMap = HashMap<u64, bool, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// One search thread's state.
 #[derive(Clone)]
 struct Searcher {
     board: Board,
     stip: Stipulation,
     opts: Options,
-    hash: HashMap<u64, bool>,
+    hash: KeyMap,
     hash_cap: usize,
     nodes: u64,
     stop: Arc<AtomicBool>,
@@ -72,7 +92,7 @@ impl Searcher {
             board,
             stip,
             opts,
-            hash: HashMap::new(),
+            hash: KeyMap::default(),
             hash_cap: limits.hash_entries.max(1024),
             nodes: 0,
             stop: limits.stop.clone(),
@@ -228,6 +248,18 @@ impl Searcher {
 
     /// The last help half move: only moves that can complete the goal are looked at closely.
     fn help_leaf(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+        let key = self.board.key() ^ salt(1, 1);
+        if self.hash_get(key) == Some(false) {
+            return false;
+        }
+        let found = self.help_leaf_moves(line, out);
+        if !found {
+            self.hash_put(key, false);
+        }
+        found
+    }
+
+    fn help_leaf_moves(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
         let mut pseudo = Vec::with_capacity(64);
         self.board.pseudo_moves(&mut pseudo);
         let us = self.board.side;
