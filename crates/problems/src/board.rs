@@ -231,6 +231,52 @@ impl Board {
         }
     }
 
+    /// A cheap superset test: could move `m` of the side to move give check to the enemy king on
+    /// `ksq` (direct or discovered)? `false` means it certainly does not.
+    pub fn could_check(&self, m: Move, ksq: u8) -> bool {
+        let us = self.side;
+        let Some(p) = self.piece_at(m.from) else { return true };
+        let kind = match m.special {
+            Special::None | Special::Double => p.kind,
+            Special::Promote(k) => k,
+            _ => return true,
+        };
+        let occ = (self.occupied() & !Bitboard::from_square(sq(m.from))) | Bitboard::from_square(sq(m.to));
+        let k = sq(ksq);
+        let t = sq(m.to);
+        let direct = match KINDS[kind as usize].walk {
+            Walk::King => false,
+            Walk::Queen => attacks::queen_attacks(t, occ).contains(k),
+            Walk::Rook => attacks::rook_attacks(t, occ).contains(k),
+            Walk::Bishop => attacks::bishop_attacks(t, occ).contains(k),
+            Walk::Knight => attacks::knight_attacks(t).contains(k),
+            Walk::Pawn => attacks::pawn_attacks(us, t).contains(k),
+        };
+        if direct {
+            return true;
+        }
+        // Discovered: the mover stood between the king and one of our line pieces.
+        let q = self.kind_bb(us, walk::QUEEN);
+        let rooks = self.kind_bb(us, walk::ROOK) | q;
+        let bishops = self.kind_bb(us, walk::BISHOP) | q;
+        let f = sq(m.from);
+        let (kf, kr) = (ksq % 8, ksq / 8);
+        let (ff, fr) = (m.from % 8, m.from / 8);
+        let sliders = if kf == ff || kr == fr {
+            rooks
+        } else if (kf as i8 - ff as i8).abs() == (kr as i8 - fr as i8).abs() {
+            bishops
+        } else {
+            return false;
+        };
+        for s in sliders {
+            if attacks::between(k, s).contains(f) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Pseudo-legal moves of the side to move, appended to `out`.
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
         let us = self.side;

@@ -265,7 +265,15 @@ impl Searcher {
         let us = self.board.side;
         let need_check = self.stip.goal == Goal::Mate && self.stip.play != Play::HelpSelf;
         let before = out.len();
+        let enemy_king = self.board.king_square(!us);
         for m in pseudo {
+            if need_check {
+                if let Some(k) = enemy_king {
+                    if !self.board.could_check(m, k) {
+                        continue;
+                    }
+                }
+            }
             let u = self.board.make(m);
             let candidate = !self.board.in_check(us) && (!need_check || self.board.in_check(!us));
             self.board.unmake(m, u);
@@ -367,7 +375,12 @@ impl Searcher {
     }
 
     fn goal_moves(&mut self) -> Vec<Move> {
-        let moves = self.board.legal_moves();
+        let mut moves = self.board.legal_moves();
+        if self.stip.goal == Goal::Mate {
+            if let Some(k) = self.board.king_square(!self.board.side) {
+                moves.retain(|&m| self.board.could_check(m, k));
+            }
+        }
         let mut res = Vec::new();
         for m in moves {
             let u = self.board.make(m);
@@ -531,7 +544,16 @@ impl Searcher {
                 }
             }
         }
+        let mate_in_1 = n == 1 && self.stip.play == Play::Direct && self.stip.goal == Goal::Mate;
+        let enemy_king = self.board.king_square(!self.board.side);
         for m in moves {
+            if mate_in_1 {
+                if let Some(k) = enemy_king {
+                    if !self.board.could_check(m, k) {
+                        continue;
+                    }
+                }
+            }
             let u = self.board.make(m);
             if self.board.in_check(!self.board.side) {
                 self.board.unmake(m, u);
