@@ -140,7 +140,9 @@ fn run(select: impl Fn(&str) -> bool) -> Option<Report> {
             }
         };
         let t0 = Instant::now();
-        let limits = Limits { deadline: Some(Instant::now() + std::time::Duration::from_secs(300)), ..Limits::default() };
+        // Popeye's reference runs were capped at 120 s; MYSL_PYSET_SECONDS changes our cap.
+        let cap: u64 = std::env::var("MYSL_PYSET_SECONDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
+        let limits = Limits { deadline: Some(Instant::now() + std::time::Duration::from_secs(cap)), ..Limits::default() };
         let result = solve_problem(problem, &limits);
         let secs = t0.elapsed().as_secs_f64();
         match result {
@@ -176,6 +178,7 @@ fn run(select: impl Fn(&str) -> bool) -> Option<Report> {
                         }
                     }
                 }
+                eprintln!("{id}: {} in {secs:.3} s", if why.is_none() { "pass" } else { "FAIL" });
                 match why {
                     None => rep.passing.push(id),
                     Some(w) => rep.failing.push((id, w)),
