@@ -32,7 +32,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { hash_entries: 1 << 22, deadline: None, stop: Arc::new(AtomicBool::new(false)), threads: 2 }
+        Limits { hash_entries: 1 << 21, deadline: None, stop: Arc::new(AtomicBool::new(false)), threads: 2 }
     }
 }
 
