@@ -33,13 +33,8 @@ pub fn text(problem: &Problem, result: &Result<ProblemResult, SolveError>) -> St
                     s.push_str(&t.header);
                     s.push('\n');
                 }
-                let mut depth_indent = |line: &str| -> String {
-                    // Indent battle-play lines by their move number like Popeye does (cosmetic).
-                    let _ = &mut interrupted;
-                    line.to_string()
-                };
                 for l in &t.lines {
-                    s.push_str(&depth_indent(l));
+                    s.push_str(l);
                     s.push('\n');
                 }
                 interrupted |= t.interrupted;
