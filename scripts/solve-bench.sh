@@ -3,7 +3,10 @@
 # popeye_seconds (and, with POPEYE=/path/to/py, Popeye measured in the same run).
 #
 # usage: scripts/solve-bench.sh [MYSL_BINARY] [TIMEOUT_SECONDS]
-#   MYSL_BINARY defaults to $CARGO_TARGET_DIR/release/mysl, else target/release/mysl, else the debug binary.
+#   MYSL_BINARY defaults to $CARGO_TARGET_DIR/release/mysl (or target/release/mysl), else the debug one.
+#   Time an optimised binary: `cargo build -p mysl --release`, or `cargo test -p mysl --no-run`, which
+#   builds target/debug/mysl with the test profile (opt-level 3). A plain dev build is unoptimised
+#   and about ten times slower.
 #   Entries that mysl reports as "not supported yet" are listed as unsupported and not timed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
