@@ -68,6 +68,19 @@ struct Searcher {
     stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
     stopped: bool,
+    /// Last refutation found per number of attacker moves left (tried first: a cut-off is likely).
+    refute_killer: [Option<Move>; 64],
+    /// Last winning attacker move per number of moves left.
+    win_killer: [Option<Move>; 64],
+}
+
+/// Moves `m` to the front of `moves` if it is there (search order only; output order is unaffected).
+fn front(moves: &mut [Move], m: Option<Move>) {
+    if let Some(m) = m {
+        if let Some(i) = moves.iter().position(|&x| x == m) {
+            moves[..=i].rotate_right(1);
+        }
+    }
 }
 
 /// Salts for the hash key: (moves left, node type).
@@ -98,6 +111,8 @@ impl Searcher {
             stop: limits.stop.clone(),
             deadline: limits.deadline,
             stopped: false,
+            refute_killer: [None; 64],
+            win_killer: [None; 64],
         }
     }
 
@@ -486,6 +501,8 @@ impl Searcher {
             self.board.pseudo_moves(&mut v);
             v
         };
+        let mut ds = ds;
+        front(&mut ds, self.refute_killer[(k as usize).min(63)]);
         let us = self.board.side;
         let mut res = true;
         let mut legal = 0;
@@ -499,6 +516,7 @@ impl Searcher {
             let ok = self.after_defence(k);
             self.board.unmake(d, u);
             if !ok {
+                self.refute_killer[(k as usize).min(63)] = Some(d);
                 res = false;
                 break;
             }
@@ -544,6 +562,7 @@ impl Searcher {
                 }
             }
         }
+        front(&mut moves, self.win_killer[(n as usize).min(63)]);
         let mate_in_1 = n == 1 && self.stip.play == Play::Direct && self.stip.goal == Goal::Mate;
         let enemy_king = self.board.king_square(!self.board.side);
         for m in moves {
@@ -562,6 +581,7 @@ impl Searcher {
             let w = self.move_wins(n);
             self.board.unmake(m, u);
             if w {
+                self.win_killer[(n as usize).min(63)] = Some(m);
                 res = true;
                 break;
             }
