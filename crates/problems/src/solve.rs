@@ -56,14 +56,28 @@ impl std::hash::Hasher for KeyHasher {
 
 type KeyMap = HashMap<u64, bool, std::hash::BuildHasherDefault<KeyHasher>>;
 
+const SHARDS: usize = 64;
+
+/// The table of proven results, shared by the threads of one solve: 64 shards, each behind its
+/// own lock, selected by the top bits of the key. A full shard is cleared (time, never solutions).
+struct SharedHash {
+    shards: Vec<Mutex<KeyMap>>,
+    cap_per_shard: usize,
+}
+
+impl SharedHash {
+    fn new(entries: usize) -> SharedHash {
+        SharedHash { shards: (0..SHARDS).map(|_| Mutex::new(KeyMap::default())).collect(), cap_per_shard: (entries / SHARDS).max(64) }
+    }
+}
+
 /// One search thread's state.
 #[derive(Clone)]
 struct Searcher {
     board: Board,
     stip: Stipulation,
     opts: Options,
-    hash: KeyMap,
-    hash_cap: usize,
+    hash: Arc<SharedHash>,
     nodes: u64,
     stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
@@ -105,8 +119,7 @@ impl Searcher {
             board,
             stip,
             opts,
-            hash: KeyMap::default(),
-            hash_cap: limits.hash_entries.max(1024),
+            hash: Arc::new(SharedHash::new(limits.hash_entries.max(1024) * limits.threads.max(1))),
             nodes: 0,
             stop: limits.stop.clone(),
             deadline: limits.deadline,
@@ -129,17 +142,21 @@ impl Searcher {
     }
 
     fn hash_get(&self, key: u64) -> Option<bool> {
-        self.hash.get(&key).copied()
+        let shard = &self.hash.shards[(key >> 58) as usize];
+        shard.lock().ok().and_then(|m| m.get(&key).copied())
     }
 
     fn hash_put(&mut self, key: u64, v: bool) {
         if self.stopped {
             return;
         }
-        if self.hash.len() >= self.hash_cap {
-            self.hash.clear();
+        let cap = self.hash.cap_per_shard;
+        if let Ok(mut m) = self.hash.shards[(key >> 58) as usize].lock() {
+            if m.len() >= cap {
+                m.clear();
+            }
+            m.insert(key, v);
         }
-        self.hash.insert(key, v);
     }
 
     /// Is the goal reached for the side to move (the victim)?
