@@ -62,7 +62,9 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, CliError> {
     let on_interrupt = stop.clone();
     let _ = ctrlc::set_handler(move || on_interrupt.store(true, Ordering::Relaxed));
     if a.intelligent {
-        eprintln!("mysl solve: the intelligent mode is not implemented yet; solving by exhaustive search (same solutions)");
+        eprintln!(
+            "mysl solve: the intelligent mode is not implemented yet; solving by exhaustive search (same solutions)"
+        );
     }
     let name = a.file.display().to_string();
     let mut input_errors = 0;

@@ -21,9 +21,14 @@ pub enum Special {
     /// Pawn double step (sets the en-passant square).
     Double,
     /// En-passant capture; the captured pawn stands on `cap`.
-    EnPassant { cap: u8 },
+    EnPassant {
+        cap: u8,
+    },
     /// Castling; the rook moves `rook_from` -> `rook_to`.
-    Castle { rook_from: u8, rook_to: u8 },
+    Castle {
+        rook_from: u8,
+        rook_to: u8,
+    },
     /// Promotion to the given kind.
     Promote(Kind),
 }
@@ -143,7 +148,10 @@ impl Board {
 
     /// The Zobrist key (pieces, side to move, castling rights, en-passant square).
     pub fn key(&self) -> u64 {
-        self.key ^ z_castle(self.castling) ^ self.ep.map_or(0, |(t, _)| z_ep(t)) ^ if self.side == Color::Black { ZOBRIST[Z_SIDE] } else { 0 }
+        self.key
+            ^ z_castle(self.castling)
+            ^ self.ep.map_or(0, |(t, _)| z_ep(t))
+            ^ if self.side == Color::Black { ZOBRIST[Z_SIDE] } else { 0 }
     }
 
     pub fn put(&mut self, s: u8, p: Piece) {
@@ -345,7 +353,8 @@ impl Board {
 
     fn castling_moves(&self, out: &mut Vec<Move>) {
         let us = self.side;
-        let (k_side, q_side, base) = if us == Color::White { (CASTLE_WK, CASTLE_WQ, 0u8) } else { (CASTLE_BK, CASTLE_BQ, 56u8) };
+        let (k_side, q_side, base) =
+            if us == Color::White { (CASTLE_WK, CASTLE_WQ, 0u8) } else { (CASTLE_BK, CASTLE_BQ, 56u8) };
         if self.castling & (k_side | q_side) == 0 {
             return;
         }
@@ -359,7 +368,11 @@ impl Board {
             && !occ.contains(sq(base + 6))
             && !self.attacked(base + 5, !us)
         {
-            out.push(Move { from: king, to: base + 6, special: Special::Castle { rook_from: base + 7, rook_to: base + 5 } });
+            out.push(Move {
+                from: king,
+                to: base + 6,
+                special: Special::Castle { rook_from: base + 7, rook_to: base + 5 },
+            });
         }
         if self.castling & q_side != 0
             && !occ.contains(sq(base + 3))
@@ -367,7 +380,11 @@ impl Board {
             && !occ.contains(sq(base + 1))
             && !self.attacked(base + 3, !us)
         {
-            out.push(Move { from: king, to: base + 2, special: Special::Castle { rook_from: base, rook_to: base + 3 } });
+            out.push(Move {
+                from: king,
+                to: base + 2,
+                special: Special::Castle { rook_from: base, rook_to: base + 3 },
+            });
         }
     }
 

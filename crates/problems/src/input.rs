@@ -172,7 +172,22 @@ const OPTIONS: &[&str] = &[
     "matesin1",
 ];
 
-const TWIN_WORDS: &[&str] = &["move", "exchange", "remove", "add", "substitute", "rotate", "mirror", "shift", "stipulation", "condition", "continued", "polishtype", "sstipulation", "forsyth"];
+const TWIN_WORDS: &[&str] = &[
+    "move",
+    "exchange",
+    "remove",
+    "add",
+    "substitute",
+    "rotate",
+    "mirror",
+    "shift",
+    "stipulation",
+    "condition",
+    "continued",
+    "polishtype",
+    "sstipulation",
+    "forsyth",
+];
 
 const COLORS: &[&str] = &["white", "black", "neutral"];
 
@@ -472,7 +487,9 @@ impl Parser<'_> {
         while let Some(t) = self.peek().cloned() {
             if let Some((code, squares)) = split_piece_spec(&t.text) {
                 if let Some(kind) = walk::orthodox_kind(&code) {
-                    let Some(c) = color else { return Err(self.err(Some(&t), "piece before its colour (White/Black)")) };
+                    let Some(c) = color else {
+                        return Err(self.err(Some(&t), "piece before its colour (White/Black)"));
+                    };
                     for s in squares {
                         place(p, &t, c, kind, s).map_err(|m| self.err(Some(&t), m))?;
                     }
@@ -723,7 +740,11 @@ impl Parser<'_> {
                         "a1<-->a8" => Mirror::A1A8,
                         "a1<-->h8" => Mirror::A1H8,
                         "h1<-->a8" => Mirror::H1A8,
-                        _ => return Err(self.err(Some(&m), "mirror axis expected (a1<-->h1, a1<-->a8, a1<-->h8, h1<-->a8)")),
+                        _ => {
+                            return Err(
+                                self.err(Some(&m), "mirror axis expected (a1<-->h1, a1<-->a8, a1<-->h8, h1<-->a8)")
+                            )
+                        }
                     };
                     self.pos += 1;
                     tw.changes.push(TwinChange::Mirror(axis));
@@ -800,7 +821,11 @@ fn place(p: &mut Problem, _t: &Token, color: Color, kind: Kind, s: u8) -> Result
         if let Some(k) = p.board.king_square(color) {
             if k != s {
                 let name = if color == Color::White { "white" } else { "black" };
-                return Err(format!("two {name} kings ({} and {})", crate::board::square_name(k), crate::board::square_name(s)));
+                return Err(format!(
+                    "two {name} kings ({} and {})",
+                    crate::board::square_name(k),
+                    crate::board::square_name(s)
+                ));
             }
         }
     }

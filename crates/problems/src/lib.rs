@@ -141,7 +141,8 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
                 let (x, y) = ((s % 8) as i32 + dx, (s / 8) as i32 + dy);
                 ((0..8).contains(&x) && (0..8).contains(&y)).then_some((y * 8 + x) as u8)
             };
-            *board = board.transformed(f).ok_or_else(|| SolveError::Invalid("shift moves a piece off the board".into()))?;
+            *board =
+                board.transformed(f).ok_or_else(|| SolveError::Invalid("shift moves a piece off the board".into()))?;
             format!("shift {} ==> {}", square_name(a), square_name(b))
         }
         TwinChange::Stipulation(st) => {
@@ -211,7 +212,10 @@ fn validate(b: &Board) -> Result<(), SolveError> {
     for c in [Color::White, Color::Black] {
         let n = b.kind_bb(c, walk::KING).count();
         if n == 0 {
-            return Err(SolveError::Unsupported(format!("positions without a {} king", if c == Color::White { "white" } else { "black" })));
+            return Err(SolveError::Unsupported(format!(
+                "positions without a {} king",
+                if c == Color::White { "white" } else { "black" }
+            )));
         }
         if n > 1 {
             return Err(SolveError::Invalid("two kings of one colour".into()));

@@ -39,7 +39,11 @@ pub fn text(problem: &Problem, result: &Result<ProblemResult, SolveError>) -> St
                 }
                 interrupted |= t.interrupted;
             }
-            s.push_str(if interrupted { "solving interrupted (time limit or stop): solutions may be missing\n" } else { "solution finished.\n" });
+            s.push_str(if interrupted {
+                "solving interrupted (time limit or stop): solutions may be missing\n"
+            } else {
+                "solution finished.\n"
+            });
         }
     }
     s

@@ -67,7 +67,10 @@ struct SharedHash {
 
 impl SharedHash {
     fn new(entries: usize) -> SharedHash {
-        SharedHash { shards: (0..SHARDS).map(|_| Mutex::new(KeyMap::default())).collect(), cap_per_shard: (entries / SHARDS).max(64) }
+        SharedHash {
+            shards: (0..SHARDS).map(|_| Mutex::new(KeyMap::default())).collect(),
+            cap_per_shard: (entries / SHARDS).max(64),
+        }
     }
 }
 
@@ -682,7 +685,14 @@ impl Searcher {
     }
 
     /// Defender to move; prints the defences that defeat the threat with their shortest continuations.
-    fn print_defences(&mut self, k: u32, num: u32, threat: Option<&(u32, Vec<Move>)>, refutations: &[Move], out: &mut Vec<String>) {
+    fn print_defences(
+        &mut self,
+        k: u32,
+        num: u32,
+        threat: Option<&(u32, Vec<Move>)>,
+        refutations: &[Move],
+        out: &mut Vec<String>,
+    ) {
         let ds = self.defences();
         for d in ds {
             if refutations.contains(&d) {

@@ -174,7 +174,10 @@ mod tests {
 
     #[test]
     fn parses_traditional_forms() {
-        for s in ["#2", "h#2", "h#2.5", "h=3", "h==3", "s#6", "r#2", "semi-r#2", "hs#3", "hs#3.5", "ser-#4", "ser-h#8", "ser-h=5", "ser-s#6", "ser-r#2", "ser-=4", "h=0.5"] {
+        for s in [
+            "#2", "h#2", "h#2.5", "h=3", "h==3", "s#6", "r#2", "semi-r#2", "hs#3", "hs#3.5", "ser-#4", "ser-h#8",
+            "ser-h=5", "ser-s#6", "ser-r#2", "ser-=4", "h=0.5",
+        ] {
             let st = parse(s).unwrap_or_else(|e| panic!("{s}: {e:?}"));
             assert_eq!(st.to_string(), s);
         }

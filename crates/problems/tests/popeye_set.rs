@@ -20,7 +20,13 @@ use mysl_problems::{solve_problem, SolveError};
 const SLOW: &[&str] = &[
     // Popeye solves these with Option Intelligent; our exhaustive search needs more than 120 s
     // (pyset-001 about 20 s CPU).
-    "pyset-001", "pyset-002", "pyset-003", "pyset-004", "pyset-005", "pyset-026", "pyset-084",
+    "pyset-001",
+    "pyset-002",
+    "pyset-003",
+    "pyset-004",
+    "pyset-005",
+    "pyset-026",
+    "pyset-084",
     // s#6: Popeye 14 s; our search more than 120 s.
     "pyset-034",
 ];
@@ -30,7 +36,10 @@ fn set_path() -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!("skipped: ../shared/data/problems/popeye-set.jsonl not found (expected beside the checkout at {})", p.display());
+        eprintln!(
+            "skipped: ../shared/data/problems/popeye-set.jsonl not found (expected beside the checkout at {})",
+            p.display()
+        );
         None
     }
 }
@@ -128,7 +137,12 @@ fn run(select: impl Fn(&str) -> bool) -> Option<Report> {
             continue;
         }
         let input = v["popeye_input"].as_str().expect("input");
-        let expected: Vec<String> = v["solutions"].as_array().expect("solutions").iter().map(|s| s.as_str().unwrap_or("").to_string()).collect();
+        let expected: Vec<String> = v["solutions"]
+            .as_array()
+            .expect("solutions")
+            .iter()
+            .map(|s| s.as_str().unwrap_or("").to_string())
+            .collect();
         let parsed = parse_problems(input);
         let problem = match parsed.first() {
             Some(Ok(p)) => p,
@@ -144,7 +158,8 @@ fn run(select: impl Fn(&str) -> bool) -> Option<Report> {
         let t0 = Instant::now();
         // Popeye's reference runs were capped at 120 s; MYSL_PYSET_SECONDS changes our cap.
         let cap: u64 = std::env::var("MYSL_PYSET_SECONDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
-        let limits = Limits { deadline: Some(Instant::now() + std::time::Duration::from_secs(cap)), ..Limits::default() };
+        let limits =
+            Limits { deadline: Some(Instant::now() + std::time::Duration::from_secs(cap)), ..Limits::default() };
         let result = solve_problem(problem, &limits);
         let secs = t0.elapsed().as_secs_f64();
         match result {
@@ -224,9 +239,12 @@ fn popeye_set_slow_entries_match() {
 
 #[test]
 fn canonical_tree_ignores_sibling_order_but_not_structure() {
-    let a: Vec<String> = ["1.a ! threat:", "2.b #", "1...c", "2.d #", "1...e", "2.f #"].iter().map(|s| s.to_string()).collect();
-    let b: Vec<String> = ["1.a ! threat:", "2.b #", "1...e", "2.f #", "1...c", "2.d #"].iter().map(|s| s.to_string()).collect();
-    let c: Vec<String> = ["1.a ! threat:", "2.b #", "1...c", "2.f #", "1...e", "2.d #"].iter().map(|s| s.to_string()).collect();
+    let a: Vec<String> =
+        ["1.a ! threat:", "2.b #", "1...c", "2.d #", "1...e", "2.f #"].iter().map(|s| s.to_string()).collect();
+    let b: Vec<String> =
+        ["1.a ! threat:", "2.b #", "1...e", "2.f #", "1...c", "2.d #"].iter().map(|s| s.to_string()).collect();
+    let c: Vec<String> =
+        ["1.a ! threat:", "2.b #", "1...c", "2.f #", "1...e", "2.d #"].iter().map(|s| s.to_string()).collect();
     assert_eq!(canonical(&a), canonical(&b));
     assert_ne!(canonical(&a), canonical(&c));
 }
