@@ -4,6 +4,7 @@ mod book_cmd;
 mod match_cmd;
 mod perft_cmd;
 mod play;
+mod solve_cmd;
 mod tune;
 mod web_cmd;
 
@@ -35,6 +36,8 @@ enum Command {
     Book(book_cmd::BookArgs),
     /// Serve the web UI on localhost: play, analysis, opening explorer.
     Web(web_cmd::WebArgs),
+    /// Solve chess problems written in Popeye's input language.
+    Solve(solve_cmd::SolveArgs),
     /// Run the UCI protocol loop on standard input and output.
     Uci,
     /// Run the xboard (CECP v2) protocol loop on standard input and output.
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Book(args)) => book_cmd::run(args),
         Some(Command::Web(args)) => web_cmd::run(args),
+        Some(Command::Solve(args)) => solve_cmd::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {

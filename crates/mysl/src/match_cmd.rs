@@ -955,7 +955,7 @@ mod tests {
 
     #[test]
     fn random_openings_are_reproducible_and_legal() {
-        let start = Position::<mysl_core::Chess>::startpos();
+        let start = mysl_core::Chess::startpos();
         let a = random_opening(&start, 8, &mut Rng::new(7));
         let b = random_opening(&start, 8, &mut Rng::new(7));
         assert_eq!(a, b);

@@ -1,0 +1,575 @@
+//! The solver board: pieces of data-driven kinds on 64 squares, make/unmake with small undo
+//! records, legal move generation by "make, is my king attacked, unmake", goal tests and a
+//! Zobrist key for the solver's hash tables.
+
+use mysl_core::attacks;
+use mysl_core::{Bitboard, Color, Square};
+
+use crate::walk::{self, Kind, Walk, KINDS, NUM_KINDS};
+
+/// A coloured piece on the solver board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    pub color: Color,
+    pub kind: Kind,
+}
+
+/// What a move does besides moving a piece from `from` to `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    None,
+    /// Pawn double step (sets the en-passant square).
+    Double,
+    /// En-passant capture; the captured pawn stands on `cap`.
+    EnPassant {
+        cap: u8,
+    },
+    /// Castling; the rook moves `rook_from` -> `rook_to`.
+    Castle {
+        rook_from: u8,
+        rook_to: u8,
+    },
+    /// Promotion to the given kind.
+    Promote(Kind),
+}
+
+/// A move on the solver board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: u8,
+    pub to: u8,
+    pub special: Special,
+}
+
+/// What is needed to take a move back.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    captured: Option<(u8, Piece)>,
+    castling: u8,
+    ep: Option<(u8, u8)>,
+    key: u64,
+}
+
+/// Castling right bits: white king side (rook h1), white queen side (a1), black h8, black a8.
+pub const CASTLE_WK: u8 = 1;
+pub const CASTLE_WQ: u8 = 2;
+pub const CASTLE_BK: u8 = 4;
+pub const CASTLE_BQ: u8 = 8;
+
+const fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = x;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const ZOBRIST_PIECES: usize = 2 * NUM_KINDS * 64;
+static ZOBRIST: [u64; ZOBRIST_PIECES + 16 + 64 + 1] = {
+    let mut t = [0u64; ZOBRIST_PIECES + 16 + 64 + 1];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = splitmix(0x6d79_736c_5f70_726f ^ (i as u64).wrapping_mul(0x1000_0000_01b3));
+        i += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn z_piece(p: Piece, sq: u8) -> u64 {
+    ZOBRIST[(p.color.index() * NUM_KINDS + p.kind as usize) * 64 + sq as usize]
+}
+#[inline(always)]
+fn z_castle(c: u8) -> u64 {
+    ZOBRIST[ZOBRIST_PIECES + c as usize]
+}
+#[inline(always)]
+fn z_ep(sq: u8) -> u64 {
+    ZOBRIST[ZOBRIST_PIECES + 16 + sq as usize]
+}
+const Z_SIDE: usize = ZOBRIST_PIECES + 16 + 64;
+
+#[inline(always)]
+fn sq(i: u8) -> Square {
+    Square::from_index(i as u32)
+}
+
+/// The solver board.
+#[derive(Clone, Debug)]
+pub struct Board {
+    squares: [Option<Piece>; 64],
+    by_color: [Bitboard; 2],
+    by_kind: [[Bitboard; NUM_KINDS]; 2],
+    pub side: Color,
+    pub castling: u8,
+    /// En-passant: (square passed over, square of the pawn that can be taken).
+    pub ep: Option<(u8, u8)>,
+    /// Pairs of castling-right bits that exclude each other (Option CastlingMutuallyExclusive).
+    pub castling_exclusive: Vec<(u8, u8)>,
+    key: u64,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::empty()
+    }
+}
+
+impl Board {
+    pub fn empty() -> Board {
+        Board {
+            squares: [None; 64],
+            by_color: [Bitboard(0); 2],
+            by_kind: [[Bitboard(0); NUM_KINDS]; 2],
+            side: Color::White,
+            castling: 0,
+            ep: None,
+            castling_exclusive: Vec::new(),
+            key: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn piece_at(&self, s: u8) -> Option<Piece> {
+        self.squares[s as usize]
+    }
+
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    pub fn color_bb(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+
+    pub fn kind_bb(&self, c: Color, k: Kind) -> Bitboard {
+        self.by_kind[c.index()][k as usize]
+    }
+
+    /// The Zobrist key (pieces, side to move, castling rights, en-passant square).
+    pub fn key(&self) -> u64 {
+        self.key
+            ^ z_castle(self.castling)
+            ^ self.ep.map_or(0, |(t, _)| z_ep(t))
+            ^ if self.side == Color::Black { ZOBRIST[Z_SIDE] } else { 0 }
+    }
+
+    pub fn put(&mut self, s: u8, p: Piece) {
+        if let Some(old) = self.squares[s as usize] {
+            self.remove(s, old);
+        }
+        self.add(s, p);
+    }
+
+    pub fn clear(&mut self, s: u8) {
+        if let Some(old) = self.squares[s as usize] {
+            self.remove(s, old);
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, s: u8, p: Piece) {
+        self.squares[s as usize] = Some(p);
+        self.by_color[p.color.index()].set(sq(s));
+        self.by_kind[p.color.index()][p.kind as usize].set(sq(s));
+        self.key ^= z_piece(p, s);
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, s: u8, p: Piece) {
+        self.squares[s as usize] = None;
+        self.by_color[p.color.index()].clear(sq(s));
+        self.by_kind[p.color.index()][p.kind as usize].clear(sq(s));
+        self.key ^= z_piece(p, s);
+    }
+
+    /// Castling rights as Popeye assumes them: king and rook on their game-array squares.
+    pub fn default_castling(&self) -> u8 {
+        let mut c = 0;
+        let is = |s: u8, col: Color, k: Kind| self.piece_at(s) == Some(Piece { color: col, kind: k });
+        if is(4, Color::White, walk::KING) {
+            if is(7, Color::White, walk::ROOK) {
+                c |= CASTLE_WK;
+            }
+            if is(0, Color::White, walk::ROOK) {
+                c |= CASTLE_WQ;
+            }
+        }
+        if is(60, Color::Black, walk::KING) {
+            if is(63, Color::Black, walk::ROOK) {
+                c |= CASTLE_BK;
+            }
+            if is(56, Color::Black, walk::ROOK) {
+                c |= CASTLE_BQ;
+            }
+        }
+        c
+    }
+
+    pub fn king_square(&self, c: Color) -> Option<u8> {
+        self.kind_bb(c, walk::KING).first().map(|s| s as u8)
+    }
+
+    /// Is square `s` attacked by a piece of colour `by`?
+    pub fn attacked(&self, s: u8, by: Color) -> bool {
+        let t = sq(s);
+        let occ = self.occupied();
+        let k = &self.by_kind[by.index()];
+        if (attacks::knight_attacks(t) & k[walk::KNIGHT as usize]).any() {
+            return true;
+        }
+        if (attacks::king_attacks(t) & k[walk::KING as usize]).any() {
+            return true;
+        }
+        if (attacks::pawn_attacks(!by, t) & k[walk::PAWN as usize]).any() {
+            return true;
+        }
+        let q = k[walk::QUEEN as usize];
+        if (attacks::rook_attacks(t, occ) & (k[walk::ROOK as usize] | q)).any() {
+            return true;
+        }
+        (attacks::bishop_attacks(t, occ) & (k[walk::BISHOP as usize] | q)).any()
+    }
+
+    /// Is the king of colour `c` in check? (No king: never.)
+    pub fn in_check(&self, c: Color) -> bool {
+        match self.king_square(c) {
+            Some(k) => self.attacked(k, !c),
+            None => false,
+        }
+    }
+
+    /// A cheap superset test: could move `m` of the side to move give check to the enemy king on
+    /// `ksq` (direct or discovered)? `false` means it certainly does not.
+    pub fn could_check(&self, m: Move, ksq: u8) -> bool {
+        let us = self.side;
+        let Some(p) = self.piece_at(m.from) else { return true };
+        let kind = match m.special {
+            Special::None | Special::Double => p.kind,
+            Special::Promote(k) => k,
+            _ => return true,
+        };
+        let occ = (self.occupied() & !Bitboard::from_square(sq(m.from))) | Bitboard::from_square(sq(m.to));
+        let k = sq(ksq);
+        let t = sq(m.to);
+        let direct = match KINDS[kind as usize].walk {
+            Walk::King => false,
+            Walk::Queen => attacks::queen_attacks(t, occ).contains(k),
+            Walk::Rook => attacks::rook_attacks(t, occ).contains(k),
+            Walk::Bishop => attacks::bishop_attacks(t, occ).contains(k),
+            Walk::Knight => attacks::knight_attacks(t).contains(k),
+            Walk::Pawn => attacks::pawn_attacks(us, t).contains(k),
+        };
+        if direct {
+            return true;
+        }
+        // Discovered: the mover stood between the king and one of our line pieces.
+        let q = self.kind_bb(us, walk::QUEEN);
+        let rooks = self.kind_bb(us, walk::ROOK) | q;
+        let bishops = self.kind_bb(us, walk::BISHOP) | q;
+        let f = sq(m.from);
+        let (kf, kr) = (ksq % 8, ksq / 8);
+        let (ff, fr) = (m.from % 8, m.from / 8);
+        let sliders = if kf == ff || kr == fr {
+            rooks
+        } else if (kf as i8 - ff as i8).abs() == (kr as i8 - fr as i8).abs() {
+            bishops
+        } else {
+            return false;
+        };
+        for s in sliders {
+            if attacks::between(k, s).contains(f) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Pseudo-legal moves of the side to move, appended to `out`.
+    pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let us = self.side;
+        let own = self.color_bb(us);
+        let theirs = self.color_bb(!us);
+        let occ = own | theirs;
+        for from in own {
+            let f = from as u8;
+            let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            let targets = match KINDS[p.kind as usize].walk {
+                Walk::King => attacks::king_attacks(from),
+                Walk::Queen => attacks::queen_attacks(from, occ),
+                Walk::Rook => attacks::rook_attacks(from, occ),
+                Walk::Bishop => attacks::bishop_attacks(from, occ),
+                Walk::Knight => attacks::knight_attacks(from),
+                Walk::Pawn => {
+                    self.pawn_moves(f, us, theirs, occ, out);
+                    continue;
+                }
+            } & !own;
+            for to in targets {
+                out.push(Move { from: f, to: to as u8, special: Special::None });
+            }
+        }
+        self.castling_moves(out);
+    }
+
+    fn pawn_moves(&self, f: u8, us: Color, theirs: Bitboard, occ: Bitboard, out: &mut Vec<Move>) {
+        let rank = f / 8;
+        let (dir, start, last): (i8, u8, u8) = if us == Color::White { (8, 1, 7) } else { (-8, 6, 0) };
+        let push = |out: &mut Vec<Move>, to: u8, double: bool| {
+            if to / 8 == last {
+                for k in walk::PROMOTIONS {
+                    out.push(Move { from: f, to, special: Special::Promote(k) });
+                }
+            } else {
+                out.push(Move { from: f, to, special: if double { Special::Double } else { Special::None } });
+            }
+        };
+        // Pawns on their own first rank cannot move (Popeye allows them only with fairy conditions).
+        if rank == last || (us == Color::White && rank == 0) || (us == Color::Black && rank == 7) {
+            return;
+        }
+        let one = (f as i8 + dir) as u8;
+        if !occ.contains(sq(one)) {
+            push(out, one, false);
+            if rank == start {
+                let two = (one as i8 + dir) as u8;
+                if !occ.contains(sq(two)) {
+                    push(out, two, true);
+                }
+            }
+        }
+        for to in attacks::pawn_attacks(us, sq(f)) {
+            let t = to as u8;
+            if theirs.contains(to) {
+                push(out, t, false);
+            } else if let Some((ep_to, cap)) = self.ep {
+                let victim = self.squares[cap as usize] == Some(Piece { color: !us, kind: walk::PAWN });
+                if ep_to == t && victim && !occ.contains(sq(ep_to)) {
+                    out.push(Move { from: f, to: t, special: Special::EnPassant { cap } });
+                }
+            }
+        }
+    }
+
+    fn castling_moves(&self, out: &mut Vec<Move>) {
+        let us = self.side;
+        let (k_side, q_side, base) =
+            if us == Color::White { (CASTLE_WK, CASTLE_WQ, 0u8) } else { (CASTLE_BK, CASTLE_BQ, 56u8) };
+        if self.castling & (k_side | q_side) == 0 {
+            return;
+        }
+        let occ = self.occupied();
+        let king = base + 4;
+        if self.piece_at(king) != Some(Piece { color: us, kind: walk::KING }) || self.attacked(king, !us) {
+            return;
+        }
+        if self.castling & k_side != 0
+            && !occ.contains(sq(base + 5))
+            && !occ.contains(sq(base + 6))
+            && !self.attacked(base + 5, !us)
+        {
+            out.push(Move {
+                from: king,
+                to: base + 6,
+                special: Special::Castle { rook_from: base + 7, rook_to: base + 5 },
+            });
+        }
+        if self.castling & q_side != 0
+            && !occ.contains(sq(base + 3))
+            && !occ.contains(sq(base + 2))
+            && !occ.contains(sq(base + 1))
+            && !self.attacked(base + 3, !us)
+        {
+            out.push(Move {
+                from: king,
+                to: base + 2,
+                special: Special::Castle { rook_from: base, rook_to: base + 3 },
+            });
+        }
+    }
+
+    fn castle_bits_for_square(s: u8) -> u8 {
+        match s {
+            0 => CASTLE_WQ,
+            7 => CASTLE_WK,
+            4 => CASTLE_WK | CASTLE_WQ,
+            56 => CASTLE_BQ,
+            63 => CASTLE_BK,
+            60 => CASTLE_BK | CASTLE_BQ,
+            _ => 0,
+        }
+    }
+
+    /// Plays a pseudo-legal move; returns the undo record.
+    pub fn make(&mut self, m: Move) -> Undo {
+        let undo = Undo { captured: None, castling: self.castling, ep: self.ep, key: self.key };
+        let mut undo = undo;
+        let p = self.squares[m.from as usize].expect("a piece on the from square");
+        match m.special {
+            Special::EnPassant { cap } => {
+                let cp = self.squares[cap as usize].expect("en-passant victim");
+                self.remove(cap, cp);
+                undo.captured = Some((cap, cp));
+            }
+            _ => {
+                if let Some(cp) = self.squares[m.to as usize] {
+                    self.remove(m.to, cp);
+                    undo.captured = Some((m.to, cp));
+                }
+            }
+        }
+        self.remove(m.from, p);
+        let placed = match m.special {
+            Special::Promote(k) => Piece { color: p.color, kind: k },
+            _ => p,
+        };
+        self.add(m.to, placed);
+        if let Special::Castle { rook_from, rook_to } = m.special {
+            let r = self.squares[rook_from as usize].expect("castling rook");
+            self.remove(rook_from, r);
+            self.add(rook_to, r);
+            let used = Self::castle_bits_for_square(rook_from);
+            for &(a, b) in &self.castling_exclusive {
+                if a & used != 0 {
+                    self.castling &= !b;
+                }
+                if b & used != 0 {
+                    self.castling &= !a;
+                }
+            }
+        }
+        self.castling &= !(Self::castle_bits_for_square(m.from) | Self::castle_bits_for_square(m.to));
+        self.ep = match m.special {
+            Special::Double => Some(((m.from + m.to) / 2, m.to)),
+            _ => None,
+        };
+        self.side = !self.side;
+        undo
+    }
+
+    /// Takes back the move `m` made with `make`.
+    pub fn unmake(&mut self, m: Move, undo: Undo) {
+        self.side = !self.side;
+        let placed = self.squares[m.to as usize].expect("moved piece");
+        self.remove(m.to, placed);
+        let p = match m.special {
+            Special::Promote(_) => Piece { color: placed.color, kind: walk::PAWN },
+            _ => placed,
+        };
+        self.add(m.from, p);
+        if let Special::Castle { rook_from, rook_to } = m.special {
+            let r = self.squares[rook_to as usize].expect("castled rook");
+            self.remove(rook_to, r);
+            self.add(rook_from, r);
+        }
+        if let Some((s, cp)) = undo.captured {
+            self.add(s, cp);
+        }
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.key = undo.key;
+    }
+
+    /// A "null move": the side to move passes (used for threats and series play).
+    pub fn make_null(&mut self) -> Option<(u8, u8)> {
+        let ep = self.ep.take();
+        self.side = !self.side;
+        ep
+    }
+
+    pub fn unmake_null(&mut self, ep: Option<(u8, u8)>) {
+        self.side = !self.side;
+        self.ep = ep;
+    }
+
+    /// Legal moves of the side to move.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        let mut pseudo = Vec::with_capacity(64);
+        self.pseudo_moves(&mut pseudo);
+        let us = self.side;
+        pseudo.retain(|&m| {
+            let u = self.make(m);
+            let ok = !self.in_check(us);
+            self.unmake(m, u);
+            ok
+        });
+        pseudo
+    }
+
+    /// Does the side to move have at least one legal move?
+    pub fn has_legal_move(&mut self) -> bool {
+        let mut pseudo = Vec::with_capacity(64);
+        self.pseudo_moves(&mut pseudo);
+        let us = self.side;
+        for m in pseudo {
+            let u = self.make(m);
+            let ok = !self.in_check(us);
+            self.unmake(m, u);
+            if ok {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Is the side to move mated?
+    pub fn is_mate(&mut self) -> bool {
+        self.in_check(self.side) && !self.has_legal_move()
+    }
+
+    /// Is the side to move stalemated?
+    pub fn is_stalemate(&mut self) -> bool {
+        !self.in_check(self.side) && !self.has_legal_move()
+    }
+
+    /// Are both sides stalemated (the side to move and, were it to move, the other side)?
+    pub fn is_double_stalemate(&mut self) -> bool {
+        if !self.is_stalemate() {
+            return false;
+        }
+        let ep = self.make_null();
+        let other = self.is_stalemate();
+        self.unmake_null(ep);
+        other
+    }
+
+    /// The board with every square mapped through `f` (twins: rotate, mirror, shift).
+    /// Returns `None` when a piece would leave the board.
+    pub fn transformed(&self, f: impl Fn(u8) -> Option<u8>) -> Option<Board> {
+        let mut b = Board::empty();
+        b.side = self.side;
+        for s in 0..64u8 {
+            if let Some(p) = self.piece_at(s) {
+                b.put(f(s)?, p);
+            }
+        }
+        Some(b)
+    }
+
+    /// Pieces as (square, piece), a1..h8.
+    pub fn pieces(&self) -> impl Iterator<Item = (u8, Piece)> + '_ {
+        (0..64u8).filter_map(|s| self.piece_at(s).map(|p| (s, p)))
+    }
+}
+
+/// `a1`..`h8` for a square index.
+pub fn square_name(s: u8) -> String {
+    let f = (b'a' + s % 8) as char;
+    let r = (b'1' + s / 8) as char;
+    format!("{f}{r}")
+}
+
+/// Parses `a1`..`h8` (case-insensitive).
+pub fn parse_square(s: &str) -> Option<u8> {
+    let b = s.as_bytes();
+    if b.len() != 2 {
+        return None;
+    }
+    let f = b[0].to_ascii_lowercase();
+    let r = b[1];
+    if (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r) {
+        Some((r - b'1') * 8 + (f - b'a'))
+    } else {
+        None
+    }
+}

@@ -1,0 +1,866 @@
+//! Popeye's English input language: a lexer with line/column spans and a parser that recovers at
+//! `NextProblem`/`EndProblem`, so one bad problem does not stop the others.
+//!
+//! Keywords are case-insensitive and may be shortened to any unique prefix, as in Popeye.
+
+use std::fmt;
+
+use mysl_core::Color;
+
+use crate::board::{parse_square, Board, Piece, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
+use crate::stipulation::{self, StipError, Stipulation};
+use crate::walk::{self, Kind};
+
+/// A located input error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (characters).
+    pub column: usize,
+    /// The offending token ("" at end of input).
+    pub token: String,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {} (at '{}')", self.line, self.column, self.message, self.token)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Solving options (Popeye's `Option` command).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub set_play: bool,
+    pub white_to_play: bool,
+    pub try_play: bool,
+    /// `Defence n`: tries with at most n refutations (default 1).
+    pub defence: u32,
+    pub no_threat: bool,
+    /// `Threat n`: keys must threaten the goal in at most n moves.
+    pub threat: Option<u32>,
+    pub max_solutions: Option<u32>,
+    pub variation: bool,
+    pub intelligent: bool,
+    pub quodlibet: bool,
+    /// `MatesIn1`: show the defender's early goal moves in self/reflex play.
+    pub mates_in_1: bool,
+    pub max_time: Option<u64>,
+    /// `EnPassant` squares as given.
+    pub en_passant: Vec<u8>,
+    pub no_castling: Vec<u8>,
+    /// `CastlingMutuallyExclusive` pairs of rook squares.
+    pub castling_exclusive: Vec<(u8, u8)>,
+}
+
+/// One change of a twin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TwinChange {
+    Move(u8, u8),
+    Exchange(u8, u8),
+    Remove(u8),
+    Add(Color, Kind, u8),
+    /// Every piece of the first kind becomes the second kind.
+    Substitute(Kind, Kind),
+    /// Rotation counterclockwise by 90, 180 or 270 degrees.
+    Rotate(u32),
+    /// Mirror: `a1<-->h1` (files), `a1<-->a8` (ranks), `a1<-->h8`, `h1<-->a8` (diagonals).
+    Mirror(Mirror),
+    Shift(u8, u8),
+    Stipulation(Stipulation),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mirror {
+    A1H1,
+    A1A8,
+    A1H8,
+    H1A8,
+}
+
+/// A `Twin` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Twin {
+    /// `Twin Continued`: applies to the previous twin instead of the original position.
+    pub continued: bool,
+    pub changes: Vec<TwinChange>,
+}
+
+/// A parsed problem.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// 1-based line of `BeginProblem` (or of the previous `NextProblem`).
+    pub line: usize,
+    pub authors: Vec<String>,
+    pub origin: Vec<String>,
+    pub titles: Vec<String>,
+    pub board: Board,
+    pub stipulation: Option<Stipulation>,
+    pub options: Options,
+    pub twins: Vec<Twin>,
+    /// Features used by the problem that the solver does not support yet ("not supported yet: X").
+    pub unsupported: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    text: String,
+    line: usize,
+    col: usize,
+}
+
+const COMMANDS: &[&str] = &[
+    "beginproblem",
+    "endproblem",
+    "nextproblem",
+    "author",
+    "origin",
+    "title",
+    "remark",
+    "award",
+    "stipulation",
+    "sstipulation",
+    "pieces",
+    "forsyth",
+    "condition",
+    "option",
+    "twin",
+    "zeroposition",
+    "protocol",
+    "layout",
+];
+
+const OPTIONS: &[&str] = &[
+    "try",
+    "defence",
+    "setplay",
+    "nothreat",
+    "threat",
+    "maxsolutions",
+    "variation",
+    "whitetoplay",
+    "intelligent",
+    "quodlibet",
+    "maxtime",
+    "enpassant",
+    "nocastling",
+    "castlingmutuallyexclusive",
+    "noboard",
+    "movenumbers",
+    "beep",
+    "nowk",
+    "nobk",
+    "duplex",
+    "halfduplex",
+    "postkeyplay",
+    "nullmoves",
+    "keepmatingpiece",
+    "nontrivial",
+    "maxflightsquares",
+    "stoponshortsolutions",
+    "noshortvariations",
+    "halfduplex",
+    "lastcapture",
+    "goalisend",
+    "suppressgrid",
+    "writegrid",
+    "maxthreatlength",
+    "mutuallyexclusivecastling",
+    "matesin1",
+];
+
+const TWIN_WORDS: &[&str] = &[
+    "move",
+    "exchange",
+    "remove",
+    "add",
+    "substitute",
+    "rotate",
+    "mirror",
+    "shift",
+    "stipulation",
+    "condition",
+    "continued",
+    "polishtype",
+    "sstipulation",
+    "forsyth",
+];
+
+const COLORS: &[&str] = &["white", "black", "neutral"];
+
+const ATTRIBUTES: &[&str] = &[
+    "royal",
+    "kamikaze",
+    "chameleon",
+    "jigger",
+    "volage",
+    "halfneutral",
+    "frischauf",
+    "functionary",
+    "paralysing",
+    "magic",
+    "bul",
+    "dob",
+];
+
+/// Index of the keyword that `word` names: a unique prefix, or a word that starts with a keyword
+/// (Popeye accepts `Variations` for `Variation`).
+pub fn match_keyword(word: &str, table: &[&str]) -> Option<usize> {
+    let w = word.to_ascii_lowercase();
+    if w.is_empty() {
+        return None;
+    }
+    if let Some(i) = table.iter().position(|k| *k == w) {
+        return Some(i);
+    }
+    let matches: Vec<usize> = table.iter().enumerate().filter(|(_, k)| k.starts_with(&w)).map(|(i, _)| i).collect();
+    match matches.as_slice() {
+        [i] => Some(*i),
+        [] => {
+            // A keyword followed by a plural 's' or similar: the longest keyword that prefixes the word.
+            let mut best: Option<usize> = None;
+            for (i, k) in table.iter().enumerate() {
+                if w.starts_with(k) && w.len() <= k.len() + 1 && best.is_none_or(|b| table[b].len() < k.len()) {
+                    best = Some(i);
+                }
+            }
+            best
+        }
+        _ => None,
+    }
+}
+
+fn tokenize(text: &str) -> (Vec<Token>, Vec<String>) {
+    let mut tokens = Vec::new();
+    let mut lines = Vec::new();
+    for (ln, line) in text.lines().enumerate() {
+        lines.push(line.to_string());
+        let mut col = 0;
+        let mut cur = String::new();
+        let mut start = 0;
+        for ch in line.chars() {
+            col += 1;
+            if ch.is_whitespace() {
+                if !cur.is_empty() {
+                    tokens.push(Token { text: std::mem::take(&mut cur), line: ln + 1, col: start });
+                }
+            } else {
+                if cur.is_empty() {
+                    start = col;
+                }
+                cur.push(ch);
+            }
+        }
+        if !cur.is_empty() {
+            tokens.push(Token { text: cur, line: ln + 1, col: start });
+        }
+    }
+    (tokens, lines)
+}
+
+/// A piece specification such as `Kf3`, `Pd4f2`, `NHb3`: (code, squares), or `None` if the token
+/// does not end in one or more squares.
+fn split_piece_spec(token: &str) -> Option<(String, Vec<u8>)> {
+    if !token.is_ascii() {
+        return None;
+    }
+    for code_len in 1..=2 {
+        if token.len() <= code_len || !(token.len() - code_len).is_multiple_of(2) {
+            continue;
+        }
+        let (code, rest) = token.split_at(code_len);
+        if !code.chars().all(|c| c.is_ascii_alphanumeric()) {
+            continue;
+        }
+        let squares: Option<Vec<u8>> = (0..rest.len() / 2).map(|i| parse_square(&rest[2 * i..2 * i + 2])).collect();
+        if let Some(squares) = squares {
+            return Some((code.to_ascii_uppercase(), squares));
+        }
+    }
+    None
+}
+
+struct Parser<'a> {
+    tokens: &'a [Token],
+    lines: &'a [String],
+    pos: usize,
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.pos)
+    }
+
+    fn err(&self, tok: Option<&Token>, msg: impl Into<String>) -> ParseError {
+        match tok {
+            Some(t) => ParseError { line: t.line, column: t.col, token: t.text.clone(), message: msg.into() },
+            None => {
+                let line = self.lines.len().max(1);
+                let column = self.lines.last().map_or(0, |l| l.chars().count()) + 1;
+                ParseError { line, column, token: String::new(), message: msg.into() }
+            }
+        }
+    }
+
+    fn is_command(&self, t: &Token) -> Option<&'static str> {
+        match_keyword(&t.text, COMMANDS).map(|i| COMMANDS[i])
+    }
+
+    /// Text from after token `t` to the end of its line.
+    fn rest_of_line(&mut self, t: &Token) -> String {
+        let line = &self.lines[t.line - 1];
+        let skip = t.col - 1 + t.text.chars().count();
+        let rest: String = line.chars().skip(skip).collect();
+        while self.peek().is_some_and(|n| n.line == t.line) {
+            self.pos += 1;
+        }
+        rest.trim().to_string()
+    }
+
+    /// Parses the whole file.
+    fn file(&mut self) -> Vec<Result<Problem, ParseError>> {
+        let mut out = Vec::new();
+        // Find BeginProblem.
+        loop {
+            let Some(t) = self.peek().cloned() else {
+                if out.is_empty() {
+                    out.push(Err(self.err(None, "no BeginProblem in input")));
+                }
+                return out;
+            };
+            self.pos += 1;
+            if self.is_command(&t) == Some("beginproblem") {
+                break;
+            }
+            out.push(Err(self.err(Some(&t), "expected BeginProblem")));
+            // Skip to BeginProblem.
+            while let Some(n) = self.peek() {
+                if self.is_command(n) == Some("beginproblem") {
+                    break;
+                }
+                self.pos += 1;
+            }
+        }
+        let mut start_line = self.tokens[self.pos - 1].line;
+        loop {
+            match self.problem(start_line) {
+                Ok((p, end)) => {
+                    out.push(Ok(p));
+                    match end {
+                        End::Next(line) => start_line = line,
+                        End::End => return out,
+                    }
+                }
+                Err(e) => {
+                    out.push(Err(e));
+                    // Recover: skip to the next NextProblem / EndProblem.
+                    loop {
+                        let Some(t) = self.peek().cloned() else { return out };
+                        self.pos += 1;
+                        match self.is_command(&t) {
+                            Some("nextproblem") => {
+                                start_line = t.line;
+                                break;
+                            }
+                            Some("endproblem") => return out,
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn problem(&mut self, line: usize) -> PResult<(Problem, End)> {
+        let mut p = Problem {
+            line,
+            authors: Vec::new(),
+            origin: Vec::new(),
+            titles: Vec::new(),
+            board: Board::empty(),
+            stipulation: None,
+            options: Options { defence: 1, ..Options::default() },
+            twins: Vec::new(),
+            unsupported: Vec::new(),
+        };
+        let mut have_pieces = false;
+        let mut stip_seen = false;
+        loop {
+            let Some(t) = self.peek().cloned() else {
+                return Err(self.err(None, "unterminated problem: EndProblem missing"));
+            };
+            self.pos += 1;
+            let Some(cmd) = self.is_command(&t) else {
+                return Err(self.err(Some(&t), "unknown keyword"));
+            };
+            match cmd {
+                "endproblem" | "nextproblem" => {
+                    if p.stipulation.is_none() && !stip_seen {
+                        return Err(self.err(Some(&t), "no stipulation given"));
+                    }
+                    if !have_pieces {
+                        return Err(self.err(Some(&t), "no pieces given"));
+                    }
+                    p.board.castling = p.board.default_castling();
+                    for &s in &p.options.no_castling {
+                        p.board.castling &= !castle_bits(s);
+                    }
+                    p.board.castling_exclusive =
+                        p.options.castling_exclusive.iter().map(|&(a, b)| (castle_bits(a), castle_bits(b))).collect();
+                    if let [.., over, pawn] = p.options.en_passant[..] {
+                        p.board.ep = Some((over, pawn));
+                    }
+                    let end = if cmd == "endproblem" { End::End } else { End::Next(t.line) };
+                    return Ok((p, end));
+                }
+                "beginproblem" => return Err(self.err(Some(&t), "BeginProblem inside a problem (EndProblem missing)")),
+                "author" => {
+                    let r = self.rest_of_line(&t);
+                    p.authors.push(r);
+                }
+                "origin" | "award" => {
+                    let r = self.rest_of_line(&t);
+                    p.origin.push(r);
+                }
+                "title" | "remark" | "protocol" => {
+                    let r = self.rest_of_line(&t);
+                    if cmd == "title" {
+                        p.titles.push(r);
+                    }
+                }
+                "stipulation" => {
+                    stip_seen = true;
+                    let Some(s) = self.peek().cloned() else { return Err(self.err(None, "stipulation missing")) };
+                    self.pos += 1;
+                    match stipulation::parse(&s.text) {
+                        Ok(st) => p.stipulation = Some(st),
+                        Err(StipError::Unsupported(m)) => p.unsupported.push(m),
+                        Err(StipError::Syntax(m)) => return Err(self.err(Some(&s), m)),
+                    }
+                }
+                "sstipulation" => {
+                    stip_seen = true;
+                    let r = self.rest_of_line(&t);
+                    p.unsupported.push(format!("sstipulation {r}"));
+                }
+                "pieces" => {
+                    self.pieces(&mut p)?;
+                    have_pieces = true;
+                }
+                "forsyth" => {
+                    let Some(s) = self.peek().cloned() else { return Err(self.err(None, "Forsyth string missing")) };
+                    self.pos += 1;
+                    self.forsyth(&s, &mut p)?;
+                    have_pieces = true;
+                }
+                "condition" => {
+                    let mut words = Vec::new();
+                    while let Some(n) = self.peek() {
+                        if self.is_command(n).is_some() {
+                            break;
+                        }
+                        words.push(n.text.clone());
+                        self.pos += 1;
+                    }
+                    if !words.is_empty() {
+                        p.unsupported.push(format!("condition {}", words.join(" ")));
+                    }
+                }
+                "option" => self.options(&mut p)?,
+                "twin" => {
+                    let tw = self.twin(&mut p)?;
+                    p.twins.push(tw);
+                }
+                "zeroposition" | "layout" => p.unsupported.push(format!("command {cmd}")),
+                _ => return Err(self.err(Some(&t), "unknown keyword")),
+            }
+        }
+    }
+
+    fn pieces(&mut self, p: &mut Problem) -> PResult<()> {
+        let mut color: Option<Color> = None;
+        while let Some(t) = self.peek().cloned() {
+            if let Some((code, squares)) = split_piece_spec(&t.text) {
+                if let Some(kind) = walk::orthodox_kind(&code) {
+                    let Some(c) = color else {
+                        return Err(self.err(Some(&t), "piece before its colour (White/Black)"));
+                    };
+                    for s in squares {
+                        place(p, &t, c, kind, s).map_err(|m| self.err(Some(&t), m))?;
+                    }
+                    self.pos += 1;
+                    continue;
+                }
+                if let Some(name) = walk::fairy_name(&code) {
+                    p.unsupported.push(format!("fairy piece {code} ({name})"));
+                    self.pos += 1;
+                    continue;
+                }
+                if self.is_command(&t).is_none() && match_keyword(&t.text, COLORS).is_none() {
+                    return Err(self.err(Some(&t), format!("unknown piece '{code}'")));
+                }
+            }
+            if let Some(i) = match_keyword(&t.text, COLORS) {
+                color = Some(match COLORS[i] {
+                    "white" => Color::White,
+                    "black" => Color::Black,
+                    _ => {
+                        p.unsupported.push("neutral pieces".into());
+                        Color::White
+                    }
+                });
+                self.pos += 1;
+                continue;
+            }
+            if let Some(i) = match_keyword(&t.text, ATTRIBUTES) {
+                p.unsupported.push(format!("piece attribute {}", ATTRIBUTES[i]));
+                self.pos += 1;
+                continue;
+            }
+            if self.is_command(&t).is_some() {
+                break;
+            }
+            return Err(self.err(Some(&t), "unknown piece or square"));
+        }
+        Ok(())
+    }
+
+    fn forsyth(&mut self, t: &Token, p: &mut Problem) -> PResult<()> {
+        let mut rank: i32 = 7;
+        let mut file: i32 = 0;
+        let chars: Vec<char> = t.text.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            i += 1;
+            if c == '/' {
+                if i == chars.len() {
+                    break;
+                }
+                rank -= 1;
+                file = 0;
+                if rank < 0 {
+                    return Err(self.err(Some(t), "too many ranks in Forsyth"));
+                }
+                continue;
+            }
+            if let Some(d) = c.to_digit(10) {
+                // Popeye allows multi-digit empty counts.
+                let mut n = d as i32;
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    n = n * 10 + chars[i].to_digit(10).unwrap_or(0) as i32;
+                    i += 1;
+                }
+                file += n;
+                continue;
+            }
+            let (code, white) = if c == '.' {
+                if i + 2 > chars.len() {
+                    return Err(self.err(Some(t), "bad two-letter piece in Forsyth"));
+                }
+                let s: String = chars[i..i + 2].iter().collect();
+                i += 2;
+                (s.clone(), s.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+            } else {
+                (c.to_string(), c.is_ascii_uppercase())
+            };
+            if file > 7 || rank < 0 {
+                return Err(self.err(Some(t), "rank too long in Forsyth"));
+            }
+            let Some(kind) = walk::orthodox_kind(&code) else {
+                if walk::fairy_name(&code).is_some() {
+                    p.unsupported.push(format!("fairy piece {code}"));
+                    file += 1;
+                    continue;
+                }
+                return Err(self.err(Some(t), format!("unknown piece '{code}' in Forsyth")));
+            };
+            let s = (rank * 8 + file) as u8;
+            place(p, t, Color::from_white(white), kind, s).map_err(|m| self.err(Some(t), m))?;
+            file += 1;
+        }
+        Ok(())
+    }
+
+    fn squares_arg(&mut self) -> PResult<Vec<u8>> {
+        let Some(t) = self.peek().cloned() else { return Err(self.err(None, "squares expected")) };
+        let s = t.text.as_str();
+        if s.len() % 2 != 0 || s.is_empty() || !s.is_ascii() {
+            return Err(self.err(Some(&t), "squares expected"));
+        }
+        let sq: Option<Vec<u8>> = (0..s.len() / 2).map(|i| parse_square(&s[2 * i..2 * i + 2])).collect();
+        let sq = sq.ok_or_else(|| self.err(Some(&t), "bad square"))?;
+        self.pos += 1;
+        Ok(sq)
+    }
+
+    fn number_arg(&mut self) -> PResult<u32> {
+        let Some(t) = self.peek().cloned() else { return Err(self.err(None, "number expected")) };
+        let n = t.text.parse::<u32>().map_err(|_| self.err(Some(&t), "number expected"))?;
+        self.pos += 1;
+        Ok(n)
+    }
+
+    fn options(&mut self, p: &mut Problem) -> PResult<()> {
+        while let Some(t) = self.peek().cloned() {
+            let Some(i) = match_keyword(&t.text, OPTIONS) else {
+                if self.is_command(&t).is_some() {
+                    break;
+                }
+                p.unsupported.push(format!("option {}", t.text));
+                self.pos += 1;
+                continue;
+            };
+            self.pos += 1;
+            let o = &mut p.options;
+            match OPTIONS[i] {
+                "try" => o.try_play = true,
+                "defence" => o.defence = self.number_arg()?,
+                "setplay" => o.set_play = true,
+                "nothreat" => o.no_threat = true,
+                "threat" => o.threat = Some(self.number_arg()?),
+                "maxsolutions" => o.max_solutions = Some(self.number_arg()?),
+                "variation" => o.variation = true,
+                "whitetoplay" => o.white_to_play = true,
+                "intelligent" => {
+                    o.intelligent = true;
+                    if self.peek().is_some_and(|n| n.text.parse::<u32>().is_ok()) {
+                        self.pos += 1;
+                    }
+                }
+                "quodlibet" => o.quodlibet = true,
+                "matesin1" => o.mates_in_1 = true,
+                "maxtime" => o.max_time = Some(self.number_arg()? as u64),
+                "enpassant" => o.en_passant = self.squares_arg()?,
+                "nocastling" => o.no_castling = self.squares_arg()?,
+                "castlingmutuallyexclusive" | "mutuallyexclusivecastling" => {
+                    let sq = self.squares_arg()?;
+                    for pair in sq.chunks(2) {
+                        if let [a, b] = pair {
+                            o.castling_exclusive.push((*a, *b));
+                        }
+                    }
+                }
+                "noboard" | "movenumbers" | "beep" | "suppressgrid" | "writegrid" => {}
+                other => {
+                    // Skip a numeric argument so that it is not taken for a command.
+                    if self.peek().is_some_and(|n| n.text.parse::<u32>().is_ok()) {
+                        self.pos += 1;
+                    }
+                    p.unsupported.push(format!("option {other}"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn twin(&mut self, p: &mut Problem) -> PResult<Twin> {
+        let mut tw = Twin { continued: false, changes: Vec::new() };
+        while let Some(t) = self.peek().cloned() {
+            let Some(i) = match_keyword(&t.text, TWIN_WORDS) else {
+                if self.is_command(&t).is_some() {
+                    break;
+                }
+                return Err(self.err(Some(&t), "unknown twin change"));
+            };
+            // "stipulation" and "condition" are also commands: inside Twin they are changes.
+            self.pos += 1;
+            match TWIN_WORDS[i] {
+                "continued" => tw.continued = true,
+                "move" => {
+                    let a = self.one_square()?;
+                    let b = self.one_square()?;
+                    tw.changes.push(TwinChange::Move(a, b));
+                }
+                "exchange" => {
+                    let a = self.one_square()?;
+                    let b = self.one_square()?;
+                    tw.changes.push(TwinChange::Exchange(a, b));
+                }
+                "remove" => {
+                    for s in self.squares_arg()? {
+                        tw.changes.push(TwinChange::Remove(s));
+                    }
+                }
+                "shift" => {
+                    let a = self.one_square()?;
+                    let b = self.one_square()?;
+                    tw.changes.push(TwinChange::Shift(a, b));
+                }
+                "add" => {
+                    let Some(c) = self.peek().cloned() else { return Err(self.err(None, "colour expected")) };
+                    let color = match match_keyword(&c.text, COLORS).map(|i| COLORS[i]) {
+                        Some("white") => Color::White,
+                        Some("black") => Color::Black,
+                        Some(_) => {
+                            p.unsupported.push("neutral pieces".into());
+                            Color::White
+                        }
+                        None => return Err(self.err(Some(&c), "colour expected")),
+                    };
+                    self.pos += 1;
+                    let Some(ps) = self.peek().cloned() else { return Err(self.err(None, "piece expected")) };
+                    let Some((code, squares)) = split_piece_spec(&ps.text) else {
+                        return Err(self.err(Some(&ps), "piece expected"));
+                    };
+                    self.pos += 1;
+                    match walk::orthodox_kind(&code) {
+                        Some(k) => {
+                            for s in squares {
+                                tw.changes.push(TwinChange::Add(color, k, s));
+                            }
+                        }
+                        None if walk::fairy_name(&code).is_some() => p.unsupported.push(format!("fairy piece {code}")),
+                        None => return Err(self.err(Some(&ps), format!("unknown piece '{code}'"))),
+                    }
+                }
+                "substitute" => {
+                    let a = self.kind_arg(p)?;
+                    let b = self.kind_arg(p)?;
+                    if let (Some(a), Some(b)) = (a, b) {
+                        tw.changes.push(TwinChange::Substitute(a, b));
+                    }
+                }
+                "rotate" => {
+                    let n = self.number_arg()?;
+                    if ![90, 180, 270].contains(&n) {
+                        return Err(self.err(self.tokens.get(self.pos - 1), "rotation must be 90, 180 or 270"));
+                    }
+                    tw.changes.push(TwinChange::Rotate(n));
+                }
+                "mirror" => {
+                    let Some(m) = self.peek().cloned() else { return Err(self.err(None, "mirror axis expected")) };
+                    let axis = match m.text.to_ascii_lowercase().as_str() {
+                        "a1<-->h1" => Mirror::A1H1,
+                        "a1<-->a8" => Mirror::A1A8,
+                        "a1<-->h8" => Mirror::A1H8,
+                        "h1<-->a8" => Mirror::H1A8,
+                        _ => {
+                            return Err(
+                                self.err(Some(&m), "mirror axis expected (a1<-->h1, a1<-->a8, a1<-->h8, h1<-->a8)")
+                            )
+                        }
+                    };
+                    self.pos += 1;
+                    tw.changes.push(TwinChange::Mirror(axis));
+                }
+                "stipulation" => {
+                    let Some(s) = self.peek().cloned() else { return Err(self.err(None, "stipulation missing")) };
+                    self.pos += 1;
+                    match stipulation::parse(&s.text) {
+                        Ok(st) => tw.changes.push(TwinChange::Stipulation(st)),
+                        Err(StipError::Unsupported(m)) => p.unsupported.push(m),
+                        Err(StipError::Syntax(m)) => return Err(self.err(Some(&s), m)),
+                    }
+                }
+                other => {
+                    // condition, polishtype, sstipulation, forsyth: not yet.
+                    let mut words = vec![other.to_string()];
+                    while let Some(n) = self.peek() {
+                        if self.is_command(n).is_some() || match_keyword(&n.text, TWIN_WORDS).is_some() {
+                            break;
+                        }
+                        words.push(n.text.clone());
+                        self.pos += 1;
+                    }
+                    p.unsupported.push(format!("twin {}", words.join(" ")));
+                }
+            }
+        }
+        if tw.changes.is_empty() && !p.unsupported.iter().any(|u| u.starts_with("twin") || u.starts_with("fairy")) {
+            return Err(self.err(self.tokens.get(self.pos.saturating_sub(1)), "twin without changes"));
+        }
+        Ok(tw)
+    }
+
+    fn one_square(&mut self) -> PResult<u8> {
+        let Some(t) = self.peek().cloned() else { return Err(self.err(None, "square expected")) };
+        let s = parse_square(&t.text).ok_or_else(|| self.err(Some(&t), "bad square"))?;
+        self.pos += 1;
+        Ok(s)
+    }
+
+    fn kind_arg(&mut self, p: &mut Problem) -> PResult<Option<Kind>> {
+        let Some(t) = self.peek().cloned() else { return Err(self.err(None, "piece expected")) };
+        self.pos += 1;
+        match walk::orthodox_kind(&t.text) {
+            Some(k) => Ok(Some(k)),
+            None if walk::fairy_name(&t.text).is_some() => {
+                p.unsupported.push(format!("fairy piece {}", t.text));
+                Ok(None)
+            }
+            None => Err(self.err(Some(&t), format!("unknown piece '{}'", t.text))),
+        }
+    }
+}
+
+enum End {
+    Next(usize),
+    End,
+}
+
+fn castle_bits(s: u8) -> u8 {
+    match s {
+        0 => CASTLE_WQ,
+        7 => CASTLE_WK,
+        4 => CASTLE_WK | CASTLE_WQ,
+        56 => CASTLE_BQ,
+        63 => CASTLE_BK,
+        60 => CASTLE_BK | CASTLE_BQ,
+        _ => 0,
+    }
+}
+
+fn place(p: &mut Problem, _t: &Token, color: Color, kind: Kind, s: u8) -> Result<(), String> {
+    if kind == walk::KING {
+        if let Some(k) = p.board.king_square(color) {
+            if k != s {
+                let name = if color == Color::White { "white" } else { "black" };
+                return Err(format!(
+                    "two {name} kings ({} and {})",
+                    crate::board::square_name(k),
+                    crate::board::square_name(s)
+                ));
+            }
+        }
+    }
+    p.board.put(s, Piece { color, kind });
+    Ok(())
+}
+
+/// Parses a file of problems. Each problem is parsed on its own: an error in one does not stop
+/// the others. Never panics.
+pub fn parse_problems(text: &str) -> Vec<Result<Problem, ParseError>> {
+    let (tokens, lines) = tokenize(text);
+    let mut parser = Parser { tokens: &tokens, lines: &lines, pos: 0 };
+    parser.file()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keyword_prefixes() {
+        assert_eq!(match_keyword("stip", COMMANDS).map(|i| COMMANDS[i]), Some("stipulation"));
+        assert_eq!(match_keyword("cond", COMMANDS).map(|i| COMMANDS[i]), Some("condition"));
+        assert_eq!(match_keyword("pie", COMMANDS).map(|i| COMMANDS[i]), Some("pieces"));
+        assert_eq!(match_keyword("t", COMMANDS), None);
+        assert_eq!(match_keyword("Variations", OPTIONS).map(|i| OPTIONS[i]), Some("variation"));
+        assert_eq!(match_keyword("vari", OPTIONS).map(|i| OPTIONS[i]), Some("variation"));
+        assert_eq!(match_keyword("set", OPTIONS).map(|i| OPTIONS[i]), Some("setplay"));
+        assert_eq!(match_keyword("wh", OPTIONS).map(|i| OPTIONS[i]), Some("whitetoplay"));
+    }
+
+    #[test]
+    fn piece_specs() {
+        assert_eq!(split_piece_spec("Pd4f2"), Some(("P".into(), vec![27, 13])));
+        assert_eq!(split_piece_spec("NHb3"), Some(("NH".into(), vec![17])));
+        assert_eq!(split_piece_spec("Black"), None);
+    }
+}

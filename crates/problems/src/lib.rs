@@ -1,0 +1,239 @@
+//! mysl-problems: a chess problem solver.
+//!
+//! Reads Popeye's input language ([`input`]), keeps stipulations as structures
+//! ([`stipulation`]), solves on its own board whose piece kinds are data ([`board`], [`walk`]) and
+//! writes Popeye-compatible solution lines ([`solve`], [`output`]). Milestone M1: orthodox pieces,
+//! no fairy conditions. Everything the solver does not support yet is reported as
+//! "not supported yet: X" and never solved halfway.
+//!
+//! ```
+//! let text = "BeginProblem\nStipulation h#1\nPieces White Kc7 Rh1 Black Ka8 Pa7b7\nEndProblem\n";
+//! let problems = mysl_problems::input::parse_problems(text);
+//! let problem = problems[0].as_ref().expect("parsed");
+//! let limits = mysl_problems::solve::Limits::default();
+//! let result = mysl_problems::solve_problem(problem, &limits).expect("supported");
+//! let mut lines = result.twins[0].lines.clone();
+//! lines.sort();
+//! assert_eq!(lines, ["1.b7-b5 Rh1-h8 #", "1.b7-b6 Rh1-h8 #"]);
+//! ```
+
+pub mod board;
+pub mod input;
+pub mod output;
+pub mod solve;
+pub mod stipulation;
+pub mod walk;
+
+use mysl_core::Color;
+
+use board::{square_name, Board, Piece};
+use input::{Mirror, Problem, TwinChange};
+use solve::{solve_position, Limits};
+use stipulation::{Play, Stipulation};
+
+/// Why a problem was not solved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// A feature the solver does not have yet.
+    #[error("not supported yet: {0}")]
+    Unsupported(String),
+    /// The position or twin is invalid.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The solution of one twin.
+#[derive(Clone, Debug)]
+pub struct TwinResult {
+    /// `a)`, `b) wQd1-->d4`, `+c) -bPa6`; empty when the problem has no twins.
+    pub header: String,
+    pub stipulation: Stipulation,
+    pub lines: Vec<String>,
+    pub interrupted: bool,
+}
+
+/// The solution of a problem.
+#[derive(Clone, Debug)]
+pub struct ProblemResult {
+    pub twins: Vec<TwinResult>,
+}
+
+fn color_char(c: Color) -> char {
+    if c == Color::White {
+        'w'
+    } else {
+        'b'
+    }
+}
+
+fn piece_text(p: Piece) -> String {
+    format!("{}{}", color_char(p.color), walk::KINDS[p.kind as usize].code)
+}
+
+/// Applies one twin change; returns its header text.
+fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> Result<String, SolveError> {
+    let missing = |s: u8| SolveError::Invalid(format!("twin: no piece on {}", square_name(s)));
+    Ok(match *ch {
+        TwinChange::Move(a, b) => {
+            let p = board.piece_at(a).ok_or_else(|| missing(a))?;
+            board.clear(a);
+            board.put(b, p);
+            format!("{}{}-->{}", piece_text(p), square_name(a), square_name(b))
+        }
+        TwinChange::Exchange(a, b) => {
+            let pa = board.piece_at(a).ok_or_else(|| missing(a))?;
+            let pb = board.piece_at(b).ok_or_else(|| missing(b))?;
+            board.put(a, pb);
+            board.put(b, pa);
+            format!("{}{}<-->{}{}", piece_text(pa), square_name(a), piece_text(pb), square_name(b))
+        }
+        TwinChange::Remove(a) => {
+            let p = board.piece_at(a).ok_or_else(|| missing(a))?;
+            board.clear(a);
+            format!("-{}{}", piece_text(p), square_name(a))
+        }
+        TwinChange::Add(c, k, s) => {
+            let p = Piece { color: c, kind: k };
+            board.put(s, p);
+            format!("{}{}", piece_text(p), square_name(s))
+        }
+        TwinChange::Substitute(a, b) => {
+            let squares: Vec<(u8, Piece)> = board.pieces().filter(|(_, p)| p.kind == a).collect();
+            for (s, p) in squares {
+                board.put(s, Piece { color: p.color, kind: b });
+            }
+            format!("{}==>{}", walk::KINDS[a as usize].code, walk::KINDS[b as usize].code)
+        }
+        TwinChange::Rotate(deg) => {
+            let f = |s: u8| -> Option<u8> {
+                let (x, y) = (s % 8, s / 8);
+                Some(match deg {
+                    90 => x * 8 + (7 - y),
+                    180 => (7 - y) * 8 + (7 - x),
+                    _ => (7 - x) * 8 + y,
+                })
+            };
+            *board = board.transformed(f).ok_or_else(|| SolveError::Invalid("rotation".into()))?;
+            format!("rotate {deg}")
+        }
+        TwinChange::Mirror(m) => {
+            let f = |s: u8| -> Option<u8> {
+                let (x, y) = (s % 8, s / 8);
+                Some(match m {
+                    Mirror::A1H1 => y * 8 + (7 - x),
+                    Mirror::A1A8 => (7 - y) * 8 + x,
+                    Mirror::A1H8 => x * 8 + y,
+                    Mirror::H1A8 => (7 - x) * 8 + (7 - y),
+                })
+            };
+            *board = board.transformed(f).ok_or_else(|| SolveError::Invalid("mirror".into()))?;
+            let text = match m {
+                Mirror::A1H1 => "a1<-->h1",
+                Mirror::A1A8 => "a1<-->a8",
+                Mirror::A1H8 => "a1<-->h8",
+                Mirror::H1A8 => "h1<-->a8",
+            };
+            format!("mirror {text}")
+        }
+        TwinChange::Shift(a, b) => {
+            let (dx, dy) = ((b % 8) as i32 - (a % 8) as i32, (b / 8) as i32 - (a / 8) as i32);
+            let f = |s: u8| -> Option<u8> {
+                let (x, y) = ((s % 8) as i32 + dx, (s / 8) as i32 + dy);
+                ((0..8).contains(&x) && (0..8).contains(&y)).then_some((y * 8 + x) as u8)
+            };
+            *board =
+                board.transformed(f).ok_or_else(|| SolveError::Invalid("shift moves a piece off the board".into()))?;
+            format!("shift {} ==> {}", square_name(a), square_name(b))
+        }
+        TwinChange::Stipulation(st) => {
+            *stip = st;
+            st.to_string()
+        }
+    })
+}
+
+/// Checks the problem for features not supported yet and for an invalid position.
+pub fn check_supported(p: &Problem) -> Result<Stipulation, SolveError> {
+    if let Some(u) = p.unsupported.first() {
+        return Err(SolveError::Unsupported(u.clone()));
+    }
+    let stip = p.stipulation.ok_or_else(|| SolveError::Invalid("no stipulation".into()))?;
+    if p.options.white_to_play && stip.play != Play::Help {
+        return Err(SolveError::Unsupported("WhiteToPlay outside help play".into()));
+    }
+    Ok(stip)
+}
+
+/// Solves every twin of a parsed problem.
+pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, SolveError> {
+    let stip0 = check_supported(p)?;
+    let mut positions: Vec<(String, Board, Stipulation)> = Vec::new();
+    let has_twins = !p.twins.is_empty();
+    positions.push((if has_twins { "a)".into() } else { String::new() }, p.board.clone(), stip0));
+    for (i, tw) in p.twins.iter().enumerate() {
+        let (mut board, mut stip) = if tw.continued {
+            let last = positions.last().expect("twin a exists");
+            (last.1.clone(), last.2)
+        } else {
+            (p.board.clone(), stip0)
+        };
+        let mut parts = Vec::new();
+        for ch in &tw.changes {
+            parts.push(apply_change(&mut board, &mut stip, ch)?);
+        }
+        let letter = (b'b' + i as u8) as char;
+        let plus = if tw.continued { "+" } else { "" };
+        positions.push((format!("{plus}{letter}) {}", parts.join("  ")), board, stip));
+    }
+    let mut twins = Vec::new();
+    for (header, mut board, stip) in positions {
+        if stip.play == Play::Help && p.options.white_to_play && stip.half {
+            return Err(SolveError::Unsupported("WhiteToPlay with a half-move stipulation".into()));
+        }
+        validate(&board)?;
+        board.castling = board.default_castling();
+        let mut ct = board.castling;
+        for &s in &p.options.no_castling {
+            ct &= !crate::input_castle_bits(s);
+        }
+        board.castling = ct;
+        board.castling_exclusive = p.board.castling_exclusive.clone();
+        board.ep = p.board.ep;
+        let sol = solve_position(&board, stip, &p.options, limits);
+        twins.push(TwinResult { header, stipulation: stip, lines: sol.lines, interrupted: sol.interrupted });
+        if limits.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+    }
+    Ok(ProblemResult { twins })
+}
+
+fn validate(b: &Board) -> Result<(), SolveError> {
+    for c in [Color::White, Color::Black] {
+        let n = b.kind_bb(c, walk::KING).count();
+        if n == 0 {
+            return Err(SolveError::Unsupported(format!(
+                "positions without a {} king",
+                if c == Color::White { "white" } else { "black" }
+            )));
+        }
+        if n > 1 {
+            return Err(SolveError::Invalid("two kings of one colour".into()));
+        }
+    }
+    Ok(())
+}
+
+#[doc(hidden)]
+pub fn input_castle_bits(s: u8) -> u8 {
+    use board::*;
+    match s {
+        0 => CASTLE_WQ,
+        7 => CASTLE_WK,
+        4 => CASTLE_WK | CASTLE_WQ,
+        56 => CASTLE_BQ,
+        63 => CASTLE_BK,
+        60 => CASTLE_BK | CASTLE_BQ,
+        _ => 0,
+    }
+}

@@ -1,0 +1,1059 @@
+//! Exhaustive solving of orthodox problems: help, series, direct, self, reflex and semi-reflex play,
+//! with Popeye-compatible output lines.
+//!
+//! Every search is exhaustive; the only pruning is a hash table of proven results (positions
+//! keyed by Zobrist key and the number of moves left). The table is bounded: when it is full it is
+//! cleared, which costs time, never solutions.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use mysl_core::Color;
+
+use crate::board::{square_name, Board, Move, Special};
+use crate::input::Options;
+use crate::stipulation::{Goal, Play, Stipulation};
+use crate::walk::{self, KINDS};
+
+/// Limits and controls for one solve.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Hash table entries per thread (0: default).
+    pub hash_entries: usize,
+    /// Stop at this instant (`--maxtime`).
+    pub deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C) to stop.
+    pub stop: Arc<AtomicBool>,
+    /// Threads for splitting root moves.
+    pub threads: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { hash_entries: 1 << 21, deadline: None, stop: Arc::new(AtomicBool::new(false)), threads: 2 }
+    }
+}
+
+/// Hasher for keys that are already random (Zobrist keys): the key itself.
+#[derive(Clone, Copy, Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type KeyMap = HashMap<u64, bool, std::hash::BuildHasherDefault<KeyHasher>>;
+
+const SHARDS: usize = 64;
+
+/// The table of proven results, shared by the threads of one solve: 64 shards, each behind its
+/// own lock, selected by the top bits of the key. A full shard is cleared (time, never solutions).
+struct SharedHash {
+    shards: Vec<Mutex<KeyMap>>,
+    cap_per_shard: usize,
+}
+
+impl SharedHash {
+    fn new(entries: usize) -> SharedHash {
+        SharedHash {
+            shards: (0..SHARDS).map(|_| Mutex::new(KeyMap::default())).collect(),
+            cap_per_shard: (entries / SHARDS).max(64),
+        }
+    }
+}
+
+/// One search thread's state.
+#[derive(Clone)]
+struct Searcher {
+    board: Board,
+    stip: Stipulation,
+    opts: Options,
+    hash: Arc<SharedHash>,
+    nodes: u64,
+    stop: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+    stopped: bool,
+    /// Last refutation found per number of attacker moves left (tried first: a cut-off is likely).
+    refute_killer: [Option<Move>; 64],
+    /// Last winning attacker move per number of moves left.
+    win_killer: [Option<Move>; 64],
+}
+
+/// Moves `m` to the front of `moves` if it is there (search order only; output order is unaffected).
+fn front(moves: &mut [Move], m: Option<Move>) {
+    if let Some(m) = m {
+        if let Some(i) = moves.iter().position(|&x| x == m) {
+            moves[..=i].rotate_right(1);
+        }
+    }
+}
+
+/// Salts for the hash key: (moves left, node type).
+fn salt(n: u32, tag: u64) -> u64 {
+    let mut z = (n as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ tag.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^ (z >> 29)
+}
+
+/// Result of solving one position with one stipulation.
+#[derive(Clone, Debug, Default)]
+pub struct Solution {
+    /// Output lines (Popeye's format, without the twin header).
+    pub lines: Vec<String>,
+    /// True if the solve was stopped (time limit or Ctrl-C): the lines may be incomplete.
+    pub interrupted: bool,
+}
+
+impl Searcher {
+    fn new(board: Board, stip: Stipulation, opts: Options, limits: &Limits) -> Searcher {
+        Searcher {
+            board,
+            stip,
+            opts,
+            hash: Arc::new(SharedHash::new(limits.hash_entries.max(1024) * limits.threads.max(1))),
+            nodes: 0,
+            stop: limits.stop.clone(),
+            deadline: limits.deadline,
+            stopped: false,
+            refute_killer: [None; 64],
+            win_killer: [None; 64],
+        }
+    }
+
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 4095 == 0
+            && !self.stopped
+            && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn hash_get(&self, key: u64) -> Option<bool> {
+        let shard = &self.hash.shards[(key >> 58) as usize];
+        shard.lock().ok().and_then(|m| m.get(&key).copied())
+    }
+
+    fn hash_put(&mut self, key: u64, v: bool) {
+        if self.stopped {
+            return;
+        }
+        let cap = self.hash.cap_per_shard;
+        if let Ok(mut m) = self.hash.shards[(key >> 58) as usize].lock() {
+            if m.len() >= cap {
+                m.clear();
+            }
+            m.insert(key, v);
+        }
+    }
+
+    /// Is the goal reached for the side to move (the victim)?
+    fn goal_reached(&mut self) -> bool {
+        match self.stip.goal {
+            Goal::Mate => self.board.is_mate(),
+            Goal::Stalemate => self.board.is_stalemate(),
+            Goal::DoubleStalemate => self.board.is_double_stalemate(),
+        }
+    }
+
+    // ------------------------------------------------------------------ notation
+
+    /// Popeye's text for `m` in the current position, with its check/goal mark.
+    fn move_text(&mut self, m: Move, final_goal: bool) -> String {
+        let p = self.board.piece_at(m.from).expect("moving piece");
+        let mut s = String::new();
+        match m.special {
+            Special::Castle { rook_from, .. } => s.push_str(if rook_from % 8 == 7 { "0-0" } else { "0-0-0" }),
+            _ => {
+                if p.kind != walk::PAWN {
+                    s.push_str(KINDS[p.kind as usize].code);
+                }
+                s.push_str(&square_name(m.from));
+                let capture = self.board.piece_at(m.to).is_some() || matches!(m.special, Special::EnPassant { .. });
+                s.push(if capture { '*' } else { '-' });
+                s.push_str(&square_name(m.to));
+                if let Special::Promote(k) = m.special {
+                    s.push('=');
+                    s.push_str(KINDS[k as usize].code);
+                }
+                if matches!(m.special, Special::EnPassant { .. }) {
+                    s.push_str(" ep.");
+                }
+            }
+        }
+        let u = self.board.make(m);
+        let victim = self.board.side;
+        if self.board.in_check(victim) {
+            s.push_str(if self.board.has_legal_move() { " +" } else { " #" });
+        } else if final_goal && self.stip.goal != Goal::Mate && self.goal_reached() {
+            s.push_str(if self.stip.goal == Goal::Stalemate { " =" } else { " ==" });
+        }
+        self.board.unmake(m, u);
+        s
+    }
+
+    /// Texts of a sequence of moves played from the current position (the board is restored).
+    fn line_texts(&mut self, moves: &[Move], final_goal_at: Option<usize>) -> Vec<String> {
+        let mut texts = Vec::new();
+        let mut undos = Vec::new();
+        for (i, &m) in moves.iter().enumerate() {
+            texts.push(self.move_text(m, final_goal_at == Some(i)));
+            undos.push((m, self.board.make(m)));
+        }
+        while let Some((m, u)) = undos.pop() {
+            self.board.unmake(m, u);
+        }
+        texts
+    }
+
+    /// Texts of a series line: `k` series moves (the other side passing in between), then the tail.
+    fn series_texts(&mut self, moves: &[Move], k: usize) -> Vec<String> {
+        let mut texts = Vec::new();
+        let mut undos = Vec::new();
+        let mut nulls = Vec::new();
+        for (i, &m) in moves.iter().enumerate() {
+            texts.push(self.move_text(m, i + 1 == moves.len()));
+            undos.push((m, self.board.make(m)));
+            if i + 1 < k {
+                nulls.push(self.board.make_null());
+            }
+        }
+        while let Some((m, u)) = undos.pop() {
+            if undos.len() + 1 < k {
+                let ep = nulls.pop().flatten();
+                self.board.unmake_null(ep);
+            }
+            self.board.unmake(m, u);
+        }
+        texts
+    }
+
+    // ------------------------------------------------------------------ help play
+
+    /// All help lines of exactly `plies` half moves from here ending in the goal (for hs#: ending
+    /// in a position where the other side is forced to reach the goal). Returns true if any.
+    fn help(&mut self, plies: u32, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+        if self.tick() {
+            return false;
+        }
+        if plies == 1 {
+            return self.help_leaf(line, out);
+        }
+        let key = self.board.key() ^ salt(plies, 1);
+        if self.hash_get(key) == Some(false) {
+            return false;
+        }
+        let mut moves = Vec::with_capacity(64);
+        self.board.pseudo_moves(&mut moves);
+        let us = self.board.side;
+        let mut found = false;
+        for m in moves {
+            let u = self.board.make(m);
+            if self.board.in_check(us) {
+                self.board.unmake(m, u);
+                continue;
+            }
+            line.push(m);
+            if self.help(plies - 1, line, out) {
+                found = true;
+            }
+            line.pop();
+            self.board.unmake(m, u);
+        }
+        if !found {
+            self.hash_put(key, false);
+        }
+        found
+    }
+
+    /// The last help half move: only moves that can complete the goal are looked at closely.
+    fn help_leaf(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+        let key = self.board.key() ^ salt(1, 1);
+        if self.hash_get(key) == Some(false) {
+            return false;
+        }
+        let found = self.help_leaf_moves(line, out);
+        if !found {
+            self.hash_put(key, false);
+        }
+        found
+    }
+
+    fn help_leaf_moves(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+        let mut pseudo = Vec::with_capacity(64);
+        self.board.pseudo_moves(&mut pseudo);
+        let us = self.board.side;
+        let need_check = self.stip.goal == Goal::Mate && self.stip.play != Play::HelpSelf;
+        let before = out.len();
+        let enemy_king = self.board.king_square(!us);
+        for m in pseudo {
+            if need_check {
+                if let Some(k) = enemy_king {
+                    if !self.board.could_check(m, k) {
+                        continue;
+                    }
+                }
+            }
+            let u = self.board.make(m);
+            let candidate = !self.board.in_check(us) && (!need_check || self.board.in_check(!us));
+            self.board.unmake(m, u);
+            if candidate {
+                line.push(m);
+                self.help_final_line(line, out);
+                line.pop();
+            }
+        }
+        out.len() > before
+    }
+
+    /// The last help move `m` (board before it): records the solution(s) it completes.
+    fn help_final(&mut self, m: Move, out: &mut Vec<Vec<Move>>) {
+        self.help_final_line(&[m], out);
+    }
+
+    /// `line` ends with the last help move, played from the current position minus that move.
+    fn help_final_line(&mut self, line: &[Move], out: &mut Vec<Vec<Move>>) {
+        let m = *line.last().expect("a move");
+        let u = self.board.make(m);
+        if self.stip.play == Play::HelpSelf {
+            // The other side must reach the goal (mate us) with every move.
+            let replies = self.board.legal_moves();
+            let mut all = !replies.is_empty();
+            for &r in &replies {
+                let u2 = self.board.make(r);
+                let g = self.goal_reached();
+                self.board.unmake(r, u2);
+                if !g {
+                    all = false;
+                    break;
+                }
+            }
+            if all {
+                for &r in &replies {
+                    let mut l = line.to_vec();
+                    l.push(r);
+                    out.push(l);
+                }
+            }
+        } else if self.goal_reached() {
+            out.push(line.to_vec());
+        }
+        self.board.unmake(m, u);
+    }
+
+    // ------------------------------------------------------------------ series play
+
+    /// Series of exactly `k` moves by the side to move, then the tail. Lines include tail replies.
+    fn series(&mut self, k: u32, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+        if self.tick() {
+            return false;
+        }
+        let key = self.board.key() ^ salt(k, 2);
+        if k > 1 && self.hash_get(key) == Some(false) {
+            return false;
+        }
+        let us = self.board.side;
+        let mut moves = Vec::with_capacity(64);
+        self.board.pseudo_moves(&mut moves);
+        let mut found = false;
+        for m in moves {
+            let u = self.board.make(m);
+            if self.board.in_check(us) {
+                self.board.unmake(m, u);
+                continue;
+            }
+            line.push(m);
+            if k == 1 {
+                found |= self.series_tail(line, out);
+            } else if !self.board.in_check(!us) && !self.series_goal_early() {
+                let ep = self.board.make_null();
+                found |= self.series(k - 1, line, out);
+                self.board.unmake_null(ep);
+            }
+            line.pop();
+            self.board.unmake(m, u);
+        }
+        if k > 1 && !found {
+            self.hash_put(key, false);
+        }
+        found
+    }
+
+    /// After a non-final series move: positions in which the play would already end.
+    fn series_goal_early(&mut self) -> bool {
+        match self.stip.play {
+            Play::Direct => self.goal_reached(),
+            // Reflex: if the other side can reach the goal it must, so the series ends here.
+            Play::Reflex | Play::SemiReflex => self.has_goal_move(),
+            _ => false,
+        }
+    }
+
+    /// Does the side to move have a move reaching the goal?
+    fn has_goal_move(&mut self) -> bool {
+        !self.goal_moves().is_empty()
+    }
+
+    fn goal_moves(&mut self) -> Vec<Move> {
+        let mut moves = self.board.legal_moves();
+        if self.stip.goal == Goal::Mate {
+            if let Some(k) = self.board.king_square(!self.board.side) {
+                moves.retain(|&m| self.board.could_check(m, k));
+            }
+        }
+        let mut res = Vec::new();
+        for m in moves {
+            let u = self.board.make(m);
+            if self.goal_reached() {
+                res.push(m);
+            }
+            self.board.unmake(m, u);
+        }
+        res
+    }
+
+    /// The end of a series (after its last move; the other side to move).
+    fn series_tail(&mut self, line: &[Move], out: &mut Vec<Vec<Move>>) -> bool {
+        match self.stip.play {
+            Play::Direct => {
+                if self.goal_reached() {
+                    out.push(line.to_vec());
+                    return true;
+                }
+                false
+            }
+            Play::Help => {
+                let g = self.goal_moves();
+                for &r in &g {
+                    let mut l = line.to_vec();
+                    l.push(r);
+                    out.push(l);
+                }
+                !g.is_empty()
+            }
+            Play::SelfPlay => {
+                let replies = self.board.legal_moves();
+                if replies.is_empty() {
+                    return false;
+                }
+                for &r in &replies {
+                    let u = self.board.make(r);
+                    let g = self.goal_reached();
+                    self.board.unmake(r, u);
+                    if !g {
+                        return false;
+                    }
+                }
+                for &r in &replies {
+                    let mut l = line.to_vec();
+                    l.push(r);
+                    out.push(l);
+                }
+                true
+            }
+            Play::Reflex | Play::SemiReflex => {
+                let g = self.goal_moves();
+                for &r in &g {
+                    let mut l = line.to_vec();
+                    l.push(r);
+                    out.push(l);
+                }
+                !g.is_empty()
+            }
+            Play::HelpSelf => false,
+        }
+    }
+
+    // ------------------------------------------------------------------ battle play
+
+    fn is_direct(&self) -> bool {
+        self.stip.play == Play::Direct
+    }
+
+    /// Defences available to the side to move (reflex: only goal moves when there are any).
+    fn defences(&mut self) -> Vec<Move> {
+        if matches!(self.stip.play, Play::Reflex | Play::SemiReflex) {
+            let g = self.goal_moves();
+            if !g.is_empty() {
+                return g;
+            }
+        }
+        self.board.legal_moves()
+    }
+
+    /// After a defence (attacker to move, `k` attacker moves left): does the attacker win?
+    fn after_defence(&mut self, k: u32) -> bool {
+        if !self.is_direct() && self.goal_reached() {
+            return true;
+        }
+        k > 0 && self.wins(k)
+    }
+
+    /// Defender to move, `k` attacker moves left: does the attacker win against every defence?
+    fn defender_loses(&mut self, k: u32) -> bool {
+        let key = self.board.key() ^ salt(k, 3);
+        if let Some(v) = self.hash_get(key) {
+            return v;
+        }
+        if self.tick() {
+            return false;
+        }
+        let reflex = matches!(self.stip.play, Play::Reflex | Play::SemiReflex);
+        let ds = if reflex {
+            self.defences()
+        } else {
+            let mut v = Vec::with_capacity(64);
+            self.board.pseudo_moves(&mut v);
+            v
+        };
+        let mut ds = ds;
+        front(&mut ds, self.refute_killer[(k as usize).min(63)]);
+        let us = self.board.side;
+        let mut res = true;
+        let mut legal = 0;
+        for d in ds {
+            let u = self.board.make(d);
+            if self.board.in_check(us) {
+                self.board.unmake(d, u);
+                continue;
+            }
+            legal += 1;
+            let ok = self.after_defence(k);
+            self.board.unmake(d, u);
+            if !ok {
+                self.refute_killer[(k as usize).min(63)] = Some(d);
+                res = false;
+                break;
+            }
+        }
+        if legal == 0 {
+            res = false;
+        }
+        self.hash_put(key, res);
+        res
+    }
+
+    /// After an attacker move (defender to move) with `n` attacker moves counting that move: does it win?
+    fn move_wins(&mut self, n: u32) -> bool {
+        match self.stip.play {
+            Play::Direct => self.goal_reached() || (n > 1 && self.defender_loses(n - 1)),
+            _ => (self.opts.quodlibet && self.goal_reached()) || self.defender_loses(n - 1),
+        }
+    }
+
+    /// Attacker to move: does it win within `n` moves?
+    fn wins(&mut self, n: u32) -> bool {
+        let key = self.board.key() ^ salt(n, 4);
+        if let Some(v) = self.hash_get(key) {
+            return v;
+        }
+        if self.tick() {
+            return false;
+        }
+        let mut moves = Vec::with_capacity(64);
+        self.board.pseudo_moves(&mut moves);
+        let mut res = false;
+        if self.stip.play == Play::Reflex {
+            moves = self.board.legal_moves();
+            // White must reach the goal if it can; then it cannot force the reflex goal.
+            for &m in &moves {
+                let u = self.board.make(m);
+                let g = self.goal_reached();
+                self.board.unmake(m, u);
+                if g {
+                    let q = self.opts.quodlibet;
+                    self.hash_put(key, q);
+                    return q;
+                }
+            }
+        }
+        front(&mut moves, self.win_killer[(n as usize).min(63)]);
+        let mate_in_1 = n == 1 && self.stip.play == Play::Direct && self.stip.goal == Goal::Mate;
+        let enemy_king = self.board.king_square(!self.board.side);
+        for m in moves {
+            if mate_in_1 {
+                if let Some(k) = enemy_king {
+                    if !self.board.could_check(m, k) {
+                        continue;
+                    }
+                }
+            }
+            let u = self.board.make(m);
+            if self.board.in_check(!self.board.side) {
+                self.board.unmake(m, u);
+                continue;
+            }
+            let w = self.move_wins(n);
+            self.board.unmake(m, u);
+            if w {
+                self.win_killer[(n as usize).min(63)] = Some(m);
+                res = true;
+                break;
+            }
+        }
+        self.hash_put(key, res);
+        res
+    }
+
+    /// Smallest k in 1..=max with `wins(k)` (attacker to move).
+    fn min_win(&mut self, max: u32) -> Option<u32> {
+        (1..=max).find(|&k| self.wins(k))
+    }
+
+    /// Attacker moves that win in exactly `k` (attacker to move).
+    fn winning_moves(&mut self, k: u32) -> Vec<Move> {
+        let moves = self.board.legal_moves();
+        let mut res = Vec::new();
+        for m in moves {
+            let u = self.board.make(m);
+            if self.move_wins(k) {
+                res.push(m);
+            }
+            self.board.unmake(m, u);
+        }
+        res
+    }
+
+    /// Threat after an attacker move (defender to move): (length, threat moves), if any.
+    fn threat(&mut self, n_after: u32) -> Option<(u32, Vec<Move>)> {
+        let ep = self.board.make_null();
+        let mut res = None;
+        let max = self.opts.threat.map_or(n_after, |t| t.min(n_after));
+        if let Some(k) = self.min_win(max) {
+            let ts = self.winning_moves(k);
+            res = Some((k, ts));
+        }
+        self.board.unmake_null(ep);
+        res
+    }
+
+    /// Prints an attacker move `m` (board before it) that wins in `n`, with its subtree.
+    /// `marker`: " !" for keys, " ?" for tries, "" inside the tree. Returns refutations (tries).
+    fn print_attack(&mut self, m: Move, n: u32, num: u32, marker: &str, refutations: &[Move], out: &mut Vec<String>) {
+        let text = self.move_text(m, n == 1);
+        let u = self.board.make(m);
+        let victim = self.board.side;
+        let in_check = self.board.in_check(victim);
+        let direct_goal = (self.is_direct() || self.opts.quodlibet) && self.goal_reached();
+        if direct_goal {
+            out.push(format!("{num}.{text}{marker}"));
+            self.board.unmake(m, u);
+            return;
+        }
+        let n_after = n - 1;
+        let mut threat = None;
+        let mut suffix = "";
+        if !in_check && n_after > 0 && !self.opts.no_threat {
+            threat = self.threat(n_after);
+            suffix = if threat.is_some() { " threat:" } else { " zugzwang." };
+        }
+        out.push(format!("{num}.{text}{marker}{suffix}"));
+        if let Some((k, ts)) = &threat {
+            let ep = self.board.make_null();
+            for &t in ts {
+                self.print_attack(t, *k, num + 1, "", &[], out);
+            }
+            self.board.unmake_null(ep);
+        }
+        // Without Option Variation only the keys/tries, their threats and (s#1, r#1) the forced replies.
+        if self.opts.variation || (!marker.is_empty() && n_after == 0) {
+            self.print_defences(n_after, num, threat.as_ref(), refutations, out);
+        }
+        if !refutations.is_empty() {
+            out.push("but".to_string());
+            for &r in refutations {
+                let t = self.move_text(r, false);
+                out.push(format!("{num}...{t} !"));
+            }
+        }
+        self.board.unmake(m, u);
+    }
+
+    /// Defender to move; prints the defences that defeat the threat with their shortest continuations.
+    fn print_defences(
+        &mut self,
+        k: u32,
+        num: u32,
+        threat: Option<&(u32, Vec<Move>)>,
+        refutations: &[Move],
+        out: &mut Vec<String>,
+    ) {
+        let ds = self.defences();
+        for d in ds {
+            if refutations.contains(&d) {
+                continue;
+            }
+            let text_goal = !self.is_direct();
+            let text = self.move_text(d, text_goal);
+            let u = self.board.make(d);
+            if !self.is_direct() && self.goal_reached() {
+                // Popeye shows the defender's goal moves only at the end (or with MatesIn1).
+                if k == 0 || self.opts.mates_in_1 {
+                    out.push(format!("{num}...{text}"));
+                }
+                self.board.unmake(d, u);
+                continue;
+            }
+            if k == 0 {
+                self.board.unmake(d, u);
+                continue;
+            }
+            let Some(kmin) = self.min_win(k) else {
+                self.board.unmake(d, u);
+                continue;
+            };
+            if let Some((kt, ts)) = threat {
+                // As Popeye prints them: a defence is a variation if it defeats at least one of
+                // the threat moves and does not allow a win shorter than the threat.
+                let legal = self.board.legal_moves();
+                let mut all_still = kmin >= *kt;
+                for &t in ts {
+                    if !all_still {
+                        break;
+                    }
+                    if legal.contains(&t) {
+                        let u2 = self.board.make(t);
+                        let w = self.move_wins(*kt);
+                        self.board.unmake(t, u2);
+                        all_still &= w;
+                    } else {
+                        all_still = false;
+                    }
+                }
+                let short = kmin < *kt;
+                if short || all_still {
+                    self.board.unmake(d, u);
+                    continue;
+                }
+            }
+            out.push(format!("{num}...{text}"));
+            for c in self.winning_moves(kmin) {
+                self.print_attack(c, kmin, num + 1, "", &[], out);
+            }
+            self.board.unmake(d, u);
+        }
+    }
+
+    /// Refutations of attacker move `m` (board before it) in an n-mover; None if `m` is no try.
+    fn refutations(&mut self, m: Move, n: u32) -> Vec<Move> {
+        let u = self.board.make(m);
+        let ds = self.defences();
+        let mut refs = Vec::new();
+        if ds.is_empty() {
+            refs.push(m); // marker: no defence at all (stalemate): not a try
+        } else {
+            for d in ds {
+                let u2 = self.board.make(d);
+                let ok = self.after_defence(n - 1);
+                self.board.unmake(d, u2);
+                if !ok {
+                    refs.push(d);
+                }
+            }
+        }
+        self.board.unmake(m, u);
+        refs
+    }
+
+    /// Does attacker move `m` satisfy the `Threat n` option (if given)?
+    fn threat_ok(&mut self, m: Move, n: u32) -> bool {
+        let Some(t) = self.opts.threat else { return true };
+        let u = self.board.make(m);
+        let ok = if self.board.in_check(self.board.side) || n <= 1 {
+            true
+        } else {
+            let ep = self.board.make_null();
+            let r = (1..=t.min(n - 1)).any(|k| self.wins(k));
+            self.board.unmake_null(ep);
+            r
+        };
+        self.board.unmake(m, u);
+        ok
+    }
+
+    /// Output block of one root move in battle play.
+    fn battle_root_move(&mut self, m: Move) -> Vec<String> {
+        let n = self.stip.moves;
+        let mut out = Vec::new();
+        if self.stip.play == Play::Reflex && self.has_goal_move() {
+            return out;
+        }
+        let u = self.board.make(m);
+        let key = self.move_wins(n);
+        self.board.unmake(m, u);
+        if key {
+            if self.threat_ok(m, n) {
+                self.print_attack(m, n, 1, " !", &[], &mut out);
+            }
+        } else if self.opts.try_play && !self.stopped {
+            let refs = self.refutations(m, n);
+            let is_stalemate = refs.first() == Some(&m);
+            if !is_stalemate && !refs.is_empty() && refs.len() as u32 <= self.opts.defence && self.threat_ok(m, n) {
+                self.print_attack(m, n, 1, " ?", &refs, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Set play in battle play: the defender moves first.
+    fn battle_set_play(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        let ep = self.board.make_null();
+        if !self.board.in_check(!self.board.side) {
+            let n = self.stip.moves;
+            self.print_defences_set(n - 1, &mut out);
+        }
+        self.board.unmake_null(ep);
+        out
+    }
+
+    fn print_defences_set(&mut self, k: u32, out: &mut Vec<String>) {
+        let ds = self.defences();
+        for d in ds {
+            let text = self.move_text(d, !self.is_direct());
+            let u = self.board.make(d);
+            if !self.is_direct() && self.goal_reached() {
+                if self.opts.mates_in_1 {
+                    out.push(format!("1...{text}"));
+                }
+            } else if k > 0 {
+                if let Some(kmin) = self.min_win(k) {
+                    out.push(format!("1...{text}"));
+                    for c in self.winning_moves(kmin) {
+                        self.print_attack(c, kmin, 2, "", &[], out);
+                    }
+                }
+            }
+            self.board.unmake(d, u);
+        }
+    }
+}
+
+/// Formats help-play lines: numbered in pairs ending with the last half move.
+fn format_help_line(texts: &[String]) -> String {
+    let mut s = String::new();
+    let odd = texts.len() % 2 == 1;
+    let mut num = 1;
+    for (i, t) in texts.iter().enumerate() {
+        let pos = i + odd as usize; // position in pairs
+        if i == 0 && odd {
+            s.push_str(&format!("1...{t}"));
+            num = 2;
+            continue;
+        }
+        if pos.is_multiple_of(2) {
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            s.push_str(&format!("{num}.{t}"));
+            num += 1;
+        } else {
+            s.push(' ');
+            s.push_str(t);
+        }
+    }
+    s
+}
+
+/// Runs `f` over `items` on up to `threads` threads, each with its own clone of `proto`;
+/// results in item order.
+fn par_map<T: Send, I: Sync + Copy + Send>(
+    proto: &Searcher,
+    items: &[I],
+    threads: usize,
+    f: impl Fn(&mut Searcher, I) -> T + Sync,
+) -> (Vec<T>, bool) {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    let stopped = AtomicBool::new(false);
+    let threads = threads.clamp(1, items.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut s = proto.clone();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= items.len() {
+                        break;
+                    }
+                    let r = f(&mut s, items[i]);
+                    if let Ok(mut v) = results.lock() {
+                        v[i] = Some(r);
+                    }
+                }
+                if s.stopped {
+                    stopped.store(true, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    let v = results.into_inner().unwrap_or_default();
+    (v.into_iter().flatten().collect(), stopped.load(Ordering::Relaxed))
+}
+
+/// Solves one position (one twin) and returns Popeye's solution lines.
+pub fn solve_position(board: &Board, stip: Stipulation, opts: &Options, limits: &Limits) -> Solution {
+    let mut s = Searcher::new(board.clone(), stip, opts.clone(), limits);
+    let mut sol = Solution::default();
+    let threads = limits.threads.max(1);
+    if stip.series {
+        solve_series(&mut s, threads, &mut sol);
+    } else {
+        match stip.play {
+            Play::Help | Play::HelpSelf => solve_help(&mut s, threads, &mut sol),
+            _ => solve_battle(&mut s, threads, &mut sol),
+        }
+    }
+    if let Some(max) = opts.max_solutions {
+        if !matches!(stip.play, Play::Direct | Play::SelfPlay | Play::Reflex | Play::SemiReflex) || stip.series {
+            sol.lines.truncate(max as usize);
+        }
+    }
+    sol
+}
+
+fn help_lines(s: &mut Searcher, plies: u32, threads: usize, sol: &mut Solution) {
+    if plies == 0 {
+        return;
+    }
+    let roots = s.board.legal_moves();
+    let (res, stopped) = par_map(s, &roots, threads, |t, m| {
+        let mut out = Vec::new();
+        let u = t.board.make(m);
+        let mut line = vec![m];
+        if plies == 1 {
+            t.board.unmake(m, u);
+            t.help_final(m, &mut out);
+        } else {
+            t.help(plies - 1, &mut line, &mut out);
+            t.board.unmake(m, u);
+        }
+        let final_at = if t.stip.play == Play::HelpSelf { None } else { Some(plies as usize - 1) };
+        let lines: Vec<String> = out
+            .iter()
+            .map(|l| {
+                let fa = if t.stip.play == Play::HelpSelf { Some(l.len() - 1) } else { final_at };
+                format_help_line(&t.line_texts(l, fa))
+            })
+            .collect();
+        (lines, t.stopped)
+    });
+    for (lines, _) in res {
+        sol.lines.extend(lines);
+    }
+    sol.interrupted |= stopped;
+}
+
+fn solve_help(s: &mut Searcher, threads: usize, sol: &mut Solution) {
+    let full = s.stip.help_plies();
+    let plies = if s.opts.white_to_play && !s.stip.half { full - 1 } else { full };
+    // The side that reaches the goal (or forces it, hs#) makes the last help move: White.
+    s.board.side = if plies % 2 == 1 { Color::White } else { Color::Black };
+    if s.opts.set_play && plies >= 1 {
+        let ep = s.board.make_null();
+        let mut min = plies - 1;
+        while min >= 3 {
+            min -= 2;
+        }
+        let mut k = min;
+        while k < plies {
+            if k >= 1 {
+                help_lines(s, k, threads, sol);
+            }
+            k += 2;
+        }
+        s.board.unmake_null(ep);
+    }
+    // Shorter solutions of the same parity, then the full length.
+    let mut k = if plies % 2 == 0 { 2 } else { 1 };
+    while k <= plies {
+        help_lines(s, k, threads, sol);
+        k += 2;
+    }
+}
+
+fn solve_series(s: &mut Searcher, threads: usize, sol: &mut Solution) {
+    let n = s.stip.moves;
+    // The series side: Black in ser-h (White makes the last move), White otherwise.
+    let series_white = s.stip.play != Play::Help;
+    s.board.side = if series_white { Color::White } else { Color::Black };
+    let fmt = |t: &mut Searcher, l: &[Move], k: usize| -> String {
+        let texts = t.series_texts(l, k);
+        let mut line = String::new();
+        for (i, tx) in texts.iter().enumerate() {
+            if i > 0 {
+                line.push(' ');
+            }
+            if i < k {
+                line.push_str(&format!("{}.{tx}", i + 1));
+            } else {
+                line.push_str(tx);
+            }
+        }
+        line
+    };
+    if s.opts.set_play {
+        // The other side plays the end at once.
+        let ep = s.board.make_null();
+        let mut out = Vec::new();
+        s.series_tail(&[], &mut out);
+        let ep2 = s.board.make_null();
+        s.board.unmake_null(ep2);
+        for l in out {
+            let texts = s.line_texts(&l, Some(l.len() - 1));
+            sol.lines.push(format!("1...{}", texts.join(" ")));
+        }
+        s.board.unmake_null(ep);
+    }
+    for k in 1..=n {
+        let roots = s.board.legal_moves();
+        let (res, stopped) = par_map(s, &roots, threads, |t, m| {
+            let mut out = Vec::new();
+            let us = t.board.side;
+            let u = t.board.make(m);
+            let mut line = vec![m];
+            if k == 1 {
+                t.series_tail(&line, &mut out);
+            } else if !t.board.in_check(!us) && !t.series_goal_early() {
+                let ep = t.board.make_null();
+                t.series(k - 1, &mut line, &mut out);
+                t.board.unmake_null(ep);
+            }
+            t.board.unmake(m, u);
+            out.iter().map(|l| fmt(t, l, k as usize)).collect::<Vec<_>>()
+        });
+        for lines in res {
+            sol.lines.extend(lines);
+        }
+        sol.interrupted |= stopped;
+    }
+}
+
+fn solve_battle(s: &mut Searcher, threads: usize, sol: &mut Solution) {
+    s.board.side = Color::White;
+    if s.opts.set_play {
+        let lines = s.battle_set_play();
+        sol.lines.extend(lines);
+    }
+    let roots = s.board.legal_moves();
+    let (res, stopped) = par_map(s, &roots, threads, |t, m| t.battle_root_move(m));
+    for lines in res {
+        sol.lines.extend(lines);
+    }
+    sol.interrupted |= stopped;
+}

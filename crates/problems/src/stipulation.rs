@@ -1,0 +1,188 @@
+//! Stipulations as structures: a play kind, a goal and a length.
+
+use std::fmt;
+
+/// What the last move must achieve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// `#`: the side to move after the last move is mated.
+    Mate,
+    /// `=`: stalemated.
+    Stalemate,
+    /// `==`: both sides stalemated.
+    DoubleStalemate,
+}
+
+impl Goal {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Goal::Mate => "#",
+            Goal::Stalemate => "=",
+            Goal::DoubleStalemate => "==",
+        }
+    }
+}
+
+/// How the two sides cooperate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// White forces the goal against any defence (`#n`).
+    Direct,
+    /// Both sides cooperate (`h#n`); Black starts unless the length has a half move.
+    Help,
+    /// White forces Black to reach the goal against White (`s#n`).
+    SelfPlay,
+    /// As self, but both sides must reach the goal in one move when they can (`r#n`).
+    Reflex,
+    /// As reflex, but only Black is obliged (`semi-r#n`).
+    SemiReflex,
+    /// Help play ending in a selfmate in 1 (`hs#n`).
+    HelpSelf,
+}
+
+/// A traditional stipulation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stipulation {
+    pub play: Play,
+    /// `ser-`: one side plays all its moves in a row.
+    pub series: bool,
+    pub goal: Goal,
+    /// Full moves `n` of `h#n`, `#n`, `ser-#n`, ...
+    pub moves: u32,
+    /// `n.5`: a half move more (help play starts with the other side).
+    pub half: bool,
+}
+
+impl Stipulation {
+    /// Number of help half-moves for help play (`h#n`: 2n; `h#n.5`: 2n+1; `hs#n`: 2n-1 before the selfmate in 1).
+    pub fn help_plies(&self) -> u32 {
+        match self.play {
+            Play::HelpSelf => 2 * self.moves - 1 + self.half as u32,
+            _ => 2 * self.moves + self.half as u32,
+        }
+    }
+}
+
+impl fmt::Display for Stipulation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.series {
+            f.write_str("ser-")?;
+        }
+        f.write_str(match self.play {
+            Play::Direct => "",
+            Play::Help => "h",
+            Play::SelfPlay => "s",
+            Play::Reflex => "r",
+            Play::SemiReflex => "semi-r",
+            Play::HelpSelf => "hs",
+        })?;
+        write!(f, "{}{}", self.goal.symbol(), self.moves)?;
+        if self.half {
+            f.write_str(".5")?;
+        }
+        Ok(())
+    }
+}
+
+/// Parses a traditional stipulation such as `h#2`, `h#2.5`, `ser-h=5`, `s#3`, `semi-r#2`.
+/// `Err` carries a message: either a syntax error or "not supported yet: ...".
+pub fn parse(text: &str) -> Result<Stipulation, StipError> {
+    let t = text.to_ascii_lowercase();
+    let mut rest = t.as_str();
+    if rest.starts_with("pser-") {
+        return Err(StipError::Unsupported(format!("pser- stipulations ({text})")));
+    }
+    for p in ["reci-", "exact-", "dia", "a=>b", "semi-h", "hr"] {
+        if rest.starts_with(p) {
+            return Err(StipError::Unsupported(format!("stipulation {text}")));
+        }
+    }
+    if rest.contains("->") {
+        return Err(StipError::Unsupported(format!("stipulation {text}")));
+    }
+    let series = if let Some(r) = rest.strip_prefix("ser-") {
+        rest = r;
+        true
+    } else {
+        false
+    };
+    let play = if let Some(r) = rest.strip_prefix("semi-r") {
+        rest = r;
+        Play::SemiReflex
+    } else if let Some(r) = rest.strip_prefix("hs") {
+        rest = r;
+        Play::HelpSelf
+    } else if let Some(r) = rest.strip_prefix('h') {
+        rest = r;
+        Play::Help
+    } else if let Some(r) = rest.strip_prefix('s') {
+        rest = r;
+        Play::SelfPlay
+    } else if let Some(r) = rest.strip_prefix('r') {
+        rest = r;
+        Play::Reflex
+    } else {
+        Play::Direct
+    };
+    let goal = if let Some(r) = rest.strip_prefix("==") {
+        rest = r;
+        Goal::DoubleStalemate
+    } else if let Some(r) = rest.strip_prefix('#') {
+        if r.starts_with('#') || r.starts_with('=') || r.starts_with('!') {
+            return Err(StipError::Unsupported(format!("goal in {text}")));
+        }
+        rest = r;
+        Goal::Mate
+    } else if let Some(r) = rest.strip_prefix('=') {
+        rest = r;
+        Goal::Stalemate
+    } else if rest.starts_with(['+', 'x', '%', '~', 'z', 'c', '!', '<', '0', 'e']) && !rest.is_empty() {
+        return Err(StipError::Unsupported(format!("goal in {text}")));
+    } else {
+        return Err(StipError::Syntax(format!("no goal in stipulation {text}")));
+    };
+    let (num, half) = match rest.strip_suffix(".5") {
+        Some(n) => (n, true),
+        None => (rest, false),
+    };
+    let moves: u32 = num.parse().map_err(|_| StipError::Syntax(format!("bad length in stipulation {text}")))?;
+    if moves > 60 {
+        return Err(StipError::Syntax(format!("length too large in stipulation {text}")));
+    }
+    if half && !matches!(play, Play::Help | Play::HelpSelf) {
+        return Err(StipError::Unsupported(format!("half moves in {text}")));
+    }
+    if moves == 0 && !(half && play == Play::Help) {
+        return Err(StipError::Syntax(format!("length 0 in stipulation {text}")));
+    }
+    if series && play == Play::HelpSelf {
+        return Err(StipError::Unsupported(format!("stipulation {text}")));
+    }
+    Ok(Stipulation { play, series, goal, moves, half })
+}
+
+/// Why a stipulation was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StipError {
+    Syntax(String),
+    Unsupported(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_traditional_forms() {
+        for s in [
+            "#2", "h#2", "h#2.5", "h=3", "h==3", "s#6", "r#2", "semi-r#2", "hs#3", "hs#3.5", "ser-#4", "ser-h#8",
+            "ser-h=5", "ser-s#6", "ser-r#2", "ser-=4", "h=0.5",
+        ] {
+            let st = parse(s).unwrap_or_else(|e| panic!("{s}: {e:?}"));
+            assert_eq!(st.to_string(), s);
+        }
+        assert!(matches!(parse("pser-h#3"), Err(StipError::Unsupported(_))));
+        assert!(matches!(parse("h#x"), Err(StipError::Syntax(_))));
+        assert!(matches!(parse("h"), Err(StipError::Syntax(_))));
+    }
+}

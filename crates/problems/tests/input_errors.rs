@@ -1,0 +1,122 @@
+//! Malformed inputs give located errors; one bad problem does not stop the others; random bytes
+//! never panic the parser; unsupported features are reported as such.
+
+use mysl_problems::input::{parse_problems, ParseError};
+use mysl_problems::solve::Limits;
+use mysl_problems::{solve_problem, SolveError};
+use proptest::prelude::*;
+
+fn first_error(text: &str) -> ParseError {
+    match parse_problems(text).into_iter().next() {
+        Some(Err(e)) => e,
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
+#[test]
+fn unknown_piece_is_located() {
+    let e = first_error("BeginProblem\nstipulation h#2\npieces white Ka1 Xb2 black Kh8\nEndProblem\n");
+    assert_eq!((e.line, e.column, e.token.as_str()), (3, 18, "Xb2"));
+    assert!(e.message.contains("unknown piece"), "{e}");
+}
+
+#[test]
+fn bad_square_is_located() {
+    let e = first_error("BeginProblem\nstipulation #2\npieces white Ka1 Bz9 black Kh8\nEndProblem\n");
+    assert_eq!((e.line, e.column, e.token.as_str()), (3, 18, "Bz9"));
+}
+
+#[test]
+fn two_kings_are_an_error() {
+    let e = first_error("BeginProblem\nstipulation #2\npieces white Ka1 Ke1 black Kh8\nEndProblem\n");
+    assert_eq!((e.line, e.column, e.token.as_str()), (3, 18, "Ke1"));
+    assert!(e.message.contains("two white kings"), "{e}");
+}
+
+#[test]
+fn unknown_keyword_is_located() {
+    let e = first_error("BeginProblem\nstipulation #2\nfrobnicate 3\npieces white Ka1 black Kh8\nEndProblem\n");
+    assert_eq!((e.line, e.column, e.token.as_str()), (3, 1, "frobnicate"));
+    assert!(e.message.contains("unknown keyword"), "{e}");
+}
+
+#[test]
+fn unterminated_problem_is_reported_at_the_end() {
+    let e = first_error("BeginProblem\nstipulation #2\npieces white Ka1 black Kh8\n");
+    assert_eq!(e.line, 3);
+    assert!(e.message.contains("unterminated"), "{e}");
+}
+
+#[test]
+fn bad_stipulation_is_located() {
+    let e = first_error("BeginProblem\nstipulation h#x\npieces white Ka1 black Kh8\nEndProblem\n");
+    assert_eq!((e.line, e.column, e.token.as_str()), (2, 13, "h#x"));
+}
+
+#[test]
+fn one_bad_problem_does_not_stop_the_others() {
+    let text = "BeginProblem\nstip h#1\npieces white Kc7 Rh1 black Ka8 Pa7b7\nNextProblem\nstip #2\npieces white Ka1 Xb2 black Kh8\nNextProblem\nstip h#1\npieces white Kc7 Rh1 black Ka8 Pa7b7\nEndProblem\n";
+    let res = parse_problems(text);
+    assert_eq!(res.len(), 3);
+    assert!(res[0].is_ok());
+    assert!(res[1].is_err());
+    assert!(res[2].is_ok());
+    let sol = solve_problem(res[2].as_ref().expect("ok"), &Limits::default()).expect("solved");
+    assert!(sol.twins[0].lines.iter().any(|l| l == "1.b7-b6 Rh1-h8 #"), "{:?}", sol.twins[0].lines);
+}
+
+#[test]
+fn fairy_pieces_and_conditions_are_unsupported_not_errors() {
+    for (text, what) in [
+        ("BeginProblem\nstip h#2\npieces white Ka1 Gd4 black Kh8\nEndProblem\n", "grasshopper"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe\nEndProblem\n", "Circe"),
+        ("BeginProblem\nstip pser-h#2\npieces white Ka1 black Kh8\nEndProblem\n", "pser"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\nneutral Pe4\nEndProblem\n", "neutral"),
+    ] {
+        let res = parse_problems(text);
+        let p = res[0].as_ref().expect("parsed");
+        match solve_problem(p, &Limits::default()) {
+            Err(SolveError::Unsupported(m)) => assert!(m.contains(what), "{m}"),
+            other => panic!("expected unsupported {what}, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn abbreviated_keywords_and_forsyth() {
+    let text = "beginp\nstip h#1\nfors k7/ppK5/8/8/8/8/8/7R\nopt vari\nendp\n";
+    let res = parse_problems(text);
+    let p = res[0].as_ref().expect("parsed");
+    assert!(p.options.variation);
+    let sol = solve_problem(p, &Limits::default()).expect("solved");
+    let lines = &sol.twins[0].lines;
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["1.b7-b5 Rh1-h8 #", "1.b7-b6 Rh1-h8 #"]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = parse_problems(&text);
+    }
+
+    #[test]
+    fn random_token_soup_never_panics(words in proptest::collection::vec(prop_oneof![
+        Just("BeginProblem"), Just("EndProblem"), Just("NextProblem"), Just("stip"), Just("h#2"), Just("#3"),
+        Just("pieces"), Just("white"), Just("black"), Just("Ka1"), Just("Kh8"), Just("Pb2c3"), Just("twin"),
+        Just("move"), Just("a1"), Just("h8"), Just("add"), Just("remove"), Just("rotate"), Just("90"),
+        Just("option"), Just("try"), Just("defence"), Just("forsyth"), Just("8/8/8/8/8/8/8/8"), Just("cont"),
+        Just("enpassant"), Just("d2d3d4"), Just("\n"), Just("Gd4"), Just("condition"), Just("mirror"), Just("a1<-->h1"),
+        Just("shift"), Just("substitute"), Just("Q"), Just("S"),
+    ], 0..60)) {
+        let text = words.join(" ");
+        for p in parse_problems(&text).into_iter().flatten() {
+            // Tiny time budget: only checks that solving never panics on odd positions.
+            let limits = Limits { deadline: Some(std::time::Instant::now() + std::time::Duration::from_millis(50)), threads: 1, ..Limits::default() };
+            let _ = solve_problem(&p, &limits);
+        }
+    }
+}
