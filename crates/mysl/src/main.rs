@@ -4,6 +4,7 @@ mod book_cmd;
 mod match_cmd;
 mod perft_cmd;
 mod play;
+mod tb_cmd;
 mod tune;
 
 use std::process::ExitCode;
@@ -32,6 +33,8 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Opening books: build from PGN, probe, dump.
     Book(book_cmd::BookArgs),
+    /// Endgame tablebases: generate (DTM and DTZ50), probe.
+    Tb(tb_cmd::TbArgs),
     /// Run the UCI protocol loop on standard input and output.
     Uci,
     /// Run the xboard (CECP v2) protocol loop on standard input and output.
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => tune::run(args),
         Some(Command::Match(args)) => match_cmd::run(args),
         Some(Command::Book(args)) => book_cmd::run(args),
+        Some(Command::Tb(args)) => tb_cmd::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {

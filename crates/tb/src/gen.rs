@@ -133,6 +133,33 @@ impl Work<'_> {
         }
     }
 
+    /// Value of the position after a zeroing move `m` of `pos`, counting an en passant capture the
+    /// opponent may answer a double push with (the tables themselves hold no en passant rights).
+    fn child_value(&self, pos: &TbPos, m: &crate::pos::TbMove, child: &TbPos) -> (i16, i16) {
+        let (tdtm, tdtz) = self.lookup(child);
+        let double_push = pos.role[m.piece as usize] == Role::Pawn && (m.to as i32 - m.from as i32).abs() == 16;
+        if !double_push {
+            return (tdtm, tdtz);
+        }
+        let eps = child.en_passant_children(m.to);
+        if eps.is_empty() {
+            return (tdtm, tdtz);
+        }
+        // without en passant the child may be mate or stalemate; then only the capture counts
+        let (mut bdtm, mut bdtz) = if child.has_moves() { (tdtm, tdtz) } else { (NO_EXIT, NO_EXIT) };
+        for (_, e) in &eps {
+            let (edtm, edtz) = self.lookup(e);
+            let (vdtm, vdtz) = (value::parent_of(edtm), zeroing_exit(edtz));
+            if bdtm == NO_EXIT || better(vdtm, bdtm) {
+                bdtm = vdtm;
+            }
+            if bdtz == NO_EXIT || better(vdtz, bdtz) {
+                bdtz = vdtz;
+            }
+        }
+        (bdtm, bdtz)
+    }
+
     fn init(&self, idx: u64, moves: &mut Moves) -> i32 {
         let l = self.layout;
         let n = l.len();
@@ -169,7 +196,7 @@ impl Work<'_> {
                     continue;
                 }
                 let child = pos.play(m);
-                let (cdtm, cdtz) = self.lookup(&child);
+                let (cdtm, cdtz) = self.child_value(&pos, m, &child);
                 debug_assert!(cdtm != INVALID && cdtz != INVALID, "exit into an invalid position");
                 let v = [value::parent_of(cdtm), zeroing_exit(cdtz)];
                 for metric in 0..2 {

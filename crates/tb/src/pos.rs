@@ -328,3 +328,43 @@ impl TbPos {
         s
     }
 }
+
+impl TbPos {
+    /// After a pawn double push to `to` (this position, the opponent to move): the legal positions after
+    /// capturing that pawn en passant (0, 1 or 2 of them).
+    pub fn en_passant_children(&self, to: u8) -> Vec<(TbMove, TbPos)> {
+        let mut out = Vec::new();
+        let us = self.stm;
+        let Some(victim) = self.piece_at(to) else { return out };
+        if self.role[victim] != Role::Pawn || self.color[victim] == us {
+            return out;
+        }
+        let mid = if us == Color::White { to + 8 } else { to - 8 };
+        for i in 0..self.n {
+            if self.color[i] != us || self.role[i] != Role::Pawn {
+                continue;
+            }
+            let s = self.sq[i];
+            if s >> 3 != to >> 3 || ((s & 7) as i32 - (to & 7) as i32).abs() != 1 {
+                continue;
+            }
+            let m = TbMove { piece: i as u8, from: s, to: mid, capture: Some(victim as u8), promo: None };
+            let child = self.play(&m);
+            // legal if our king is not attacked afterwards
+            let mut check = child;
+            check.stm = us;
+            let k = check.king(us);
+            if !check.attacked(k, !us, check.occupied(), usize::MAX) {
+                out.push((m, child));
+            }
+        }
+        out
+    }
+
+    /// Does the side to move have a legal move (en passant not considered)?
+    pub fn has_moves(&self) -> bool {
+        let mut m = Moves::default();
+        self.legal_moves(&mut m);
+        !m.as_slice().is_empty()
+    }
+}

@@ -126,14 +126,43 @@ impl Tablebase {
         Ok(ProbeResult { dtm_raw, dtz_raw })
     }
 
+    /// Values of a position and of each of its legal moves. `ep` is the square of a pawn that has just made
+    /// a double step and may be captured en passant: then the position's value comes from its moves.
+    pub fn probe_root(&self, pos: &TbPos, ep: Option<u8>) -> Result<(ProbeResult, Vec<MoveValue>), TbError> {
+        let moves = self.probe_moves_ep(pos, ep)?;
+        let Some(_) = ep else { return Ok((self.probe(pos)?, moves)) };
+        if moves.is_empty() {
+            let v = if pos.in_check() { -1 } else { 0 };
+            return Ok((ProbeResult { dtm_raw: v, dtz_raw: v }, moves));
+        }
+        let mut best = moves[0].result;
+        for m in &moves {
+            if value::rank(m.result.dtm_raw) > value::rank(best.dtm_raw) {
+                best.dtm_raw = m.result.dtm_raw;
+            }
+            if value::rank(m.result.dtz_raw) > value::rank(best.dtz_raw) {
+                best.dtz_raw = m.result.dtz_raw;
+            }
+        }
+        Ok((best, moves))
+    }
+
     /// Every legal move with the value it gives the mover (DTZ counted through zeroing moves as Syzygy).
     pub fn probe_moves(&self, pos: &TbPos) -> Result<Vec<MoveValue>, TbError> {
+        self.probe_moves_ep(pos, None)
+    }
+
+    fn probe_moves_ep(&self, pos: &TbPos, ep: Option<u8>) -> Result<Vec<MoveValue>, TbError> {
         let mut moves = Moves::default();
         pos.legal_moves(&mut moves);
+        let mut list: Vec<(TbMove, TbPos)> = moves.as_slice().iter().map(|m| (*m, pos.play(m))).collect();
+        if let Some(sq) = ep {
+            list.extend(pos.en_passant_children(sq));
+        }
         let mut out = Vec::new();
-        for m in moves.as_slice() {
-            let child = pos.play(m);
-            let r = self.probe(&child)?;
+        for (m, child) in &list {
+            let m = *m;
+            let r = self.probe(child)?;
             let zeroing = m.is_zeroing(pos);
             let dtz_raw = if zeroing {
                 match value::wdl_of_dtz(r.dtz_raw) {
@@ -147,7 +176,7 @@ impl Tablebase {
                 value::parent_of(r.dtz_raw)
             };
             out.push(MoveValue {
-                mv: *m,
+                mv: m,
                 uci: m.uci(),
                 zeroing,
                 result: ProbeResult { dtm_raw: value::parent_of(r.dtm_raw), dtz_raw },
@@ -159,19 +188,21 @@ impl Tablebase {
     }
 }
 
-/// Parses a FEN into a table position: no castling rights, at most [`MAX_PIECES`] pieces; an en passant
-/// square is refused when a capture en passant is legal (the tables do not cover it).
-pub fn pos_from_fen(fen: &str) -> Result<TbPos, TbError> {
+/// Parses a FEN into a table position: no castling rights, at most [`MAX_PIECES`] pieces. Also returns the
+/// square of a pawn that may be captured en passant (the tables hold no en passant rights: such a position
+/// is valued from its moves by [`Tablebase::probe_root`]).
+pub fn pos_from_fen(fen: &str) -> Result<(TbPos, Option<u8>), TbError> {
     let chess: Chess = Chess::from_fen(fen).map_err(|e| TbError::Unsupported(format!("bad FEN '{fen}': {e}")))?;
     if chess.castling().has_any(Color::White) || chess.castling().has_any(Color::Black) {
         return Err(TbError::Unsupported(format!("'{fen}': castling rights are not covered by the tables")));
-    }
-    if chess.legal_ep_square().is_some() {
-        return Err(TbError::Unsupported(format!("'{fen}': en passant capture possible; not covered yet")));
     }
     let n = chess.board().occupied().count() as usize;
     if n > MAX_PIECES {
         return Err(TbError::Unsupported(format!("'{fen}': {n} pieces; tables have at most {MAX_PIECES}")));
     }
-    TbPos::from_board(chess.board(), chess.turn()).ok_or_else(|| TbError::Unsupported(format!("'{fen}': bad board")))
+    let pos = TbPos::from_board(chess.board(), chess.turn())
+        .ok_or_else(|| TbError::Unsupported(format!("'{fen}': bad board")))?;
+    // the square of the pawn that may be captured en passant
+    let ep = chess.legal_ep_square().map(|s| if chess.turn() == Color::White { s as u8 - 8 } else { s as u8 + 8 });
+    Ok((pos, ep))
 }

@@ -34,6 +34,10 @@ fn orbit(t: &Table, sq: &[u8]) -> (u64, u64) {
     if t.layout.pawns {
         return (2, 0);
     }
+    // only a position with both kings on the diagonal can be its own mirror image
+    if sq[0] & 7 != sq[0] >> 3 || sq[1] & 7 != sq[1] >> 3 {
+        return (8, 0);
+    }
     let on_diag = sq.iter().all(|&s| s & 7 == s >> 3);
     if on_diag {
         return (4, 2);
@@ -90,6 +94,7 @@ pub fn stats(t: &Table, dtz: bool, counting: Counting) -> [SideStats; 2] {
         let (orb, diag) = orbit(t, &sq[..n]);
         let w = match counting {
             Counting::FullBoard => orb,
+            Counting::SyzygyUnique if t.layout.pawns => kf * orb / 2,
             Counting::SyzygyUnique => kf * (orb + 2 * diag) / 8,
         };
         for side in 0..2 {
