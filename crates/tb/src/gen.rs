@@ -217,32 +217,23 @@ impl Work<'_> {
     }
 
     /// Is `pos` (undecided) lost in exactly `d` plies for `metric`? All values below level d are final.
-    fn verify_loss(&self, metric: usize, pos: &TbPos, idx: usize, d: i32, moves: &mut Moves) -> bool {
+    /// Illegal moves lead to positions marked invalid (the mover's king in check), which are skipped.
+    fn verify_loss(&self, metric: usize, pos: &TbPos, idx: usize, d: i32) -> bool {
         let side = pos.stm as usize;
         let x = self.exit[metric][side][idx].load(Relaxed);
         if x != NO_EXIT && !(x < 0 && value::level(x) <= d) {
             return false;
         }
-        pos.legal_moves(moves);
         let other = 1 - side;
-        let mut sq = [0u8; 8];
-        for m in moves.as_slice() {
-            if m.is_zeroing(pos) {
-                continue;
-            }
-            let child = pos.play(m);
-            sq[..child.n].copy_from_slice(&child.sq[..child.n]);
-            let Some(ci) = self.layout.index(&sq[..child.n]) else { return false };
+        pos.all_quiet_piece_moves(|child| {
+            let Some(ci) = self.layout.index(&child.sq[..child.n]) else { return true };
             let c = self.val[metric][other][ci as usize].load(Relaxed);
-            if !(c > 0 && (c as i32) < d) {
-                return false;
-            }
-        }
-        true
+            c == INVALID || (c > 0 && (c as i32) < d)
+        })
     }
 
     /// One sweep at level `d` over `[a, b)`: returns how many positions were decided.
-    fn sweep(&self, metric: usize, d: i32, a: u64, b: u64, moves: &mut Moves) -> u64 {
+    fn sweep(&self, metric: usize, d: i32, a: u64, b: u64) -> u64 {
         let l = self.layout;
         let n = l.len();
         let win_prev = (d - 1) as i16; // WIN(d-1)
@@ -252,7 +243,6 @@ impl Work<'_> {
         let mut found = 0u64;
         let mut sq = [0u8; 8];
         let mut psq = [0u8; 8];
-        let mut moves2 = Moves::default();
         for idx in a..b {
             let i = idx as usize;
             for side in 0..2 {
@@ -268,7 +258,7 @@ impl Work<'_> {
                     let pos = TbPos::new(&l.pieces, &sq[..n], stm);
                     let psize = 1 - side;
                     let want_win = v == loss_prev;
-                    pos.for_each_unmove(|p| {
+                    pos.for_each_unmove_unchecked(|p| {
                         psq[..p.n].copy_from_slice(&p.sq[..p.n]);
                         let Some(pi) = l.index(&psq[..p.n]) else { return };
                         let cell = &self.val[metric][psize][pi as usize];
@@ -279,7 +269,7 @@ impl Work<'_> {
                             if cell.compare_exchange(UNDECIDED, win_d, Relaxed, Relaxed).is_ok() {
                                 found += 1;
                             }
-                        } else if self.verify_loss(metric, p, pi as usize, d, &mut moves2)
+                        } else if self.verify_loss(metric, p, pi as usize, d)
                             && cell.compare_exchange(UNDECIDED, loss_d, Relaxed, Relaxed).is_ok()
                         {
                             found += 1;
@@ -296,7 +286,7 @@ impl Work<'_> {
                             continue;
                         }
                         let pos = TbPos::new(&l.pieces, &sq[..n], stm);
-                        if self.verify_loss(metric, &pos, i, d, moves)
+                        if self.verify_loss(metric, &pos, i, d)
                             && self.val[metric][side][i].compare_exchange(UNDECIDED, loss_d, Relaxed, Relaxed).is_ok()
                         {
                             found += 1;
@@ -382,7 +372,10 @@ pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize
         }
     }
     progress.start(layout.material, batches.len() as u64);
+    let trace = std::env::var_os("MYSL_TB_TRACE").is_some();
+    let (mut t_init, mut t_lvl) = (0.0, [0.0f64; 2]);
     for ranges in &batches {
+        let t0 = std::time::Instant::now();
         let (_, max_seed) = par(ranges, threads, |a, b, moves| {
             let mut m = 0;
             for idx in a..b {
@@ -390,15 +383,18 @@ pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize
             }
             (0, m)
         });
+        t_init += t0.elapsed().as_secs_f64();
         for metric in 0..2 {
+            let t1 = std::time::Instant::now();
             let mut d = 1;
             loop {
-                let (found, _) = par(ranges, threads, |a, b, moves| (work.sweep(metric, d, a, b, moves), 0));
+                let (found, _) = par(ranges, threads, |a, b, _| (work.sweep(metric, d, a, b), 0));
                 if found == 0 && d >= max_seed {
                     break;
                 }
                 d += 1;
             }
+            t_lvl[metric] += t1.elapsed().as_secs_f64();
         }
         // undecided -> draw
         par(ranges, threads, |a, b, _| {
@@ -415,6 +411,9 @@ pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize
             (0, 0)
         });
         progress.advance(1);
+    }
+    if trace {
+        eprintln!("{}: init {t_init:.2} s, DTM levels {:.2} s, DTZ levels {:.2} s", layout.material, t_lvl[0], t_lvl[1]);
     }
     let Work { val, .. } = work;
     let [dtm, dtz] = val.map(|sides| sides.map(|v| v.into_iter().map(|a| a.into_inner()).collect::<Vec<i16>>()));

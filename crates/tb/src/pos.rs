@@ -222,7 +222,17 @@ impl TbPos {
 
     /// Positions from which the side not to move reached this one by a non-capturing move of a piece other
     /// than a pawn (the moves the generator undoes). Calls `f` with each legal predecessor.
-    pub fn for_each_unmove(&self, mut f: impl FnMut(&TbPos)) {
+    pub fn for_each_unmove(&self, f: impl FnMut(&TbPos)) {
+        self.unmoves::<true>(f)
+    }
+
+    /// As [`TbPos::for_each_unmove`] without the legality test (the generator finds illegal predecessors
+    /// marked invalid in its table).
+    pub fn for_each_unmove_unchecked(&self, f: impl FnMut(&TbPos)) {
+        self.unmoves::<false>(f)
+    }
+
+    fn unmoves<const CHECK_LEGAL: bool>(&self, mut f: impl FnMut(&TbPos)) {
         let mover = !self.stm;
         let occ = self.occupied();
         for i in 0..self.n {
@@ -238,6 +248,10 @@ impl TbPos {
                 p.sq[i] = from;
                 p.stm = mover;
                 // the side that is now not to move (self.stm) must not be in check
+                if !CHECK_LEGAL {
+                    f(&p);
+                    continue;
+                }
                 let k = p.king(self.stm);
                 if !p.attacked(k, mover, (occ & !(1u64 << to)) | (1u64 << from), usize::MAX) {
                     f(&p);
@@ -359,6 +373,31 @@ impl TbPos {
             }
         }
         out
+    }
+
+    /// Calls `f` with the position after each non-capturing move of a piece other than a pawn, legal or
+    /// not (an illegal one leaves the mover's king in check); stops and returns false when `f` does.
+    pub fn all_quiet_piece_moves(&self, mut f: impl FnMut(&TbPos) -> bool) -> bool {
+        let us = self.stm;
+        let occ = self.occupied();
+        for i in 0..self.n {
+            if self.color[i] != us || self.role[i] == Role::Pawn {
+                continue;
+            }
+            let from = self.sq[i];
+            let mut targets = attacks::attacks(us, self.role[i], sqr(from), Bitboard(occ)).0 & !occ;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let mut c = *self;
+                c.sq[i] = to;
+                c.stm = !us;
+                if !f(&c) {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Does the side to move have a legal move (en passant not considered)?

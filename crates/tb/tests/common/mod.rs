@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
+use mysl_tb::stats::SideStats;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -34,13 +35,19 @@ pub fn generate(names: &[&str]) -> HashMap<Material, Arc<Table>> {
 }
 
 pub fn syzygy(data: &std::path::Path) -> Syzygy<Chess> {
-    let mut tb = Syzygy::new();
+    // Safety: the files are not modified while the tests run (memory-mapped reading, no syscall per probe).
+    let mut tb = unsafe { Syzygy::with_mmap_filesystem() };
     tb.add_directory(data.join("syzygy")).expect("syzygy directory");
     tb
 }
 
 pub fn to_shakmaty(fen: &str) -> Chess {
-    fen.parse::<Fen>().expect("fen").into_position(CastlingMode::Standard).expect("legal position")
+    // positions such as a double check by two bishops cannot arise in a game but are in the tables
+    fen.parse::<Fen>()
+        .expect("fen")
+        .into_position(CastlingMode::Standard)
+        .or_else(|e: shakmaty::PositionError<Chess>| e.ignore_impossible_check())
+        .expect("legal position")
 }
 
 pub fn wdl_i8(w: Wdl) -> i8 {
@@ -104,3 +111,43 @@ pub fn compare_with_syzygy(tb: &Syzygy<Chess>, ours: &mysl_tb::Tablebase, positi
     }
     (n, bad)
 }
+
+/// Rows of the TSV: (ending, stm, metric kind "DTM"/"DTZ50") -> stats.
+pub fn rows(data: &std::path::Path) -> HashMap<(String, String, String), SideStats> {
+    let text = std::fs::read_to_string(data.join("tb-stats.tsv")).expect("tb-stats.tsv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("column {name}"));
+    let (c_end, c_stm, c_pos) = (col("ending"), col("stm"), col("positions"));
+    let (c_w, c_d, c_l, c_cw, c_bl) = (col("wins"), col("draws"), col("losses"), col("cursed_wins"), col("blessed_losses"));
+    let (c_lw, c_ll, c_lcw, c_lbl) =
+        (col("longest_win_plies"), col("longest_loss_plies"), col("longest_cursed_win_plies"), col("longest_blessed_loss_plies"));
+    let (c_metric, c_counting) = (col("metric"), col("counting"));
+    let mut out = HashMap::new();
+    for line in lines {
+        let f: Vec<&str> = line.split('\t').collect();
+        let kind = if f[c_metric] == "DTM" && f[c_counting] == "full-board legal positions" {
+            "DTM"
+        } else if f[c_metric].starts_with("DTZ50") {
+            "DTZ50"
+        } else {
+            continue;
+        };
+        let num = |c: usize| f.get(c).and_then(|s| s.trim().parse::<u64>().ok()).unwrap_or(0);
+        let s = SideStats {
+            positions: num(c_pos),
+            wins: num(c_w),
+            draws: num(c_d),
+            losses: num(c_l),
+            cursed_wins: num(c_cw),
+            blessed_losses: num(c_bl),
+            longest_win: num(c_lw) as u32,
+            longest_loss: num(c_ll) as u32,
+            longest_cursed_win: num(c_lcw) as u32,
+            longest_blessed_loss: num(c_lbl) as u32,
+        };
+        out.insert((f[c_end].to_string(), f[c_stm].to_string(), kind.to_string()), s);
+    }
+    out
+}
+
