@@ -180,6 +180,14 @@ fn wdl_word(w: i8) -> &'static str {
     }
 }
 
+/// Prints a line; a closed pipe (`| head`) ends the output quietly instead of panicking.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
 fn probe(a: ProbeArgs) -> Result<ExitCode, CliError> {
     if !a.dir.is_dir() {
         return Err(CliError::Input(format!("--dir {}: not a directory", a.dir.display())));
@@ -222,11 +230,11 @@ fn probe(a: ProbeArgs) -> Result<ExitCode, CliError> {
             s.push_str(&format!(",\"line\":[{}]", l.join(",")));
         }
         s.push('}');
-        println!("{s}");
+        out!("{s}");
     } else {
-        println!("wdl {} ({}), dtz {}, dtm {}", r.wdl(), wdl_word(r.wdl()), r.dtz(), r.dtm());
+        out!("wdl {} ({}), dtz {}, dtm {}", r.wdl(), wdl_word(r.wdl()), r.dtz(), r.dtm());
         for m in &moves {
-            println!(
+            out!(
                 "{:<6} wdl {:>2} ({:<12}) dtz {:>4} dtm {:>4}{}",
                 m.uci,
                 m.result.wdl(),
@@ -237,7 +245,7 @@ fn probe(a: ProbeArgs) -> Result<ExitCode, CliError> {
             );
         }
         if a.line {
-            println!("line: {}", line.join(" "));
+            out!("line: {}", line.join(" "));
         }
     }
     Ok(ExitCode::SUCCESS)

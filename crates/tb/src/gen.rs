@@ -94,13 +94,17 @@ fn atomics(n: usize, v: i16) -> Vec<AtomicI16> {
 
 /// The value for the side to move after a zeroing move into a position whose DTZ-scale value (from the
 /// opponent's view) is `c`.
-fn zeroing_exit(c: i16) -> i16 {
+///
+/// A losing zeroing move counts as Syzygy counts it: the side forced to make it is "lost before zeroing"
+/// (-1 in Syzygy's numbers, like a checkmated side), level 0, so the winner who forces it has DTZ 1 (Syzygy's
+/// KBPvK table stores 1 for such positions; checked against it).
+pub(crate) fn zeroing_exit(c: i16) -> i16 {
     match value::wdl_of_dtz(c) {
         -2 => 1,
         -1 => 101,
         0 => 0,
         1 => -1 - 101,
-        _ => -1 - 1,
+        _ => -1,
     }
 }
 

@@ -165,13 +165,7 @@ impl Tablebase {
             let r = self.probe(child)?;
             let zeroing = m.is_zeroing(pos);
             let dtz_raw = if zeroing {
-                match value::wdl_of_dtz(r.dtz_raw) {
-                    -2 => 1,
-                    -1 => 101,
-                    0 => 0,
-                    1 => -102,
-                    _ => -2,
-                }
+                crate::gen::zeroing_exit(r.dtz_raw)
             } else {
                 value::parent_of(r.dtz_raw)
             };
