@@ -42,7 +42,7 @@ fn bad_input_is_reported() {
     for (args, needle) in [
         (vec!["tb", "probe", "--dir", d, "--fen", "not a fen"], "bad FEN"),
         (vec!["tb", "probe", "--dir", d, "--fen", "8/8/8/8/8/2k5/8/KQ5r w - - 0 1"], "KQvKR"),
-        (vec!["tb", "probe", "--dir", d, "--fen", "8/8/8/8/8/2k5/8/KQRBN2r w - - 0 1"], "pieces"),
+        (vec!["tb", "probe", "--dir", d, "--fen", "8/8/8/8/8/2k5/8/KQ1RN2r w - - 0 1"], "pieces"),
         (vec!["tb", "gen", "KQRBNvK", "--dir", d], "at most 5"),
         (vec!["tb", "gen", "--max-pieces", "7", "--dir", d], "max-pieces"),
     ] {

@@ -95,16 +95,17 @@ fn atomics(n: usize, v: i16) -> Vec<AtomicI16> {
 /// The value for the side to move after a zeroing move into a position whose DTZ-scale value (from the
 /// opponent's view) is `c`.
 ///
-/// A losing zeroing move counts as Syzygy counts it: the side forced to make it is "lost before zeroing"
-/// (-1 in Syzygy's numbers, like a checkmated side), level 0, so the winner who forces it has DTZ 1 (Syzygy's
-/// KBPvK table stores 1 for such positions; checked against it).
-pub(crate) fn zeroing_exit(c: i16) -> i16 {
+/// A losing zeroing move counts as Syzygy counts it (found by comparing with Syzygy's KBPvK and KNvKP): a
+/// side forced into a losing *capture* is "lost before zeroing" at level 0, like a checkmated side, so the
+/// winner who forces the capture has DTZ 1; a losing *pawn move* (no capture) is a loss in 1 ply.
+pub(crate) fn zeroing_exit(c: i16, capture: bool) -> i16 {
     match value::wdl_of_dtz(c) {
         -2 => 1,
         -1 => 101,
         0 => 0,
         1 => -1 - 101,
-        _ => -1,
+        _ if capture => -1,
+        _ => -1 - 1,
     }
 }
 
@@ -153,7 +154,7 @@ impl Work<'_> {
         let (mut bdtm, mut bdtz) = if child.has_moves() { (tdtm, tdtz) } else { (NO_EXIT, NO_EXIT) };
         for (_, e) in &eps {
             let (edtm, edtz) = self.lookup(e);
-            let (vdtm, vdtz) = (value::parent_of(edtm), zeroing_exit(edtz));
+            let (vdtm, vdtz) = (value::parent_of(edtm), zeroing_exit(edtz, true));
             if bdtm == NO_EXIT || better(vdtm, bdtm) {
                 bdtm = vdtm;
             }
@@ -195,14 +196,16 @@ impl Work<'_> {
                 continue;
             }
             let mut best = [NO_EXIT, NO_EXIT];
+            let mut quiet = 0;
             for m in moves.as_slice() {
                 if !m.is_zeroing(&pos) {
+                    quiet += 1;
                     continue;
                 }
                 let child = pos.play(m);
                 let (cdtm, cdtz) = self.child_value(&pos, m, &child);
                 debug_assert!(cdtm != INVALID && cdtz != INVALID, "exit into an invalid position");
-                let v = [value::parent_of(cdtm), zeroing_exit(cdtz)];
+                let v = [value::parent_of(cdtm), zeroing_exit(cdtz, m.capture.is_some())];
                 for metric in 0..2 {
                     if best[metric] == NO_EXIT || better(v[metric], best[metric]) {
                         best[metric] = v[metric];
@@ -210,11 +213,16 @@ impl Work<'_> {
                 }
             }
             for metric in 0..2 {
-                self.val[metric][side][i].store(UNDECIDED, Relaxed);
-                self.exit[metric][side][i].store(best[metric], Relaxed);
                 if best[metric] != NO_EXIT && best[metric] != 0 {
                     max_level = max_level.max(value::level(best[metric]));
                 }
+                if quiet == 0 {
+                    // only zeroing moves: the best of them is the value (also a loss in 0 "before zeroing")
+                    self.val[metric][side][i].store(best[metric], Relaxed);
+                    continue;
+                }
+                self.val[metric][side][i].store(UNDECIDED, Relaxed);
+                self.exit[metric][side][i].store(best[metric], Relaxed);
             }
         }
         max_level
@@ -393,7 +401,8 @@ pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize
             let mut d = 1;
             loop {
                 let (found, _) = par(ranges, threads, |a, b, _| (work.sweep(metric, d, a, b), 0));
-                if found == 0 && d >= max_seed {
+                // positions decided at init up to level max_seed propagate in sweep max_seed + 1
+                if found == 0 && d > max_seed {
                     break;
                 }
                 d += 1;
