@@ -56,7 +56,7 @@ fn encode_block(vals: &[i16], out: &mut Vec<u8>) {
 
 fn decode_block(bytes: &[u8], want: usize, out: &mut Vec<i16>) -> Result<(), String> {
     out.clear();
-    if bytes.len() % 3 != 0 {
+    if !bytes.len().is_multiple_of(3) {
         return Err("block length is not a multiple of 3".into());
     }
     for c in bytes.chunks_exact(3) {

@@ -95,16 +95,17 @@ fn atomics(n: usize, v: i16) -> Vec<AtomicI16> {
 /// The value for the side to move after a zeroing move into a position whose DTZ-scale value (from the
 /// opponent's view) is `c`.
 ///
-/// A losing zeroing move counts as Syzygy counts it (found by comparing with Syzygy's KBPvK and KNvKP): a
-/// side forced into a losing *capture* is "lost before zeroing" at level 0, like a checkmated side, so the
-/// winner who forces the capture has DTZ 1; a losing *pawn move* (no capture) is a loss in 1 ply.
-pub(crate) fn zeroing_exit(c: i16, capture: bool) -> i16 {
+/// A losing zeroing move counts as Syzygy counts it (found by comparing with Syzygy's KBPvK, KNvKP and
+/// KQvKP): a side forced into a losing move that *leaves the ending* (a capture or a promotion) is "lost
+/// before zeroing" at level 0, like a checkmated side, so the winner who forces it has DTZ 1; a losing pawn
+/// move inside the ending (no capture, no promotion) is a loss in 1 ply.
+pub(crate) fn zeroing_exit(c: i16, leaves_ending: bool) -> i16 {
     match value::wdl_of_dtz(c) {
         -2 => 1,
         -1 => 101,
         0 => 0,
         1 => -1 - 101,
-        _ if capture => -1,
+        _ if leaves_ending => -1,
         _ => -1 - 1,
     }
 }
@@ -205,24 +206,24 @@ impl Work<'_> {
                 let child = pos.play(m);
                 let (cdtm, cdtz) = self.child_value(&pos, m, &child);
                 debug_assert!(cdtm != INVALID && cdtz != INVALID, "exit into an invalid position");
-                let v = [value::parent_of(cdtm), zeroing_exit(cdtz, m.capture.is_some())];
+                let v = [value::parent_of(cdtm), zeroing_exit(cdtz, m.capture.is_some() || m.promo.is_some())];
                 for metric in 0..2 {
                     if best[metric] == NO_EXIT || better(v[metric], best[metric]) {
                         best[metric] = v[metric];
                     }
                 }
             }
-            for metric in 0..2 {
-                if best[metric] != NO_EXIT && best[metric] != 0 {
-                    max_level = max_level.max(value::level(best[metric]));
+            for (metric, &b) in best.iter().enumerate() {
+                if b != NO_EXIT && b != 0 {
+                    max_level = max_level.max(value::level(b));
                 }
                 if quiet == 0 {
                     // only zeroing moves: the best of them is the value (also a loss in 0 "before zeroing")
-                    self.val[metric][side][i].store(best[metric], Relaxed);
+                    self.val[metric][side][i].store(b, Relaxed);
                     continue;
                 }
                 self.val[metric][side][i].store(UNDECIDED, Relaxed);
-                self.exit[metric][side][i].store(best[metric], Relaxed);
+                self.exit[metric][side][i].store(b, Relaxed);
             }
         }
         max_level
@@ -396,7 +397,7 @@ pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize
             (0, m)
         });
         t_init += t0.elapsed().as_secs_f64();
-        for metric in 0..2 {
+        for (metric, t_metric) in t_lvl.iter_mut().enumerate() {
             let t1 = std::time::Instant::now();
             let mut d = 1;
             loop {
@@ -407,7 +408,7 @@ pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize
                 }
                 d += 1;
             }
-            t_lvl[metric] += t1.elapsed().as_secs_f64();
+            *t_metric += t1.elapsed().as_secs_f64();
         }
         // undecided -> draw
         par(ranges, threads, |a, b, _| {

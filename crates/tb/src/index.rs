@@ -306,7 +306,7 @@ mod tests {
     #[test]
     fn index_roundtrip_and_symmetry() {
         for name in ["KQvKR", "KRRvK", "KPvKP", "KBNvK"] {
-            let l = Layout::new(Material::parse(name).unwrap());
+            let l = Layout::new(Material::parse(name).expect("test value"));
             let mut sq = [0u8; 5];
             let mut valid = 0u64;
             for idx in (0..l.size).step_by(97) {

@@ -218,11 +218,11 @@ mod tests {
 
     #[test]
     fn parse_and_print() {
-        let m = Material::parse("KRPvKR").unwrap();
+        let m = Material::parse("KRPvKR").expect("test value");
         assert_eq!(m.to_string(), "KRPvKR");
         assert_eq!(m.count(), 5);
         assert!(m.has_pawns());
-        assert_eq!(Material::parse("KRvKQ").unwrap().normalized().to_string(), "KQvKR");
+        assert_eq!(Material::parse("KRvKQ").expect("test value").normalized().to_string(), "KQvKR");
         assert!(Material::parse("KQRBNvK").is_err());
         assert!(Material::parse("KQvR").is_err());
         assert!(Material::parse("KXvK").is_err());
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn successors_of_krpvkr() {
-        let m = Material::parse("KRPvKR").unwrap();
+        let m = Material::parse("KRPvKR").expect("test value");
         let names: Vec<String> = m.successors().iter().map(|m| m.to_string()).collect();
         for n in ["KRPvK", "KRvKR", "KQRvKR", "KRvKP", "KQRvK", "KRRvKR"] {
             assert!(names.contains(&n.to_string()), "{n} missing from {names:?}");

@@ -10,8 +10,8 @@ use mysl_tb::{Generator, Material, Silent, Table, Tablebase, TbError};
 
 fn tables() -> HashMap<Material, Arc<Table>> {
     let mut g = Generator::new(2);
-    g.generate(Material::parse("KRvK").unwrap(), &Silent);
-    g.generate(Material::parse("KPvK").unwrap(), &Silent);
+    g.generate(Material::parse("KRvK").expect("test value"), &Silent);
+    g.generate(Material::parse("KPvK").expect("test value"), &Silent);
     g.tables
 }
 
@@ -50,7 +50,7 @@ fn damaged(bytes: &[u8], m: Material) -> Result<(), TbError> {
 #[test]
 fn damaged_files_are_detected() {
     let tables = tables();
-    let m = Material::parse("KRvK").unwrap();
+    let m = Material::parse("KRvK").expect("test value");
     let dir = tempfile::tempdir().expect("tempdir");
     let path = write_table(dir.path(), &tables[&m]).expect("write");
     let good = std::fs::read(&path).expect("read");
@@ -76,7 +76,7 @@ fn damaged_files_are_detected() {
     let e = damaged(&b, m).expect_err("wrong version");
     assert!(e.to_string().contains("version 9"), "{e}");
     // wrong ending for the file name
-    let e = damaged(&good, Material::parse("KQvK").unwrap()).expect_err("wrong material");
+    let e = damaged(&good, Material::parse("KQvK").expect("test value")).expect_err("wrong material");
     assert!(e.to_string().contains("expected KQvK"), "{e}");
     // not a table at all
     let e = damaged(b"hello, this is not a tablebase file at all, but long enough......", m).expect_err("magic");

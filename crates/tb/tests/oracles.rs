@@ -5,8 +5,8 @@
 //! * DTM against the Gaviota `dm` values of ../shared/data/tb-tests/endgame-dm-4.epd and WDL/DTZ against
 //!   endgame.epd and shakmaty-syzygy-chess.csv.
 //!
-//! The default tests cover all 3-piece endings exhaustively and samples of a few 4-piece ones (about two
-//! minutes here); `cargo test -p mysl-tb --test oracles -- --ignored --nocapture` runs the full sweep over
+//! The default tests cover all 3-piece endings exhaustively and samples of a few 4-piece ones, two of them
+//! with pawns (about two to three minutes here); `cargo test -p mysl-tb --test oracles -- --ignored --nocapture` runs the full sweep over
 //! all 30 four-piece endings (every position against Syzygy: about 75 M probes, hours on 2 cores; the
 //! totals and EPD checks of that test take a few minutes and run first).
 
@@ -38,7 +38,7 @@ fn syzygy_check(names: &[&str], step: u64) -> u64 {
     let ours = Tablebase::from_tables(tables.clone());
     let mut total = 0;
     for name in names {
-        let m = Material::parse(name).unwrap().normalized();
+        let m = Material::parse(name).expect("test value").normalized();
         let pos = positions(&tables[&m], step, 7);
         let t1 = Instant::now();
         let (n, bad) = compare_with_syzygy(&syz, &ours, &pos);
@@ -57,7 +57,7 @@ fn stats_check(names: &[String]) -> usize {
     let mut compared = 0;
     let mut bad = Vec::new();
     for name in names {
-        let m = Material::parse(name).unwrap();
+        let m = Material::parse(name).expect("test value");
         let t = &tables[&m];
         for (dtz, counting, kind) in [(false, Counting::FullBoard, "DTM"), (true, Counting::SyzygyUnique, "DTZ50")] {
             let ours = stats(t, dtz, counting);
@@ -146,6 +146,13 @@ fn syzygy_four_pieces_sampled() {
 }
 
 #[test]
+fn syzygy_four_piece_pawn_endings_sampled() {
+    // the DTZ counting rules for the loser's zeroing moves: a forced capture (KBPvK), a forced pawn push
+    // (KNvKP), a forced promotion (KQvKP)
+    syzygy_check(&["KBPvK", "KNvKP", "KQvKP"], 37);
+}
+
+#[test]
 fn stats_three_and_selected_four() {
     let mut names: Vec<String> = THREE.iter().map(|s| s.to_string()).collect();
     names.extend(FOUR_DEFAULT.iter().map(|s| s.to_string()));
@@ -162,7 +169,7 @@ fn epd_values_of_generated_endings() {
 
 #[test]
 fn threads_do_not_change_results() {
-    let m = Material::parse("KBNvK").unwrap();
+    let m = Material::parse("KBNvK").expect("test value");
     let tables = generate(&["KBNvK"]);
     let one = mysl_tb::generate_table(m, &tables, 1, &mysl_tb::Silent);
     let two = &tables[&m];

@@ -41,6 +41,7 @@ pub fn syzygy(data: &std::path::Path) -> Syzygy<Chess> {
     tb
 }
 
+#[allow(clippy::result_large_err)]
 pub fn to_shakmaty(fen: &str) -> Chess {
     // positions such as a double check by two bishops cannot arise in a game but are in the tables
     fen.parse::<Fen>()
