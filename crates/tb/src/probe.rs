@@ -165,7 +165,7 @@ impl Tablebase {
             let r = self.probe(child)?;
             let zeroing = m.is_zeroing(pos);
             let dtz_raw = if zeroing {
-                crate::gen::zeroing_exit(r.dtz_raw, m.capture.is_some() || m.promo.is_some())
+                crate::gen::zeroing_exit(r.dtz_raw)
             } else {
                 value::parent_of(r.dtz_raw)
             };
