@@ -9,7 +9,7 @@
 //! | 16 | material, ASCII, NUL-padded (`KQvKR`) |
 //! | 4 | metrics present: bit 0 DTM, bit 1 DTZ50 (both in version 1) |
 //! | 8 | positions per side (the generation index size) |
-//! | 4 | block size in values (1024 = 2 KiB of decoded values: at most 1 KiB... see below) |
+//! | 4 | block size in values (512: 1 KiB of decoded `i16` values) |
 //! | 8 | number of blocks per (metric, side) stream |
 //! | ... | block index: for every stream (DTM white, DTM black, DTZ white, DTZ black) and block, the u64 offset of
 //!   the block's encoded bytes from the start of the data area, plus one final end offset per stream |
