@@ -5,6 +5,7 @@ mod match_cmd;
 mod perft_cmd;
 mod play;
 mod solve_cmd;
+mod tb_cmd;
 mod tune;
 mod web_cmd;
 
@@ -38,6 +39,8 @@ enum Command {
     Web(web_cmd::WebArgs),
     /// Solve chess problems written in Popeye's input language.
     Solve(solve_cmd::SolveArgs),
+    /// Endgame tablebases: generate (DTM and DTZ50), probe.
+    Tb(tb_cmd::TbArgs),
     /// Run the UCI protocol loop on standard input and output.
     Uci,
     /// Run the xboard (CECP v2) protocol loop on standard input and output.
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Some(Command::Book(args)) => book_cmd::run(args),
         Some(Command::Web(args)) => web_cmd::run(args),
         Some(Command::Solve(args)) => solve_cmd::run(args),
+        Some(Command::Tb(args)) => tb_cmd::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {

@@ -1,0 +1,268 @@
+//! `mysl tb ...`: generate and probe endgame tablebases (crates/tb).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use mysl_tb::file::{path_for, write_table, TableFile};
+use mysl_tb::probe::{pos_from_fen, MoveValue};
+use mysl_tb::{Generator, Material, Progress, Tablebase};
+
+use crate::CliError;
+
+#[derive(Args, Debug)]
+pub struct TbArgs {
+    #[command(subcommand)]
+    command: TbCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum TbCommand {
+    /// Generate endings (and first every smaller ending they convert into) into a directory.
+    Gen(GenArgs),
+    /// Print WDL50, DTZ50 and DTM of a position and the value of every legal move.
+    Probe(ProbeArgs),
+}
+
+#[derive(Args, Debug)]
+struct GenArgs {
+    /// Endings such as KQvKR, KRvKP (up to 4 pieces for now).
+    materials: Vec<String>,
+    /// Generate every ending with up to N pieces (3 or 4) instead of naming them.
+    #[arg(long, conflicts_with = "materials")]
+    max_pieces: Option<usize>,
+    /// Output directory (endings already there are kept and not generated again).
+    #[arg(long)]
+    dir: PathBuf,
+    /// Worker threads (default: available cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Args, Debug)]
+struct ProbeArgs {
+    /// Directory with the table files.
+    #[arg(long)]
+    dir: PathBuf,
+    /// The position (no castling rights, at most 5 pieces).
+    #[arg(long)]
+    fen: String,
+    /// One JSON object: wdl (-2..2), dtz (Syzygy convention), dtm (plies, python-chess Gaviota sign), moves.
+    #[arg(long)]
+    json: bool,
+    /// Also print the whole optimal line (DTM-optimal moves to mate, or as far as a draw is clear).
+    #[arg(long)]
+    line: bool,
+}
+
+pub fn run(args: TbArgs) -> Result<ExitCode, CliError> {
+    match args.command {
+        TbCommand::Gen(a) => gen(a),
+        TbCommand::Probe(a) => probe(a),
+    }
+}
+
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn start(&self, material: Material, total: u64) {
+        self.0.set_message(material.to_string());
+        self.0.set_length(total);
+        self.0.set_position(0);
+    }
+    fn advance(&self, units: u64) {
+        self.0.inc(units);
+    }
+}
+
+/// An existing, readable table file (anything else is generated again).
+fn existing(dir: &Path, m: &Material) -> Option<TableFile> {
+    let p = path_for(dir, m);
+    if !p.exists() {
+        return None;
+    }
+    match TableFile::open(&p, Some(*m)) {
+        Ok(f) => Some(f),
+        Err(e) => {
+            eprintln!("mysl: {e}; generating it again");
+            None
+        }
+    }
+}
+
+fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
+    let targets: Vec<Material> = if let Some(n) = a.max_pieces {
+        if !(3..=4).contains(&n) {
+            return Err(CliError::Input(format!("--max-pieces {n}: must be 3 or 4 (5 pieces: not yet)")));
+        }
+        Material::all_up_to(n)
+    } else {
+        if a.materials.is_empty() {
+            return Err(CliError::Input("name endings (e.g. KQvKR) or give --max-pieces".into()));
+        }
+        let mut v = Vec::new();
+        for s in &a.materials {
+            let m = Material::parse(s).map_err(|e| CliError::Input(e.to_string()))?;
+            if m.count() <= 2 {
+                return Err(CliError::Input(format!("{s}: nothing to generate for bare kings")));
+            }
+            v.push(m);
+        }
+        v
+    };
+    if let Some(m) = targets.iter().find(|m| m.count() > 4) {
+        // the generator handles 5 pieces in principle, but that is untested and needs 2-6 GB of memory
+        return Err(CliError::Input(format!("{m}: 5-piece endings are not supported yet (issue 6)")));
+    }
+    std::fs::create_dir_all(&a.dir).map_err(|e| CliError::Input(format!("{}: {e}", a.dir.display())))?;
+    // leftovers of an interrupted run
+    if let Ok(rd) = std::fs::read_dir(&a.dir) {
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if name.starts_with('.') && name.contains(".mtb.tmp") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+    let dir = a.dir.clone();
+    let _ = ctrlc::set_handler(move || {
+        eprintln!("\nmysl: interrupted; finished endings are kept in {} and a new run resumes", dir.display());
+        std::process::exit(130);
+    });
+    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let plan = Generator::plan(&targets);
+    let mut g = Generator::new(threads);
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} {msg:10} [{bar:30}] {pos}/{len} slices {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let progress = Bar(bar.clone());
+    let start = Instant::now();
+    let mut made = 0;
+    for (k, m) in plan.iter().enumerate() {
+        bar.set_prefix(format!("[{}/{}]", k + 1, plan.len()));
+        // tables needed later stay in memory; others are dropped
+        let needed_later = |x: &Material| plan[k + 1..].iter().any(|later| later.successors().contains(x));
+        if let Some(f) = existing(&a.dir, m) {
+            if needed_later(m) {
+                let t = f.to_table().map_err(|e| CliError::Failure(e.to_string()))?;
+                g.tables.insert(*m, Arc::new(t));
+            }
+            bar.println(format!("{m}: present, kept"));
+            continue;
+        }
+        let t0 = Instant::now();
+        let t = mysl_tb::generate_table(*m, &g.tables, threads, &progress);
+        let path = write_table(&a.dir, &t).map_err(|e| CliError::Failure(e.to_string()))?;
+        let bytes = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
+        bar.println(format!(
+            "{m}: {:.2} s, {} bytes ({:.3} bytes per index entry and side)",
+            t0.elapsed().as_secs_f64(),
+            bytes,
+            bytes as f64 / (2.0 * t.layout.size as f64)
+        ));
+        made += 1;
+        g.tables.insert(*m, Arc::new(t));
+        g.tables.retain(|x, _| needed_later(x));
+    }
+    bar.finish_and_clear();
+    println!("{made} endings generated, {} present, in {:.1} s", plan.len() - made, start.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn wdl_word(w: i8) -> &'static str {
+    match w {
+        2 => "win",
+        1 => "cursed win",
+        0 => "draw",
+        -1 => "blessed loss",
+        _ => "loss",
+    }
+}
+
+/// Prints a line; a closed pipe (`| head`) ends the output quietly instead of panicking.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+fn probe(a: ProbeArgs) -> Result<ExitCode, CliError> {
+    if !a.dir.is_dir() {
+        return Err(CliError::Input(format!("--dir {}: not a directory", a.dir.display())));
+    }
+    let (pos, ep) = pos_from_fen(&a.fen).map_err(|e| CliError::Input(e.to_string()))?;
+    if !pos.is_legal() {
+        return Err(CliError::Input(format!("'{}': the side not to move is in check", a.fen)));
+    }
+    let tb = Tablebase::open_dir(&a.dir);
+    let (r, moves) = tb.probe_root(&pos, ep).map_err(|e| CliError::Input(e.to_string()))?;
+    let mut line = Vec::new();
+    if a.line {
+        let mut p = pos;
+        let mut e = ep;
+        for _ in 0..600 {
+            let (pr, mv) = tb.probe_root(&p, e).map_err(|e| CliError::Input(e.to_string()))?;
+            if mv.is_empty() || pr.dtm() == 0 {
+                break;
+            }
+            let best = &mv[0];
+            line.push(best.uci.clone());
+            let double = p.role[best.mv.piece as usize] == mysl_core::Role::Pawn
+                && (best.mv.to as i32 - best.mv.from as i32).abs() == 16;
+            p = p.play(&best.mv);
+            e = if double && !p.en_passant_children(best.mv.to).is_empty() { Some(best.mv.to) } else { None };
+        }
+    }
+    if a.json {
+        let mv: Vec<String> = moves.iter().map(move_json).collect();
+        let mut s = format!(
+            "{{\"fen\":\"{}\",\"wdl\":{},\"dtz\":{},\"dtm\":{},\"moves\":[{}]",
+            a.fen.replace('"', ""),
+            r.wdl(),
+            r.dtz(),
+            r.dtm(),
+            mv.join(",")
+        );
+        if a.line {
+            let l: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
+            s.push_str(&format!(",\"line\":[{}]", l.join(",")));
+        }
+        s.push('}');
+        out!("{s}");
+    } else {
+        out!("wdl {} ({}), dtz {}, dtm {}", r.wdl(), wdl_word(r.wdl()), r.dtz(), r.dtm());
+        for m in &moves {
+            out!(
+                "{:<6} wdl {:>2} ({:<12}) dtz {:>4} dtm {:>4}{}",
+                m.uci,
+                m.result.wdl(),
+                wdl_word(m.result.wdl()),
+                m.result.dtz(),
+                m.result.dtm(),
+                if m.zeroing { "  zeroing" } else { "" }
+            );
+        }
+        if a.line {
+            out!("line: {}", line.join(" "));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A move's values are the mover's: what the position is worth when this move is played.
+fn move_json(m: &MoveValue) -> String {
+    format!(
+        "{{\"uci\":\"{}\",\"wdl\":{},\"dtz\":{},\"dtm\":{},\"zeroing\":{}}}",
+        m.uci,
+        m.result.wdl(),
+        m.result.dtz(),
+        m.result.dtm(),
+        m.zeroing
+    )
+}

@@ -1,0 +1,61 @@
+//! `mysl tb gen` and `mysl tb probe` end to end (small endings only).
+
+use std::process::Command;
+
+fn mysl(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_mysl")).args(args).output().expect("run mysl")
+}
+
+#[test]
+fn gen_resume_and_probe() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path().to_str().expect("utf-8 path");
+    let out = mysl(&["tb", "gen", "KRvK", "--dir", d, "--threads", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.path().join("KRvK.mtb").exists());
+    // a second run finds the table and keeps it
+    let out = mysl(&["tb", "gen", "KRvK", "--dir", d]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0 endings generated"), "{}", String::from_utf8_lossy(&out.stdout));
+
+    let out = mysl(&["tb", "probe", "--dir", d, "--fen", "8/8/8/8/8/2k5/8/KR6 w - - 0 1", "--json", "--line"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.starts_with('{') && s.contains("\"wdl\":2") && s.contains("\"moves\":[") && s.contains("\"line\":["), "{s}");
+    // the mover's values: the best move's DTM is the position's DTM
+    let dtm: i32 = s.split("\"dtm\":").nth(1).and_then(|x| x.split(',').next()).and_then(|x| x.parse().ok()).expect("dtm");
+    let first_move_dtm: i32 =
+        s.split("\"dtm\":").nth(2).and_then(|x| x.split(',').next()).and_then(|x| x.parse().ok()).expect("move dtm");
+    assert!(dtm > 0 && dtm == first_move_dtm, "{s}");
+    let line_len = s.split("\"line\":[").nth(1).map_or(0, |x| x.split(']').next().unwrap_or("").split(',').count());
+    assert_eq!(line_len as i32, dtm, "the line to mate has DTM plies: {s}");
+
+    let out = mysl(&["tb", "probe", "--dir", d, "--fen", "8/8/8/8/8/2k5/8/KR6 b - - 0 1"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("loss"));
+}
+
+#[test]
+fn bad_input_is_reported() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path().to_str().expect("utf-8 path");
+    for (args, needle) in [
+        (vec!["tb", "probe", "--dir", d, "--fen", "not a fen"], "bad FEN"),
+        (vec!["tb", "probe", "--dir", d, "--fen", "8/8/8/8/8/2k5/8/KQ5r w - - 0 1"], "KQvKR"),
+        (vec!["tb", "probe", "--dir", d, "--fen", "8/8/8/8/8/2k5/8/KQ1RN2r w - - 0 1"], "pieces"),
+        (vec!["tb", "gen", "KQRBNvK", "--dir", d], "at most 5"),
+        (vec!["tb", "gen", "--max-pieces", "7", "--dir", d], "max-pieces"),
+        (vec!["tb", "gen", "KRPvKR", "--dir", d], "not supported yet"),
+    ] {
+        let out = mysl(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // a damaged table file names the file
+    std::fs::write(dir.path().join("KRvK.mtb"), b"garbage").expect("write");
+    let out = mysl(&["tb", "probe", "--dir", d, "--fen", "8/8/8/8/8/2k5/8/KR6 w - - 0 1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("KRvK.mtb"));
+}

@@ -1,0 +1,331 @@
+//! Symmetry and the generation index.
+//!
+//! Pieces are kept in *table order*: white king, black king, then White's other pieces (Q, R, B, N, P), then
+//! Black's. A position of an ending is a square per piece plus the side to move.
+//!
+//! * Without pawns the board has 8 symmetries. The canonical orientation puts the white king in the triangle
+//!   a1-d1-d4; if the white king is on the diagonal a1-d4 the black king must be on or below the diagonal
+//!   a1-h8 (file >= rank). That leaves the 462 king pairs ([`KK_COUNT`]). If both kings are on the diagonal
+//!   the reflection in it keeps them in place, and of the two orientations the one with the smaller index is
+//!   canonical.
+//! * With pawns only the left-right mirror is a symmetry: the white king is put on files a-d.
+//! * Identical pieces (same color and role) are stored with ascending squares, so each set of squares is
+//!   indexed once.
+//!
+//! The generation index is a mixed-radix number: without pawns `kk * 64^(n-2) + sum(sq_i * 64^...)`, with
+//! pawns `((pawns * 32 + wk) * 64 + bk) * 64^m + others` where `pawns` is the number whose base-48 digits
+//! are the pawn squares minus 8 (most significant first: a position's pawn configuration is a contiguous
+//! range, a *slice*). It is fast to compute and has holes (overlapping pieces, non-canonical orderings,
+//! illegal positions) which the generator marks as invalid. Castling and en passant are not represented:
+//! the tables hold positions without castling rights and without an en passant square.
+
+use std::sync::OnceLock;
+
+use mysl_core::{Color, Role};
+
+use crate::material::Material;
+
+/// Number of canonical king pairs without pawns.
+pub const KK_COUNT: usize = 462;
+
+/// One of the 8 board symmetries: bit 0 mirrors files, bit 1 mirrors ranks, bit 2 then swaps file and rank.
+#[inline(always)]
+pub fn transform(sq: u8, t: u8) -> u8 {
+    let (mut f, mut r) = (sq & 7, sq >> 3);
+    if t & 1 != 0 {
+        f = 7 - f;
+    }
+    if t & 2 != 0 {
+        r = 7 - r;
+    }
+    if t & 4 != 0 {
+        std::mem::swap(&mut f, &mut r);
+    }
+    r * 8 + f
+}
+
+#[inline(always)]
+fn file(sq: u8) -> u8 {
+    sq & 7
+}
+#[inline(always)]
+fn rank(sq: u8) -> u8 {
+    sq >> 3
+}
+#[inline(always)]
+fn on_diag(sq: u8) -> bool {
+    file(sq) == rank(sq)
+}
+fn in_triangle(sq: u8) -> bool {
+    file(sq) <= 3 && rank(sq) <= file(sq)
+}
+fn kings_touch(a: u8, b: u8) -> bool {
+    (file(a) as i32 - file(b) as i32).abs() <= 1 && (rank(a) as i32 - rank(b) as i32).abs() <= 1
+}
+
+struct KkTables {
+    /// canonical pair -> index, or u16::MAX
+    index: Vec<u16>,
+    /// index -> (wk, bk)
+    pairs: Vec<(u8, u8)>,
+    /// raw (wk, bk) -> transform to apply, bit 7 set when the diagonal reflection gives a second candidate
+    transform: Vec<u8>,
+}
+
+fn kk_tables() -> &'static KkTables {
+    static T: OnceLock<KkTables> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut index = vec![u16::MAX; 64 * 64];
+        let mut pairs = Vec::new();
+        for wk in 0..64u8 {
+            if !in_triangle(wk) {
+                continue;
+            }
+            for bk in 0..64u8 {
+                if bk == wk || kings_touch(wk, bk) {
+                    continue;
+                }
+                if on_diag(wk) && rank(bk) > file(bk) {
+                    continue;
+                }
+                index[wk as usize * 64 + bk as usize] = pairs.len() as u16;
+                pairs.push((wk, bk));
+            }
+        }
+        let mut transform = vec![0u8; 64 * 64];
+        for wk in 0..64u8 {
+            for bk in 0..64u8 {
+                for t in 0..8u8 {
+                    let (w, b) = (transform_sq(wk, t), transform_sq(bk, t));
+                    if in_triangle(w) && (!on_diag(w) || rank(b) <= file(b)) {
+                        let amb = on_diag(w) && on_diag(b);
+                        transform[wk as usize * 64 + bk as usize] = t | if amb { 0x80 } else { 0 };
+                        break;
+                    }
+                }
+            }
+        }
+        KkTables { index, pairs, transform }
+    })
+}
+
+fn transform_sq(sq: u8, t: u8) -> u8 {
+    transform(sq, t)
+}
+
+/// The index layout of one ending.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub material: Material,
+    /// Pieces in table order.
+    pub pieces: Vec<(Color, Role)>,
+    pub pawns: bool,
+    /// Piece numbers of the pawns (table order), then of the other non-king pieces.
+    pawn_ids: Vec<usize>,
+    other_ids: Vec<usize>,
+    /// Ranges of identical pieces (length >= 2).
+    groups: Vec<(usize, usize)>,
+    /// Positions per side to move.
+    pub size: u64,
+    /// Positions per pawn slice (`size` without pawns).
+    pub slice_size: u64,
+}
+
+impl Layout {
+    pub fn new(material: Material) -> Layout {
+        let pieces = material.pieces();
+        let pawns = material.has_pawns();
+        let pawn_ids: Vec<usize> = (2..pieces.len()).filter(|&i| pieces[i].1 == Role::Pawn).collect();
+        let other_ids: Vec<usize> = (2..pieces.len()).filter(|&i| pieces[i].1 != Role::Pawn).collect();
+        let mut groups = Vec::new();
+        let mut i = 2;
+        while i < pieces.len() {
+            let mut j = i + 1;
+            while j < pieces.len() && pieces[j] == pieces[i] {
+                j += 1;
+            }
+            if j - i >= 2 {
+                groups.push((i, j));
+            }
+            i = j;
+        }
+        let m = other_ids.len() as u32;
+        let (size, slice_size) = if pawns {
+            let slice = 32 * 64 * 64u64.pow(m);
+            (slice * 48u64.pow(pawn_ids.len() as u32), slice)
+        } else {
+            let s = KK_COUNT as u64 * 64u64.pow(m);
+            (s, s)
+        };
+        Layout { material, pieces, pawns, pawn_ids, other_ids, groups, size, slice_size }
+    }
+
+    pub fn len(&self) -> usize {
+        self.pieces.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pieces.is_empty()
+    }
+
+    /// Number of pawn slices (1 without pawns).
+    pub fn slices(&self) -> u64 {
+        self.size / self.slice_size
+    }
+
+    fn sort_groups(&self, sq: &mut [u8]) {
+        for &(a, b) in &self.groups {
+            sq[a..b].sort_unstable();
+        }
+    }
+
+    /// Index of squares already in canonical orientation and order.
+    #[inline]
+    fn encode(&self, sq: &[u8]) -> Option<u64> {
+        if self.pawns {
+            let mut idx = 0u64;
+            for &p in &self.pawn_ids {
+                let s = sq[p];
+                if !(8..56).contains(&s) {
+                    return None;
+                }
+                idx = idx * 48 + (s - 8) as u64;
+            }
+            let wk = sq[0];
+            idx = idx * 32 + (rank(wk) * 4 + file(wk)) as u64;
+            idx = idx * 64 + sq[1] as u64;
+            for &o in &self.other_ids {
+                idx = idx * 64 + sq[o] as u64;
+            }
+            Some(idx)
+        } else {
+            let kk = kk_tables().index[sq[0] as usize * 64 + sq[1] as usize];
+            if kk == u16::MAX {
+                return None;
+            }
+            let mut idx = kk as u64;
+            for &o in &self.other_ids {
+                idx = idx * 64 + sq[o] as u64;
+            }
+            Some(idx)
+        }
+    }
+
+    /// The canonical index of a position given by its squares in table order (any orientation).
+    /// `None` for impossible placements (touching kings, a pawn on the first or last rank).
+    #[inline]
+    pub fn index(&self, squares: &[u8]) -> Option<u64> {
+        let n = self.pieces.len();
+        let mut sq = [0u8; 8];
+        if self.pawns {
+            let t = if file(squares[0]) >= 4 { 1 } else { 0 };
+            for i in 0..n {
+                sq[i] = transform(squares[i], t);
+            }
+            self.sort_groups(&mut sq[..n]);
+            self.encode(&sq[..n])
+        } else {
+            let tt = kk_tables().transform[squares[0] as usize * 64 + squares[1] as usize];
+            let t = tt & 7;
+            for i in 0..n {
+                sq[i] = transform(squares[i], t);
+            }
+            self.sort_groups(&mut sq[..n]);
+            let a = self.encode(&sq[..n])?;
+            if tt & 0x80 != 0 {
+                for s in sq[..n].iter_mut() {
+                    *s = transform(*s, 4);
+                }
+                self.sort_groups(&mut sq[..n]);
+                let b = self.encode(&sq[..n])?;
+                Some(a.min(b))
+            } else {
+                Some(a)
+            }
+        }
+    }
+
+    /// Squares (table order) of an index, without any check of canonicity or legality.
+    /// `None` when two pieces share a square.
+    pub fn decode(&self, idx: u64, out: &mut [u8]) -> Option<()> {
+        let mut rest = idx;
+        for &o in self.other_ids.iter().rev() {
+            out[o] = (rest % 64) as u8;
+            rest /= 64;
+        }
+        if self.pawns {
+            out[1] = (rest % 64) as u8;
+            rest /= 64;
+            let wk = (rest % 32) as u8;
+            rest /= 32;
+            out[0] = (wk / 4) * 8 + wk % 4;
+            for &p in self.pawn_ids.iter().rev() {
+                out[p] = (rest % 48) as u8 + 8;
+                rest /= 48;
+            }
+        } else {
+            let (wk, bk) = kk_tables().pairs[rest as usize];
+            out[0] = wk;
+            out[1] = bk;
+        }
+        let mut occ = 0u64;
+        for &s in &out[..self.pieces.len()] {
+            if occ & (1 << s) != 0 {
+                return None;
+            }
+            occ |= 1 << s;
+        }
+        Some(())
+    }
+
+    /// Score of a pawn slice: how far the pawns have advanced (each pawn move raises it).
+    pub fn slice_advance(&self, slice: u64) -> u32 {
+        let mut rest = slice;
+        let mut score = 0;
+        for &p in self.pawn_ids.iter().rev() {
+            let s = (rest % 48) as u8 + 8;
+            rest /= 48;
+            score += match self.pieces[p].0 {
+                Color::White => rank(s) as u32,
+                Color::Black => 7 - rank(s) as u32,
+            };
+        }
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kk_count_is_462() {
+        assert_eq!(kk_tables().pairs.len(), KK_COUNT);
+    }
+
+    #[test]
+    fn index_roundtrip_and_symmetry() {
+        for name in ["KQvKR", "KRRvK", "KPvKP", "KBNvK"] {
+            let l = Layout::new(Material::parse(name).expect("test value"));
+            let mut sq = [0u8; 5];
+            let mut valid = 0u64;
+            for idx in (0..l.size).step_by(97) {
+                if l.decode(idx, &mut sq).is_none() {
+                    continue;
+                }
+                let Some(back) = l.index(&sq[..l.len()]) else { continue };
+                if back != idx {
+                    continue;
+                }
+                valid += 1;
+                // every symmetric image has the same index
+                let ts: &[u8] = if l.pawns { &[0, 1] } else { &[0, 1, 2, 3, 4, 5, 6, 7] };
+                for &t in ts {
+                    let img: Vec<u8> = sq[..l.len()].iter().map(|&s| transform(s, t)).collect();
+                    assert_eq!(l.index(&img), Some(idx), "{name} idx {idx} t {t}");
+                }
+            }
+            assert!(valid > 0);
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! Probing generated tables (from files in a directory or from memory).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use mysl_core::{Chess, Color};
+
+use crate::file::{path_for, TableFile};
+use crate::gen::Table;
+use crate::material::{Material, MAX_PIECES};
+use crate::pos::{Moves, TbMove, TbPos};
+use crate::value::{self, INVALID};
+use crate::TbError;
+
+/// Values of a position for the side to move, assuming the 50-move counter is 0 (as Syzygy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeResult {
+    /// Internal DTM value (see [`crate::value`]).
+    pub dtm_raw: i16,
+    /// Internal DTZ-scale value.
+    pub dtz_raw: i16,
+}
+
+impl ProbeResult {
+    /// -2 loss, -1 blessed loss, 0 draw, 1 cursed win, 2 win (Syzygy's WDL).
+    pub fn wdl(&self) -> i8 {
+        value::wdl_of_dtz(self.dtz_raw)
+    }
+    /// Syzygy's DTZ (plies; negative when losing).
+    pub fn dtz(&self) -> i32 {
+        value::syzygy_dtz(self.dtz_raw)
+    }
+    /// DTM in plies, python-chess Gaviota convention (positive when the side to move mates).
+    pub fn dtm(&self) -> i32 {
+        value::gaviota_dtm(self.dtm_raw)
+    }
+}
+
+enum Source {
+    Dir(PathBuf, Mutex<HashMap<Material, Arc<TableFile>>>),
+    Memory(HashMap<Material, Arc<Table>>),
+}
+
+/// A set of tables.
+pub struct Tablebase {
+    source: Source,
+}
+
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.source {
+            Source::Dir(d, _) => write!(f, "Tablebase({})", d.display()),
+            Source::Memory(m) => write!(f, "Tablebase({} tables in memory)", m.len()),
+        }
+    }
+}
+
+/// One legal move with the values of the position it leads to, from the mover's view.
+#[derive(Clone, Debug)]
+pub struct MoveValue {
+    pub mv: TbMove,
+    pub uci: String,
+    pub zeroing: bool,
+    pub result: ProbeResult,
+}
+
+impl Tablebase {
+    /// Tables are read from `DIR/<material>.mtb` when first needed.
+    pub fn open_dir(dir: &Path) -> Tablebase {
+        Tablebase { source: Source::Dir(dir.to_path_buf(), Mutex::new(HashMap::new())) }
+    }
+
+    pub fn from_tables(tables: HashMap<Material, Arc<Table>>) -> Tablebase {
+        Tablebase { source: Source::Memory(tables) }
+    }
+
+    fn raw(&self, m: &Material, side: usize, sq: &[u8]) -> Result<(i16, i16), TbError> {
+        match &self.source {
+            Source::Memory(map) => {
+                let t = map.get(m).ok_or_else(|| TbError::Missing { material: m.to_string(), dir: "memory".into() })?;
+                let idx = t.layout.index(sq).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
+                Ok((t.dtm[side][idx as usize], t.dtz[side][idx as usize]))
+            }
+            Source::Dir(dir, cache) => {
+                let file = {
+                    let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
+                    match c.get(m) {
+                        Some(f) => f.clone(),
+                        None => {
+                            let path = path_for(dir, m);
+                            if !path.exists() {
+                                return Err(TbError::Missing { material: m.to_string(), dir: dir.clone() });
+                            }
+                            let f = Arc::new(TableFile::open(&path, Some(*m))?);
+                            c.insert(*m, f.clone());
+                            f
+                        }
+                    }
+                };
+                let idx = file.layout.index(sq).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
+                file.get(side, idx)
+            }
+        }
+    }
+
+    /// Values of a legal position (the side not to move is not in check).
+    pub fn probe(&self, pos: &TbPos) -> Result<ProbeResult, TbError> {
+        if pos.n > MAX_PIECES {
+            return Err(TbError::Unsupported(format!("{} pieces; tables have at most {MAX_PIECES}", pos.n)));
+        }
+        if !pos.is_legal() {
+            return Err(TbError::Unsupported("illegal position (the side not to move is in check)".into()));
+        }
+        let m = pos.material();
+        if m.count() <= 2 {
+            return Ok(ProbeResult { dtm_raw: 0, dtz_raw: 0 });
+        }
+        let p = if m.needs_flip() { pos.color_flipped() } else { *pos };
+        let mut sq = [0u8; 8];
+        p.table_order_squares(&mut sq);
+        let (dtm_raw, dtz_raw) = self.raw(&p.material(), p.stm as usize, &sq[..p.n])?;
+        if dtm_raw == INVALID || dtz_raw == INVALID {
+            return Err(TbError::Unsupported(format!("table {} has no value for {}", p.material(), pos.fen())));
+        }
+        Ok(ProbeResult { dtm_raw, dtz_raw })
+    }
+
+    /// Values of a position and of each of its legal moves. `ep` is the square of a pawn that has just made
+    /// a double step and may be captured en passant: then the position's value comes from its moves.
+    pub fn probe_root(&self, pos: &TbPos, ep: Option<u8>) -> Result<(ProbeResult, Vec<MoveValue>), TbError> {
+        let moves = self.probe_moves_ep(pos, ep)?;
+        let Some(_) = ep else { return Ok((self.probe(pos)?, moves)) };
+        if moves.is_empty() {
+            let v = if pos.in_check() { -1 } else { 0 };
+            return Ok((ProbeResult { dtm_raw: v, dtz_raw: v }, moves));
+        }
+        let mut best = moves[0].result;
+        for m in &moves {
+            if value::rank(m.result.dtm_raw) > value::rank(best.dtm_raw) {
+                best.dtm_raw = m.result.dtm_raw;
+            }
+            if value::rank(m.result.dtz_raw) > value::rank(best.dtz_raw) {
+                best.dtz_raw = m.result.dtz_raw;
+            }
+        }
+        Ok((best, moves))
+    }
+
+    /// Every legal move with the value it gives the mover (DTZ counted through zeroing moves as Syzygy).
+    pub fn probe_moves(&self, pos: &TbPos) -> Result<Vec<MoveValue>, TbError> {
+        self.probe_moves_ep(pos, None)
+    }
+
+    fn probe_moves_ep(&self, pos: &TbPos, ep: Option<u8>) -> Result<Vec<MoveValue>, TbError> {
+        let mut moves = Moves::default();
+        pos.legal_moves(&mut moves);
+        let mut list: Vec<(TbMove, TbPos)> = moves.as_slice().iter().map(|m| (*m, pos.play(m))).collect();
+        if let Some(sq) = ep {
+            list.extend(pos.en_passant_children(sq));
+        }
+        let mut out = Vec::new();
+        for (m, child) in &list {
+            let m = *m;
+            let r = self.probe(child)?;
+            let zeroing = m.is_zeroing(pos);
+            let dtz_raw = if zeroing {
+                crate::gen::zeroing_exit(r.dtz_raw)
+            } else {
+                value::parent_of(r.dtz_raw)
+            };
+            out.push(MoveValue {
+                mv: m,
+                uci: m.uci(),
+                zeroing,
+                result: ProbeResult { dtm_raw: value::parent_of(r.dtm_raw), dtz_raw },
+            });
+        }
+        // best first: by DTM, then DTZ
+        out.sort_by_key(|mv| (-value::rank(mv.result.dtm_raw), -value::rank(mv.result.dtz_raw), mv.uci.clone()));
+        Ok(out)
+    }
+}
+
+/// Parses a FEN into a table position: no castling rights, at most [`MAX_PIECES`] pieces. Also returns the
+/// square of a pawn that may be captured en passant (the tables hold no en passant rights: such a position
+/// is valued from its moves by [`Tablebase::probe_root`]).
+pub fn pos_from_fen(fen: &str) -> Result<(TbPos, Option<u8>), TbError> {
+    let chess: Chess = Chess::from_fen(fen).map_err(|e| TbError::Unsupported(format!("bad FEN '{fen}': {e}")))?;
+    if chess.castling().has_any(Color::White) || chess.castling().has_any(Color::Black) {
+        return Err(TbError::Unsupported(format!("'{fen}': castling rights are not covered by the tables")));
+    }
+    let n = chess.board().occupied().count() as usize;
+    if n > MAX_PIECES {
+        return Err(TbError::Unsupported(format!("'{fen}': {n} pieces; tables have at most {MAX_PIECES}")));
+    }
+    let pos = TbPos::from_board(chess.board(), chess.turn())
+        .ok_or_else(|| TbError::Unsupported(format!("'{fen}': bad board")))?;
+    // the square of the pawn that may be captured en passant
+    let ep = chess.legal_ep_square().map(|s| if chess.turn() == Color::White { s as u8 - 8 } else { s as u8 + 8 });
+    Ok((pos, ep))
+}

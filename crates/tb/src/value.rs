@@ -1,0 +1,84 @@
+//! Value encoding shared by the generator, files and prober.
+//!
+//! An `i16` per position, from the side to move's view: `0` draw; `d > 0` a win in `d` plies; `-1 - d` a
+//! loss in `d` plies (`-1` = checkmated now); [`INVALID`] for illegal positions and holes of the index.
+
+pub const INVALID: i16 = i16::MIN;
+
+/// Plies of a decided value.
+#[inline]
+pub fn level(v: i16) -> i32 {
+    if v > 0 {
+        v as i32
+    } else {
+        -1 - v as i32
+    }
+}
+
+/// The value of a position whose best move leads to a position of value `c` (the opponent's view).
+#[inline]
+pub fn parent_of(c: i16) -> i16 {
+    if c < 0 {
+        -c
+    } else if c > 0 {
+        -c - 2
+    } else {
+        0
+    }
+}
+
+/// Ordering for the side to move: quicker wins, then draws, then slower losses.
+#[inline]
+pub fn rank(v: i16) -> i32 {
+    if v > 0 {
+        100_000 - v as i32
+    } else if v == 0 {
+        0
+    } else {
+        -100_000 + level(v)
+    }
+}
+
+/// WDL under the 50-move rule of a DTZ-scale value, after a zeroing move:
+/// -2 loss, -1 blessed loss, 0 draw, 1 cursed win, 2 win.
+#[inline]
+pub fn wdl_of_dtz(v: i16) -> i8 {
+    if v > 0 {
+        if v <= 100 {
+            2
+        } else {
+            1
+        }
+    } else if v == 0 {
+        0
+    } else if level(v) <= 100 {
+        -2
+    } else {
+        -1
+    }
+}
+
+/// Syzygy's DTZ number for a DTZ-scale value: wins `d`, losses `-d` (and `-1` for a mated side), 0 draws.
+#[inline]
+pub fn syzygy_dtz(v: i16) -> i32 {
+    if v > 0 {
+        v as i32
+    } else if v == 0 {
+        0
+    } else {
+        -(level(v).max(1))
+    }
+}
+
+/// DTM in the python-chess Gaviota convention: plies, positive when the side to move mates, negative when
+/// it is mated, 0 for draws (and for a side already checkmated).
+#[inline]
+pub fn gaviota_dtm(v: i16) -> i32 {
+    if v > 0 {
+        v as i32
+    } else if v == 0 {
+        0
+    } else {
+        -level(v)
+    }
+}

@@ -1,0 +1,98 @@
+//! Table files: round trip, probing through files equals probing in memory, damaged files are detected.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use mysl_tb::file::{path_for, write_table, TableFile};
+use mysl_tb::pos::TbPos;
+use mysl_tb::probe::pos_from_fen;
+use mysl_tb::{Generator, Material, Silent, Table, Tablebase, TbError};
+
+fn tables() -> HashMap<Material, Arc<Table>> {
+    let mut g = Generator::new(2);
+    g.generate(Material::parse("KRvK").expect("test value"), &Silent);
+    g.generate(Material::parse("KPvK").expect("test value"), &Silent);
+    g.tables
+}
+
+#[test]
+fn round_trip_and_probe_through_files() {
+    let tables = tables();
+    let dir = tempfile::tempdir().expect("tempdir");
+    for t in tables.values() {
+        write_table(dir.path(), t).expect("write");
+    }
+    for (m, t) in &tables {
+        let f = TableFile::open(&path_for(dir.path(), m), Some(*m)).expect("open");
+        let back = f.to_table().expect("decode");
+        assert!(back.dtm == t.dtm && back.dtz == t.dtz, "{m}: values differ after the round trip");
+    }
+    let mem = Tablebase::from_tables(tables.clone());
+    let disk = Tablebase::open_dir(dir.path());
+    for fen in ["8/8/8/8/8/2k5/8/KR6 w - - 0 1", "8/8/8/8/8/2k5/8/KR6 b - - 0 1", "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"] {
+        let (p, _) = pos_from_fen(fen).expect("fen");
+        assert_eq!(mem.probe(&p).expect("memory"), disk.probe(&p).expect("disk"), "{fen}");
+    }
+    // colors exchanged: KvKR is probed in KRvK
+    let (p, _) = pos_from_fen("8/8/8/8/8/2K5/8/kr6 b - - 0 1").expect("fen");
+    let (q, _) = pos_from_fen("KR6/8/2k5/8/8/8/8/8 w - - 0 1").expect("fen");
+    assert_eq!(disk.probe(&p).expect("flip").dtm(), disk.probe(&q).expect("flip").dtm());
+}
+
+fn damaged(bytes: &[u8], m: Material) -> Result<(), TbError> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = path_for(dir.path(), &m);
+    std::fs::write(&path, bytes).expect("write");
+    let f = TableFile::open(&path, Some(m))?;
+    f.to_table().map(|_| ())
+}
+
+#[test]
+fn damaged_files_are_detected() {
+    let tables = tables();
+    let m = Material::parse("KRvK").expect("test value");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = write_table(dir.path(), &tables[&m]).expect("write");
+    let good = std::fs::read(&path).expect("read");
+    assert!(damaged(&good, m).is_ok());
+    // every single flipped bit at a spread of offsets (header, index, data, checksum)
+    let n = good.len();
+    for at in (0..n).step_by((n / 97).max(1)).chain([n - 1, 9, 13, 33]) {
+        let mut b = good.clone();
+        b[at] ^= 0x10;
+        let e = damaged(&b, m).expect_err(&format!("flipped byte at {at} not detected"));
+        assert!(e.to_string().contains("KRvK.mtb"), "error names the file: {e}");
+    }
+    for len in [0, 5, 40, n / 2, n - 1] {
+        let e = damaged(&good[..len], m).expect_err(&format!("truncation to {len} not detected"));
+        assert!(e.to_string().contains("corrupt"), "{e}");
+    }
+    // wrong version (checksum fixed up, so the version test itself must catch it)
+    let mut b = good.clone();
+    b[8] = 9;
+    let body = b.len() - 4;
+    let crc = crc32fast::hash(&b[..body]);
+    b[body..].copy_from_slice(&crc.to_le_bytes());
+    let e = damaged(&b, m).expect_err("wrong version");
+    assert!(e.to_string().contains("version 9"), "{e}");
+    // wrong ending for the file name
+    let e = damaged(&good, Material::parse("KQvK").expect("test value")).expect_err("wrong material");
+    assert!(e.to_string().contains("expected KQvK"), "{e}");
+    // not a table at all
+    let e = damaged(b"hello, this is not a tablebase file at all, but long enough......", m).expect_err("magic");
+    assert!(e.to_string().contains("magic"), "{e}");
+}
+
+#[test]
+fn missing_table_is_a_clear_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tb = Tablebase::open_dir(dir.path());
+    let (p, _) = pos_from_fen("8/8/8/8/8/2k5/8/KQ5r w - - 0 1").expect("fen");
+    let e = tb.probe(&p).expect_err("missing");
+    assert!(e.to_string().contains("KQvKR"), "{e}");
+    assert!(pos_from_fen("8/8/8/8/8/2k5/8/KQ5r w - -").is_ok());
+    assert!(pos_from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").is_err());
+    assert!(pos_from_fen("8/8/8/8/8/2k5/8/KQQQQ2r w - - 0 1").is_err());
+    assert!(pos_from_fen("not a fen").is_err());
+    let _ = TbPos::new(&[], &[], mysl_core::Color::White);
+}
