@@ -76,7 +76,7 @@ if [[ " $SECTIONS " == *" anchors "* ]]; then
         $MATCH --engine $ME --engine $spec --openings "$openings" --order random --seed 1 \
             --rounds $((GAMES / 2)) --tc "$TC" --concurrency "$CONC" --pgn "$OUT/$a.pgn" \
             --report-every 50 | tee "$OUT/$a.log"
-        summary+=("$a: $(grep -E '^Score of' "$OUT/$a.log" | tail -1)")
+        summary+=("$a: $(grep -E '^(Final|Score) of' "$OUT/$a.log" | tail -1 || true)")
     done
 fi
 
@@ -85,7 +85,7 @@ if [[ " $SECTIONS " == *" wac "* ]]; then
     # shellcheck disable=SC2086
     python3 "$SHARED/tools/epdtest.py" --engine $ME --epd "$SHARED/data/engine-testing/suites/wac.epd" \
         --time "$WAC_TIME" | tee "$OUT/wac.log"
-    summary+=("WAC: $(grep -iE 'total|score' "$OUT/wac.log" | tail -1)")
+    summary+=("WAC: $(grep -E '^[^ ]+: [0-9]+ / [0-9]+' "$OUT/wac.log" | tail -1 || true)")
 fi
 
 if [[ " $SECTIONS " == *" variants "* ]]; then
@@ -101,7 +101,7 @@ if [[ " $SECTIONS " == *" variants "* ]]; then
         "$MYSL" match --engine "cmd=$MYSL name=mysl" --engine "$spec" --variant "$v" --tc "$TC" \
             --games "$VGAMES" --random-plies 6 --seed 1 --concurrency "$CONC" --pgn "$OUT/variant-$v.pgn" \
             | tee "$OUT/variant-$v.log"
-        summary+=("$v vs $e: $(grep -E '^Score of' "$OUT/variant-$v.log" | tail -1)")
+        summary+=("$v vs $e: $(grep -E '^Score of' "$OUT/variant-$v.log" | tail -1 || true)")
     done
 fi
 
