@@ -25,6 +25,7 @@ if [ -z "${MYSL_BIN:-}" ]; then
     target=${CARGO_TARGET_DIR:-$root/target}
     MYSL_BIN="$target/debug/mysl"
 fi
+MYSL_BIN=$(realpath "$MYSL_BIN")
 export MYSL_BIN
 export E2E_OUT=${E2E_OUT:-$root/target/web-e2e}
 rm -rf "$E2E_OUT"
