@@ -69,7 +69,7 @@ if [[ " $SECTIONS " == *" anchors "* ]]; then
     for a in $ANCHORS; do
         spec=$(anchor_spec "$a")
         openings=$UHO
-        # Fairy-Max and Phalanx have no setboard: they play PGN openings from the start position.
+        # The xboard anchors play PGN openings from the start position (Fairy-Max has no setboard).
         case "$a" in fairymax|phalanx) openings=$SHARED/data/engine-testing/openings/8moves_v3_2k.pgn ;; esac
         echo "== mysl vs $a: $GAMES games at $TC"
         # shellcheck disable=SC2086
