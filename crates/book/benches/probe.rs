@@ -30,7 +30,7 @@ fn synthetic_positions() -> Vec<(u64, Vec<WrittenMove>)> {
     let mut positions = Vec::new();
     let mut entries = 0;
     for key in keys {
-        let n = 1 + (rng.next() % 2) as usize + usize::from(rng.next() % 8 == 0);
+        let n = 1 + (rng.next() % 2) as usize + usize::from(rng.next().is_multiple_of(8));
         let moves: Vec<WrittenMove> = (0..n)
             .map(|i| WrittenMove {
                 mv: Move::normal(Square::from_index(i as u32), Square::from_index(20 + i as u32)),

@@ -337,8 +337,8 @@ mod tests {
             let f: Vec<&str> = text
                 .lines()
                 .map(|l| l.split('\t').collect::<Vec<_>>())
-                .find(|f| f[0] == "KPvK" && f[2] == stm && f[13] == "DTM" && f[3] != "")
-                .map(|f| f.iter().map(|s| *s).collect())
+                .find(|f| f[0] == "KPvK" && f[2] == stm && f[13] == "DTM" && !f[3].is_empty())
+                .map(|f| f.iter().copied().collect())
                 .expect("KPvK row");
             (f[3].parse().unwrap(), f[4].parse().unwrap(), f[6].parse().unwrap())
         };

@@ -388,18 +388,6 @@ impl Board {
         }
     }
 
-    fn castle_bits_for_square(s: u8) -> u8 {
-        match s {
-            0 => CASTLE_WQ,
-            7 => CASTLE_WK,
-            4 => CASTLE_WK | CASTLE_WQ,
-            56 => CASTLE_BQ,
-            63 => CASTLE_BK,
-            60 => CASTLE_BK | CASTLE_BQ,
-            _ => 0,
-        }
-    }
-
     /// Plays a pseudo-legal move; returns the undo record.
     pub fn make(&mut self, m: Move) -> Undo {
         let undo = Undo { captured: None, castling: self.castling, ep: self.ep, key: self.key };
@@ -428,7 +416,7 @@ impl Board {
             let r = self.squares[rook_from as usize].expect("castling rook");
             self.remove(rook_from, r);
             self.add(rook_to, r);
-            let used = Self::castle_bits_for_square(rook_from);
+            let used = castle_bits(rook_from);
             for &(a, b) in &self.castling_exclusive {
                 if a & used != 0 {
                     self.castling &= !b;
@@ -438,7 +426,7 @@ impl Board {
                 }
             }
         }
-        self.castling &= !(Self::castle_bits_for_square(m.from) | Self::castle_bits_for_square(m.to));
+        self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
         self.ep = match m.special {
             Special::Double => Some(((m.from + m.to) / 2, m.to)),
             _ => None,
@@ -571,5 +559,18 @@ pub fn parse_square(s: &str) -> Option<u8> {
         Some((r - b'1') * 8 + (f - b'a'))
     } else {
         None
+    }
+}
+
+/// The castling rights lost when a piece leaves or lands on `s` (a king or rook home square).
+pub(crate) fn castle_bits(s: u8) -> u8 {
+    match s {
+        0 => CASTLE_WQ,
+        7 => CASTLE_WK,
+        4 => CASTLE_WK | CASTLE_WQ,
+        56 => CASTLE_BQ,
+        63 => CASTLE_BK,
+        60 => CASTLE_BK | CASTLE_BQ,
+        _ => 0,
     }
 }

@@ -7,7 +7,7 @@ use std::fmt;
 
 use mysl_core::Color;
 
-use crate::board::{parse_square, Board, Piece, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
+use crate::board::{castle_bits, parse_square, Board, Piece};
 use crate::stipulation::{self, StipError, Stipulation};
 use crate::walk::{self, Kind};
 
@@ -802,18 +802,6 @@ impl Parser<'_> {
 enum End {
     Next(usize),
     End,
-}
-
-fn castle_bits(s: u8) -> u8 {
-    match s {
-        0 => CASTLE_WQ,
-        7 => CASTLE_WK,
-        4 => CASTLE_WK | CASTLE_WQ,
-        56 => CASTLE_BQ,
-        63 => CASTLE_BK,
-        60 => CASTLE_BK | CASTLE_BQ,
-        _ => 0,
-    }
 }
 
 fn place(p: &mut Problem, _t: &Token, color: Color, kind: Kind, s: u8) -> Result<(), String> {

@@ -194,7 +194,7 @@ pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, Solv
         board.castling = board.default_castling();
         let mut ct = board.castling;
         for &s in &p.options.no_castling {
-            ct &= !crate::input_castle_bits(s);
+            ct &= !board::castle_bits(s);
         }
         board.castling = ct;
         board.castling_exclusive = p.board.castling_exclusive.clone();
@@ -222,18 +222,4 @@ fn validate(b: &Board) -> Result<(), SolveError> {
         }
     }
     Ok(())
-}
-
-#[doc(hidden)]
-pub fn input_castle_bits(s: u8) -> u8 {
-    use board::*;
-    match s {
-        0 => CASTLE_WQ,
-        7 => CASTLE_WK,
-        4 => CASTLE_WK | CASTLE_WQ,
-        56 => CASTLE_BQ,
-        63 => CASTLE_BK,
-        60 => CASTLE_BK | CASTLE_BQ,
-        _ => 0,
-    }
 }
