@@ -33,6 +33,7 @@ fn main() {
 fn cpu_time() -> f64 {
     let Ok(s) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
     let f: Vec<&str> = s.rsplit(')').next().unwrap_or("").split_whitespace().collect();
-    let ticks: f64 = f.get(11).and_then(|x| x.parse().ok()).unwrap_or(0.0) + f.get(12).and_then(|x| x.parse().ok()).unwrap_or(0.0);
+    let ticks: f64 =
+        f.get(11).and_then(|x| x.parse().ok()).unwrap_or(0.0) + f.get(12).and_then(|x| x.parse().ok()).unwrap_or(0.0);
     ticks / 100.0
 }

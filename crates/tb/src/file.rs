@@ -218,10 +218,40 @@ impl TableFile {
         Ok(scratch[idx as usize % BLOCK])
     }
 
+    /// One value of stream `stream`: walks the runs of its block without decoding it into memory (a probe
+    /// allocates nothing), checking the whole block as `decode_block` does.
+    fn value_at(&self, stream: usize, idx: u64) -> Result<i16, TbError> {
+        let b = idx as usize / BLOCK;
+        let k = stream * (self.blocks + 1) + b;
+        let a = u64_at(&self.bytes, self.index_at + 8 * k) as usize;
+        let e = u64_at(&self.bytes, self.index_at + 8 * (k + 1)) as usize;
+        let want = BLOCK.min(self.layout.size as usize - b * BLOCK);
+        let corrupt = |why: String| TbError::Corrupt { path: self.path.clone(), why: format!("block {b}: {why}") };
+        let bytes = &self.bytes[self.data_at + a..self.data_at + e];
+        if !bytes.len().is_multiple_of(3) {
+            return Err(corrupt("block length is not a multiple of 3".into()));
+        }
+        let pos = idx as usize % BLOCK;
+        let (mut count, mut found) = (0usize, None);
+        for c in bytes.chunks_exact(3) {
+            let n = c[0] as usize + 1;
+            if count + n > want {
+                return Err(corrupt("block decodes to too many values".into()));
+            }
+            if (count..count + n).contains(&pos) {
+                found = Some(i16::from_le_bytes([c[1], c[2]]));
+            }
+            count += n;
+        }
+        match found {
+            Some(v) if count == want => Ok(v),
+            _ => Err(corrupt(format!("block decodes to {count} values, expected {want}"))),
+        }
+    }
+
     /// (DTM, DTZ-scale) of index `idx` with `side` to move (0 White).
     pub fn get(&self, side: usize, idx: u64) -> Result<(i16, i16), TbError> {
-        let mut scratch = Vec::with_capacity(BLOCK);
-        Ok((self.value(side, idx, &mut scratch)?, self.value(2 + side, idx, &mut scratch)?))
+        Ok((self.value_at(side, idx)?, self.value_at(2 + side, idx)?))
     }
 
     /// Decodes the whole file into a table.

@@ -362,7 +362,10 @@ pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize
     let size = layout.size as usize;
     let work = Work {
         layout: &layout,
-        val: [[atomics(size, UNDECIDED), atomics(size, UNDECIDED)], [atomics(size, UNDECIDED), atomics(size, UNDECIDED)]],
+        val: [
+            [atomics(size, UNDECIDED), atomics(size, UNDECIDED)],
+            [atomics(size, UNDECIDED), atomics(size, UNDECIDED)],
+        ],
         exit: [[atomics(size, NO_EXIT), atomics(size, NO_EXIT)], [atomics(size, NO_EXIT), atomics(size, NO_EXIT)]],
         subs,
     };
@@ -425,7 +428,10 @@ pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize
         progress.advance(1);
     }
     if trace {
-        eprintln!("{}: init {t_init:.2} s, DTM levels {:.2} s, DTZ levels {:.2} s", layout.material, t_lvl[0], t_lvl[1]);
+        eprintln!(
+            "{}: init {t_init:.2} s, DTM levels {:.2} s, DTZ levels {:.2} s",
+            layout.material, t_lvl[0], t_lvl[1]
+        );
     }
     let Work { val, .. } = work;
     let [dtm, dtz] = val.map(|sides| sides.map(|v| v.into_iter().map(|a| a.into_inner()).collect::<Vec<i16>>()));

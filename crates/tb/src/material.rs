@@ -85,7 +85,14 @@ impl Material {
     fn side_key(&self, side: usize) -> [u8; 6] {
         let c = &self.counts[side];
         let n = c.iter().sum::<u8>();
-        [n, c[Role::Queen.index()], c[Role::Rook.index()], c[Role::Bishop.index()], c[Role::Knight.index()], c[Role::Pawn.index()]]
+        [
+            n,
+            c[Role::Queen.index()],
+            c[Role::Rook.index()],
+            c[Role::Bishop.index()],
+            c[Role::Knight.index()],
+            c[Role::Pawn.index()],
+        ]
     }
 
     /// True when Black's side ranks above White's, so that tables store this material with the colors

@@ -164,11 +164,7 @@ impl Tablebase {
             let m = *m;
             let r = self.probe(child)?;
             let zeroing = m.is_zeroing(pos);
-            let dtz_raw = if zeroing {
-                crate::gen::zeroing_exit(r.dtz_raw)
-            } else {
-                value::parent_of(r.dtz_raw)
-            };
+            let dtz_raw = if zeroing { crate::gen::zeroing_exit(r.dtz_raw) } else { value::parent_of(r.dtz_raw) };
             out.push(MoveValue {
                 mv: m,
                 uci: m.uci(),

@@ -44,9 +44,16 @@ fn syzygy_check(names: &[&str], step: u64) -> u64 {
         let t1 = Instant::now();
         let (n, bad) = compare_with_syzygy(&syz, &ours, &pos);
         if bad.is_empty() {
-            eprintln!("{name}: {n} positions agree with Syzygy (every {step}. index) in {:.1} s", t1.elapsed().as_secs_f64());
+            eprintln!(
+                "{name}: {n} positions agree with Syzygy (every {step}. index) in {:.1} s",
+                t1.elapsed().as_secs_f64()
+            );
         } else {
-            let msg = format!("{name}: {} of {n} positions differ from Syzygy, e.g.\n{}", bad.len(), bad[..bad.len().min(8)].join("\n"));
+            let msg = format!(
+                "{name}: {} of {n} positions differ from Syzygy, e.g.\n{}",
+                bad.len(),
+                bad[..bad.len().min(8)].join("\n")
+            );
             eprintln!("{msg}");
             failed.push(msg);
         }

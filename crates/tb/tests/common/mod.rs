@@ -2,8 +2,8 @@
 //! oracle (shakmaty-syzygy).
 #![allow(dead_code)]
 
-use std::collections::HashMap;
 use mysl_tb::stats::SideStats;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -103,7 +103,12 @@ pub fn compare_with_syzygy(tb: &Syzygy<Chess>, ours: &mysl_tb::Tablebase, positi
         n += 1;
         if w != r.wdl() || !dtz_agrees(r.dtz(), d) {
             if bad.len() < 20 {
-                bad.push(format!("{fen}: ours wdl {} dtz {} (dtm {}), syzygy wdl {w} dtz {d:?}", r.wdl(), r.dtz(), r.dtm()));
+                bad.push(format!(
+                    "{fen}: ours wdl {} dtz {} (dtm {}), syzygy wdl {w} dtz {d:?}",
+                    r.wdl(),
+                    r.dtz(),
+                    r.dtm()
+                ));
             } else {
                 bad.push(String::new());
             }
@@ -119,9 +124,14 @@ pub fn rows(data: &std::path::Path) -> HashMap<(String, String, String), SideSta
     let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("column {name}"));
     let (c_end, c_stm, c_pos) = (col("ending"), col("stm"), col("positions"));
-    let (c_w, c_d, c_l, c_cw, c_bl) = (col("wins"), col("draws"), col("losses"), col("cursed_wins"), col("blessed_losses"));
-    let (c_lw, c_ll, c_lcw, c_lbl) =
-        (col("longest_win_plies"), col("longest_loss_plies"), col("longest_cursed_win_plies"), col("longest_blessed_loss_plies"));
+    let (c_w, c_d, c_l, c_cw, c_bl) =
+        (col("wins"), col("draws"), col("losses"), col("cursed_wins"), col("blessed_losses"));
+    let (c_lw, c_ll, c_lcw, c_lbl) = (
+        col("longest_win_plies"),
+        col("longest_loss_plies"),
+        col("longest_cursed_win_plies"),
+        col("longest_blessed_loss_plies"),
+    );
     let (c_metric, c_counting) = (col("metric"), col("counting"));
     let mut out = HashMap::new();
     for line in lines {
@@ -150,4 +160,3 @@ pub fn rows(data: &std::path::Path) -> HashMap<(String, String, String), SideSta
     }
     out
 }
-
