@@ -16,14 +16,22 @@ fn gen_resume_and_probe() {
     // a second run finds the table and keeps it
     let out = mysl(&["tb", "gen", "KRvK", "--dir", d]);
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("0 endings generated"), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("0 endings generated"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 
     let out = mysl(&["tb", "probe", "--dir", d, "--fen", "8/8/8/8/8/2k5/8/KR6 w - - 0 1", "--json", "--line"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let s = String::from_utf8_lossy(&out.stdout);
-    assert!(s.starts_with('{') && s.contains("\"wdl\":2") && s.contains("\"moves\":[") && s.contains("\"line\":["), "{s}");
+    assert!(
+        s.starts_with('{') && s.contains("\"wdl\":2") && s.contains("\"moves\":[") && s.contains("\"line\":["),
+        "{s}"
+    );
     // the mover's values: the best move's DTM is the position's DTM
-    let dtm: i32 = s.split("\"dtm\":").nth(1).and_then(|x| x.split(',').next()).and_then(|x| x.parse().ok()).expect("dtm");
+    let dtm: i32 =
+        s.split("\"dtm\":").nth(1).and_then(|x| x.split(',').next()).and_then(|x| x.parse().ok()).expect("dtm");
     let first_move_dtm: i32 =
         s.split("\"dtm\":").nth(2).and_then(|x| x.split(',').next()).and_then(|x| x.parse().ok()).expect("move dtm");
     assert!(dtm > 0 && dtm == first_move_dtm, "{s}");
