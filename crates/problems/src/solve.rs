@@ -28,7 +28,7 @@ pub struct Limits {
     pub stop: Arc<AtomicBool>,
     /// Threads for splitting root moves.
     pub threads: usize,
-    /// Progress: nodes searched so far by all threads (added in steps of 4,096), for a caller that
+    /// Progress: nodes searched so far by all threads (added in steps of 64), for a caller that
     /// shows progress while another thread solves (the web UI).
     pub nodes: Arc<AtomicU64>,
 }
@@ -146,8 +146,10 @@ impl Searcher {
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 4095 == 0 {
-            self.shared_nodes.fetch_add(4096, Ordering::Relaxed);
+        // Every 64 nodes: a node's subtree can be large (a series node's last move checks every reply
+        // for mate), so a cancel or the deadline is seen within milliseconds.
+        if self.nodes & 63 == 0 {
+            self.shared_nodes.fetch_add(64, Ordering::Relaxed);
             if !self.stopped
                 && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d))
             {

@@ -6,7 +6,7 @@ use mysl_problems::input::parse_problems;
 use mysl_problems::solve::Limits;
 use mysl_problems::{solve_problem, twin_positions};
 
-// An h#3 with many pieces: enough nodes for the counter (it advances in steps of 4,096).
+// An h#3 with many pieces: enough nodes for the counter (it advances in steps of 64).
 const H3: &str = "BeginProblem\nStipulation h#3\nPieces White Ke1 Qd1 Ra1 Sb1 Black Ke8 Qd8 Rh8 Pe7 Pd7\nEndProblem\n";
 
 #[test]
@@ -16,7 +16,7 @@ fn nodes_are_counted_for_progress() {
     let limits = Limits { threads: 1, ..Limits::default() };
     let result = solve_problem(p, &limits).expect("supported");
     assert!(!result.twins[0].interrupted);
-    assert!(limits.nodes.load(Ordering::Relaxed) >= 4096, "nodes: {}", limits.nodes.load(Ordering::Relaxed));
+    assert!(limits.nodes.load(Ordering::Relaxed) >= 64, "nodes: {}", limits.nodes.load(Ordering::Relaxed));
 }
 
 #[test]
@@ -35,7 +35,7 @@ fn a_stop_flag_interrupts_the_solve() {
     let result = solve_problem(p, &limits).expect("supported");
     stopper.join().expect("stopper");
     assert!(result.twins[0].interrupted, "the solve says it was interrupted");
-    assert!(start.elapsed().as_secs() < 20, "stopped promptly ({:?})", start.elapsed());
+    assert!(start.elapsed().as_secs() < 5, "stopped promptly ({:?})", start.elapsed());
     assert!(limits.nodes.load(Ordering::Relaxed) > 0);
 }
 

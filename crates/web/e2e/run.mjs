@@ -4,7 +4,7 @@
 //
 //   MYSL_BIN=path/to/mysl node run.mjs [name-filter]
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,12 +16,17 @@ const bin = process.env.MYSL_BIN || path.join(root, 'target/debug/mysl');
 const out = process.env.E2E_OUT || path.join(root, 'target/web-e2e');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const filter = process.argv[2] || '';
+// Tables for the tablebase test (scripts/web-e2e.sh generates KRvK there) and the problem set.
+const tbDir = process.env.E2E_TB_DIR || '';
+const problemSet = process.env.E2E_PROBLEMS || path.resolve(root, '../shared/data/problems/popeye-set.jsonl');
 fs.mkdirSync(out, { recursive: true });
 
 // ------------------------------------------------------------------ server and browser
 function startServer() {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['web', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = ['web', '--port', '0', '--host', '127.0.0.1'];
+    if (tbDir) args.push('--tb', tbDir);
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${text}`)), 20000);
     child.stdout.on('data', (d) => {
@@ -165,6 +170,26 @@ test('a game against the engine to a result (the engine mates)', async () => {
   assert(end.result === '0-1', `the engine won: ${JSON.stringify(end)}`);
   assert((await page.locator('#result').textContent()).includes(end.reason), 'reason shown');
   await waitFor(() => document.querySelectorAll('#board square.check').length === 1, 'the check highlighted', 3000);
+});
+
+test('evaluation graph after the game, a click navigates', async () => {
+  // The game of the previous test (the engine mated): every move gets a point once the game is over.
+  let g = await game();
+  if (!g.result) {
+    await newGame({ white: 'human', black: 'engine', level: 3 });
+    await clickMove('f2', 'f3');
+    await waitFor(() => window.mysl.ui.game.moves.length === 2, 'the engine reply to 1. f3');
+    await clickMove('g2', 'g4');
+    await waitFor(() => window.mysl.ui.game.result, 'the game to end', 30000);
+    g = await game();
+  }
+  await waitFor((n) => document.querySelectorAll('#evalgraph circle').length === n, 'a point per move', 15000, g.moves.length);
+  const last = await page.evaluate(() => { const ms = window.mysl.ui.evals.list; return ms[ms.length - 1]; });
+  assert(last.mate !== null && last.score < 0, `the last point is Black's mate: ${JSON.stringify(last)}`);
+  await page.locator('#evalgraph circle[data-ply="1"]').click({ force: true });
+  await waitFor(() => window.mysl.ui.ply <= 2, 'navigation from the graph', 3000);
+  await shot('eval-graph');
+  await page.keyboard.press('End');
 });
 
 test('engine vs engine with a clock plays to a result', async () => {
@@ -333,6 +358,119 @@ test('a game the server no longer has is replaced by a new one', async () => {
   await waitFor((old) => window.mysl.ui.game.id !== old, 'a new game', 5000, id);
   assert((await page.locator('#san-error').textContent()).includes('no longer had that game'), 'the page says why');
   await expectErrorStatus(404);
+});
+
+test('tablebase panel: KRvK values equal mysl tb probe', async () => {
+  if (!tbDir) { console.log('     (skipped: no E2E_TB_DIR)'); return; }
+  const fen = '8/8/8/8/8/2k5/8/K6R w - - 0 1';
+  const cli = JSON.parse(execFileSync(bin, ['tb', 'probe', '--dir', tbDir, '--fen', fen, '--json'], { encoding: 'utf8' }));
+  await newGame({ fen });
+  await tab('tablebase');
+  await waitFor((n) => document.querySelectorAll('#tb-body tr').length === n, 'a row per legal move', 10000, cli.moves.length);
+  const head = await page.locator('#tb-head').evaluate((e) => ({ ...e.dataset, text: e.textContent, cls: e.className }));
+  assert(Number(head.wdl) === cli.wdl && Number(head.dtz) === cli.dtz && Number(head.dtm) === cli.dtm, `position ${JSON.stringify(head)} vs ${JSON.stringify(cli)}`);
+  assert(head.cls.includes('tb-win') && head.text.includes('Win'), `shown as a win: ${head.text}`);
+  const rows = await page.locator('#tb-body tr').evaluateAll((trs) => trs.map((t) => ({ uci: t.dataset.uci, wdl: Number(t.dataset.wdl), dtz: Number(t.dataset.dtz), dtm: Number(t.dataset.dtm), cls: t.className })));
+  cli.moves.forEach((m, i) => {
+    const r = rows[i];
+    assert(r.uci === m.uci && r.wdl === m.wdl && r.dtz === m.dtz && r.dtm === m.dtm, `move ${i}: ${JSON.stringify(r)} vs ${JSON.stringify(m)}`);
+    assert(r.cls.includes(m.wdl === 2 ? 'tb-win' : m.wdl === 0 ? 'tb-draw' : 'tb-'), `colour class of ${m.uci}: ${r.cls}`);
+  });
+  await shot('tablebase');
+  await page.locator('#tb-body tr').first().click();
+  await waitFor((u) => window.mysl.ui.game.moves.length === 1 && window.mysl.ui.game.moves[0].uci === u, 'the best move played', 5000, cli.moves[0].uci);
+  await waitFor(() => document.getElementById('tb-head').textContent.startsWith('Black to move: Loss'), 'the values of the new position');
+  // Outside the tables: a clear message.
+  await newGame({});
+  await waitFor(() => document.getElementById('tb-head').classList.contains('error'), 'an error for the start position');
+  await expectErrorStatus(400);
+  await tab('analysis');
+});
+
+test('solver: an h#2 of the problem set, solutions equal to Popeye\'s, replay and cancel', async () => {
+  if (!fs.existsSync(problemSet)) { console.log(`     (skipped: ${problemSet} not found)`); return; }
+  const entry = fs.readFileSync(problemSet, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.id === 'pyset-011');
+  assert(entry && entry.stipulation === 'h#2', 'pyset-011 is an h#2');
+  const reference = entry.solutions.filter((l) => /^\d/.test(l)).sort();
+  await newGame({});
+  await tab('solver');
+  await page.fill('#solve-input', entry.popeye_input);
+  await page.click('#btn-solve');
+  await waitFor(() => document.getElementById('solve-status').dataset.status === 'done', 'the solve to finish', 30000);
+  const listed = (await page.locator('#solve-lines li.solution').allTextContents()).sort();
+  assert(JSON.stringify(listed) === JSON.stringify(reference), `solutions ${JSON.stringify(listed)} vs Popeye ${JSON.stringify(reference)}`);
+  assert((await page.locator('#solve-status').textContent()).includes(`${reference.length} solution lines`), 'the count is shown');
+  await shot('solver');
+  // Replay the castling solution on the board, step by step.
+  await page.locator('#solve-lines li.solution', { hasText: '0-0-0' }).click();
+  await waitFor(() => window.mysl.ui.replay && !document.getElementById('replay-bar').hidden, 'the replay');
+  const replay = await page.evaluate(() => window.mysl.ui.replay);
+  assert(replay.moves.length === 4 && replay.moves[3].uci === 'e1c1', `four moves ending in O-O-O: ${replay.moves.map((m) => m.uci)}`);
+  for (let i = 1; i <= 4; i += 1) await page.click('#nav-next');
+  assert(await page.evaluate(() => window.mysl.ui.replay.ply) === 4, 'stepped to the mate');
+  await waitFor(() => document.querySelectorAll('#board square.check').length === 1, 'the mate shown with its check', 3000);
+  const kingOnC1 = await page.evaluate(() => { const p = document.querySelector('#board piece.white.king'); return !!p; });
+  assert(kingOnC1, 'a white king on the board');
+  await shot('solver-replay');
+  await page.click('#replay-exit');
+  assert(await page.evaluate(() => window.mysl.ui.replay === null), 'back to the game');
+  // A long problem, cancelled.
+  await page.fill('#solve-input', 'BeginProblem\nStipulation ser-h#9\nPieces White Ke1 Qd1 Ra1 Rh1 Sb1 Black Ke8 Qd8 Ra8 Rh8 Pa7b7c7d7\nEndProblem\n');
+  await page.click('#btn-solve');
+  await waitFor(() => !document.getElementById('btn-solve-cancel').hidden, 'the cancel button');
+  await waitFor(() => /nodes/.test(document.getElementById('solve-status').textContent), 'progress');
+  await page.click('#btn-solve-cancel');
+  await waitFor(() => document.getElementById('solve-status').dataset.status === 'cancelled', 'the solve cancelled', 10000);
+  // A malformed problem: the error names line and column.
+  await page.fill('#solve-input', 'BeginProblem\nStipulation h#2\nPieces White Kx9\nEndProblem\n');
+  await page.click('#btn-solve');
+  await waitFor(() => /line 3, column \d+/.test(document.getElementById('solve-error').textContent), 'the located error');
+  await expectErrorStatus(400);
+  await tab('analysis');
+});
+
+test('board editor: set up a position, play it and analyse it', async () => {
+  await newGame({});
+  await page.click('#btn-editor');
+  await page.waitForSelector('#editor-dialog[open]');
+  await page.click('#ed-clear');
+  const place = async (color, role, sq) => {
+    const selected = await page.evaluate(() => window.mysl.editor.selected);
+    if (!selected || selected.color !== color || selected.role !== role) await page.click(`#editor-dialog .slot[data-color="${color}"][data-role="${role}"]`);
+    const box = await page.locator('#editor-board cg-board').boundingBox();
+    const file = sq.charCodeAt(0) - 97;
+    const rank = sq.charCodeAt(1) - 49;
+    await page.mouse.click(box.x + (file + 0.5) * box.width / 8, box.y + (7.5 - rank) * box.height / 8);
+  };
+  await place('white', 'king', 'g1');
+  await place('white', 'rook', 'a1');
+  await place('white', 'pawn', 'f2');
+  await place('black', 'king', 'g8');
+  await place('black', 'pawn', 'f7');
+  await place('black', 'pawn', 'g7');
+  await place('black', 'pawn', 'h7');
+  await waitFor(() => document.getElementById('ed-fen').value.startsWith('6k1/5ppp/8/8/8/8/5P2/R5K1 w'), 'the FEN of the set-up position', 3000);
+  await waitFor(() => document.getElementById('ed-status').textContent.startsWith('Legal'), 'the server check');
+  assert(await page.locator('#ed-K').isDisabled(), 'no castling without the king on e1');
+  await shot('editor');
+  // An illegal set-up is refused with the rules core's reason.
+  await place('white', 'king', 'a3');
+  await waitFor(() => document.getElementById('ed-status').classList.contains('error'), 'two white kings refused');
+  assert(await page.locator('#ed-play').isDisabled(), 'cannot play an illegal position');
+  await expectErrorStatus(400);
+  await page.click('#ed-bin');
+  const box = await page.locator('#editor-board cg-board').boundingBox();
+  await page.mouse.click(box.x + 0.5 * box.width / 8, box.y + 5.5 * box.height / 8);
+  await waitFor(() => document.getElementById('ed-status').textContent.startsWith('Legal'), 'legal again after removing it');
+  await page.selectOption('#ed-turn', 'w');
+  await page.click('#ed-analyse');
+  await waitFor(() => window.mysl.ui.game.start_fen.startsWith('6k1/5ppp/8/8/8/8/5P2/R5K1 w'), 'a game from the set-up position');
+  await waitFor(() => document.querySelectorAll('#analysis-lines li').length >= 1, 'analysis of it');
+  await waitFor(() => /Ra8/.test(document.getElementById('analysis-lines').textContent), 'the back-rank mate found', 20000);
+  await page.click('#btn-analyse');
+  await clickMove('a1', 'a8');
+  await waitFor(() => window.mysl.ui.game.result, 'the mate played on the board');
+  assert((await game()).result.reason.includes('checkmate'), 'checkmate');
 });
 
 test('phone width', async () => {

@@ -627,8 +627,11 @@ struct SolveRequest {
 }
 
 fn problem_error(e: solver::ProblemError) -> Response {
-    let status =
-        if e.message.starts_with("problem too large") { StatusCode::PAYLOAD_TOO_LARGE } else { StatusCode::BAD_REQUEST };
+    let status = if e.message.starts_with("problem too large") {
+        StatusCode::PAYLOAD_TOO_LARGE
+    } else {
+        StatusCode::BAD_REQUEST
+    };
     (status, Json(json!({"error": e.message, "line": e.line, "column": e.column}))).into_response()
 }
 
@@ -644,7 +647,10 @@ async fn solve_start(State(state): State<Arc<AppState>>, body: Result<Json<Solve
             Ok(t) => t,
             Err(e) => return problem_error(e),
         },
-        _ => return ApiError::bad("give a problem as {input} (Popeye's input language) or {fen, stipulation}").into_response(),
+        _ => {
+            return ApiError::bad("give a problem as {input} (Popeye's input language) or {fen, stipulation}")
+                .into_response()
+        }
     };
     let problem = match solver::parse_one(&text) {
         Ok(p) => p,
@@ -684,7 +690,8 @@ async fn solve_start(State(state): State<Arc<AppState>>, body: Result<Json<Solve
         let (stop, nodes) = (job.stop.clone(), job.nodes.clone());
         let state2 = state.clone();
         let spawned = std::thread::Builder::new().name(format!("solve-{id}")).spawn(move || {
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solver::solve(&problem, stop, nodes)));
+            let outcome =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solver::solve(&problem, stop, nodes)));
             let mut jobs = lock(&state2.solve_jobs);
             if let Some(job) = jobs.get_mut(&id) {
                 job.elapsed = Some(job.started.elapsed());
@@ -696,7 +703,8 @@ async fn solve_start(State(state): State<Arc<AppState>>, body: Result<Json<Solve
             }
         });
         if let Err(e) = spawned {
-            return ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot start the solver: {e}")).into_response();
+            return ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot start the solver: {e}"))
+                .into_response();
         }
         jobs.insert(id, job);
         id

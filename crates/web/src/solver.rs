@@ -91,16 +91,21 @@ impl ProblemError {
 pub fn input_from_fen(fen: &str, stipulation: &str) -> Result<String, ProblemError> {
     let stipulation = stipulation.trim();
     if stipulation.is_empty() || stipulation.len() > 32 || stipulation.contains(char::is_whitespace) {
-        return Err(ProblemError::plain(format!("bad stipulation '{stipulation}': expected e.g. #2, h#2, s#3, ser-h#4")));
+        return Err(ProblemError::plain(format!(
+            "bad stipulation '{stipulation}': expected e.g. #2, h#2, s#3, ser-h#4"
+        )));
     }
     let pos: Chess = crate::game::parse_fen(fen).map_err(ProblemError::plain)?;
     let placement = pos.fen().split(' ').next().unwrap_or("").to_string();
     // Popeye's Forsyth writes the knight S (N is the nightrider).
-    let forsyth: String = placement.chars().map(|c| match c {
-        'N' => 'S',
-        'n' => 's',
-        c => c,
-    }).collect();
+    let forsyth: String = placement
+        .chars()
+        .map(|c| match c {
+            'N' => 'S',
+            'n' => 's',
+            c => c,
+        })
+        .collect();
     Ok(format!("BeginProblem\nStipulation {stipulation}\nForsyth {forsyth}\nEndProblem\n"))
 }
 
@@ -138,13 +143,8 @@ pub fn summary(p: &Problem) -> Value {
 
 /// Solves on the calling thread (a job's thread) and returns the job's result.
 pub fn solve(problem: &Problem, stop: Arc<AtomicBool>, nodes: Arc<AtomicU64>) -> Result<Value, String> {
-    let limits = Limits {
-        hash_entries: 1 << 18,
-        deadline: Some(Instant::now() + MAX_SOLVE_TIME),
-        stop,
-        threads: 1,
-        nodes,
-    };
+    let limits =
+        Limits { hash_entries: 1 << 18, deadline: Some(Instant::now() + MAX_SOLVE_TIME), stop, threads: 1, nodes };
     let result = mysl_problems::solve_problem(problem, &limits);
     let text = output::text(problem, &result);
     let result = result.map_err(|e: SolveError| e.to_string())?;
@@ -154,12 +154,8 @@ pub fn solve(problem: &Problem, stop: Arc<AtomicBool>, nodes: Arc<AtomicU64>) ->
     for (twin, (_, board, stip)) in result.twins.iter().zip(positions.iter()) {
         interrupted |= twin.interrupted;
         let replays = replay_lines(board, stip, &twin.lines);
-        let solutions: Vec<Value> = twin
-            .lines
-            .iter()
-            .zip(replays)
-            .map(|(text, replay)| json!({"text": text, "replay": replay}))
-            .collect();
+        let solutions: Vec<Value> =
+            twin.lines.iter().zip(replays).map(|(text, replay)| json!({"text": text, "replay": replay})).collect();
         let count = twin.lines.iter().filter(|l| starts_with_move_number(l)).count();
         twins.push(json!({
             "header": twin.header, "stipulation": twin.stipulation.to_string(), "interrupted": twin.interrupted,
@@ -373,7 +369,9 @@ fn replay(board: &Board, tokens: &[Token]) -> Option<Value> {
         let san_text = san::move_to_san(&pos, mv);
         let (from, to) = (text.get(0..2).map(str::to_string), text.get(2..4).unwrap_or("").to_string());
         pos.play_unchecked(mv);
-        moves.push(json!({"uci": text, "san": san_text, "fen": pos.fen(), "from": from, "to": to, "check": pos.is_check()}));
+        moves.push(
+            json!({"uci": text, "san": san_text, "fen": pos.fen(), "from": from, "to": to, "check": pos.is_check()}),
+        );
     }
     Some(json!({"start_fen": start_fen, "moves": moves}))
 }
@@ -396,7 +394,8 @@ mod tests {
     #[test]
     fn a_helpmate_line_replays_with_castling() {
         // pyset-011's position and solution.
-        let text = "BeginProblem\nStipulation h#2\nPieces White Ke1 Ra1 Sd1 Bd4 Black Kd3 Qc1 Bh6 Sd5 Pc3c4\nEndProblem\n";
+        let text =
+            "BeginProblem\nStipulation h#2\nPieces White Ke1 Ra1 Sd1 Bd4 Black Kd3 Qc1 Bh6 Sd5 Pc3c4\nEndProblem\n";
         let p = parse_one(text).expect("parsed");
         let positions = mysl_problems::twin_positions(&p).expect("supported");
         let (_, board, stip) = &positions[0];
@@ -410,7 +409,7 @@ mod tests {
 
     #[test]
     fn battle_play_lines_continue_the_tree() {
-        let text = "BeginProblem\nStipulation #2\nPieces White Ke1 Ra1 Rb2 Black Kh8\nEndProblem\n";
+        let text = "BeginProblem\nStipulation #2\nPieces White Kc3 Ra1 Rb2 Black Kh8\nEndProblem\n";
         let p = parse_one(text).expect("parsed");
         let positions = mysl_problems::twin_positions(&p).expect("supported");
         let (_, board, stip) = &positions[0];
@@ -418,7 +417,9 @@ mod tests {
             ["1.Rb2-g2 ! threat:", "2.Ra1-a8 #", "1...Kh8-h7", "2.Ra1-h1 #"].iter().map(|s| s.to_string()).collect();
         let r = replay_lines(board, stip, &lines);
         let ucis = |v: &Value| -> Vec<String> {
-            v["moves"].as_array().map_or(Vec::new(), |m| m.iter().map(|x| x["uci"].as_str().unwrap_or("").to_string()).collect())
+            v["moves"]
+                .as_array()
+                .map_or(Vec::new(), |m| m.iter().map(|x| x["uci"].as_str().unwrap_or("").to_string()).collect())
         };
         assert_eq!(ucis(&r[0]), ["b2g2"]);
         assert_eq!(ucis(&r[1]), ["b2g2", "a1a8"], "the threat: White moves again");
