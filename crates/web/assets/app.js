@@ -546,7 +546,10 @@ function startReplay(replay, text) {
 function renderReplayBar() {
   const bar = $('replay-bar');
   bar.hidden = !ui.replay;
-  if (ui.replay) $('replay-text').textContent = `Solution: ${ui.replay.text} (move ${ui.replay.ply}/${ui.replay.moves.length})`;
+  if (!ui.replay) return;
+  $('replay-text').textContent = ui.replay.moves.length
+    ? `Solution: ${ui.replay.text} (move ${ui.replay.ply}/${ui.replay.moves.length})`
+    : `Showing ${ui.replay.text}`;
 }
 $('replay-exit').addEventListener('click', () => { ui.replay = null; render(); });
 
@@ -565,6 +568,11 @@ async function loadTablebase() {
   if (!ui.info.tablebase) {
     head.className = 'tb-head muted';
     head.textContent = 'No tablebase: start mysl web with --tb DIR (tables made by mysl tb gen).';
+    return;
+  }
+  if (variant !== 'chess') {
+    head.className = 'tb-head muted';
+    head.textContent = 'The tablebases cover orthodox chess only.';
     return;
   }
   head.className = 'tb-head muted';
@@ -642,10 +650,17 @@ function pollSolve(id) {
       ui.solve = job;
       renderSolve();
       if (job.status === 'running') pollSolve(id);
+      else showProblemPosition(job);
     } catch (e) {
       $('solve-error').textContent = e.message;
     }
   }, 200);
+}
+
+// When a solve ends, the board shows the problem's position (twin a) until a solution is clicked.
+function showProblemPosition(job) {
+  const twin = (job.twins || [])[0];
+  if (twin && twin.position) startReplay({ start_fen: twin.position, moves: [] }, 'the problem\'s position');
 }
 
 function renderSolve() {
@@ -877,6 +892,9 @@ function openEditor() {
       },
     });
   }
+  editor.selected = null;
+  editor.bin = false;
+  $('ed-bin').setAttribute('aria-pressed', 'false');
   setEditorFen(fen);
   renderSpares();
   editor.cg.redrawAll();

@@ -326,16 +326,15 @@ test('an oversized WebSocket message closes only that socket', async () => {
   await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the page still works');
 });
 
-test('readable contrast (WCAG AA, 4.5:1) of the page\'s text', async () => {
-  await newGame({});
-  const low = await page.evaluate(() => {
+// Text whose contrast with its background is below 4.5:1 (WCAG AA), among the visible elements of `selector`.
+async function lowContrast(selector) {
+  return page.evaluate((sel) => {
     const parse = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null; const v = m[1].split(',').map(Number); return { r: v[0], g: v[1], b: v[2], a: v.length > 3 ? v[3] : 1 }; };
     const lum = (c) => { const f = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
     const background = (el) => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; } return { r: 255, g: 255, b: 255 }; };
     const out = [];
     let checked = 0;
-    const selector = '.topbar *, .player .name, .player .clock, .moves .mv, .moves .num, .moves .book, .controls button:not(:disabled), .tabs button, .panel, .panel *, .san-form label, .san-form button, .opening, .result';
-    for (const el of document.querySelectorAll(selector)) {
+    for (const el of document.querySelectorAll(sel)) {
       if (!el.childNodes.length || ![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
       if (el.closest('[hidden]') || el.offsetParent === null) continue;
       const fg = parse(getComputedStyle(el).color);
@@ -346,7 +345,12 @@ test('readable contrast (WCAG AA, 4.5:1) of the page\'s text', async () => {
       if (ratio < 4.5) out.push(`${el.tagName}.${el.className} '${el.textContent.trim().slice(0, 20)}' ${ratio.toFixed(2)}`);
     }
     return { out, checked };
-  });
+  }, selector);
+}
+
+test('readable contrast (WCAG AA, 4.5:1) of the page\'s text', async () => {
+  await newGame({});
+  const low = await lowContrast('.topbar *, .player .name, .player .clock, .moves .mv, .moves .num, .moves .book, .controls button:not(:disabled), .tabs button, .panel, .panel *, .san-form label, .san-form button, .opening, .result');
   assert(low.checked >= 15, `text elements checked: ${low.checked}`);
   assert(low.out.length === 0, `low contrast: ${low.out.join('; ')}`);
 });
@@ -377,6 +381,8 @@ test('tablebase panel: KRvK values equal mysl tb probe', async () => {
     assert(r.cls.includes(m.wdl === 2 ? 'tb-win' : m.wdl === 0 ? 'tb-draw' : 'tb-'), `colour class of ${m.uci}: ${r.cls}`);
   });
   await shot('tablebase');
+  const lowTb = await lowContrast('#tab-tablebase, #tab-tablebase *');
+  assert(lowTb.checked >= 20 && lowTb.out.length === 0, `tablebase panel contrast (${lowTb.checked} checked): ${lowTb.out.join('; ')}`);
   await page.locator('#tb-body tr').first().click();
   await waitFor((u) => window.mysl.ui.game.moves.length === 1 && window.mysl.ui.game.moves[0].uci === u, 'the best move played', 5000, cli.moves[0].uci);
   await waitFor(() => document.getElementById('tb-head').textContent.startsWith('Black to move: Loss'), 'the values of the new position');
@@ -400,6 +406,8 @@ test('solver: an h#2 of the problem set, solutions equal to Popeye\'s, replay an
   const listed = (await page.locator('#solve-lines li.solution').allTextContents()).sort();
   assert(JSON.stringify(listed) === JSON.stringify(reference), `solutions ${JSON.stringify(listed)} vs Popeye ${JSON.stringify(reference)}`);
   assert((await page.locator('#solve-status').textContent()).includes(`${reference.length} solution lines`), 'the count is shown');
+  await waitFor(() => window.mysl.ui.replay && window.mysl.ui.replay.start_fen.startsWith('8/8/7b/3n4/2pB4/2pk4/8/R1qNK3 b'), 'the problem\'s position on the board');
+  await page.waitForTimeout(300); // the board's animation
   await shot('solver');
   // Replay the castling solution on the board, step by step.
   await page.locator('#solve-lines li.solution', { hasText: '0-0-0' }).click();
@@ -412,6 +420,8 @@ test('solver: an h#2 of the problem set, solutions equal to Popeye\'s, replay an
   const kingOnC1 = await page.evaluate(() => { const p = document.querySelector('#board piece.white.king'); return !!p; });
   assert(kingOnC1, 'a white king on the board');
   await shot('solver-replay');
+  const lowSolver = await lowContrast('#tab-solver, #tab-solver *, .replay-bar, .replay-bar *');
+  assert(lowSolver.checked >= 8 && lowSolver.out.length === 0, `solver panel contrast (${lowSolver.checked} checked): ${lowSolver.out.join('; ')}`);
   await page.click('#replay-exit');
   assert(await page.evaluate(() => window.mysl.ui.replay === null), 'back to the game');
   // A long problem, cancelled.
@@ -453,6 +463,8 @@ test('board editor: set up a position, play it and analyse it', async () => {
   await waitFor(() => document.getElementById('ed-status').textContent.startsWith('Legal'), 'the server check');
   assert(await page.locator('#ed-K').isDisabled(), 'no castling without the king on e1');
   await shot('editor');
+  const lowEditor = await lowContrast('#editor-dialog, #editor-dialog *:not(coord)'); // coordinates: on the squares, as on the main board
+  assert(lowEditor.checked >= 8 && lowEditor.out.length === 0, `editor contrast (${lowEditor.checked} checked): ${lowEditor.out.join('; ')}`);
   // An illegal set-up is refused with the rules core's reason.
   await place('white', 'king', 'a3');
   await waitFor(() => document.getElementById('ed-status').classList.contains('error'), 'two white kings refused');
@@ -488,6 +500,24 @@ test('phone width', async () => {
   await clickMove('e1', 'e2');
   await waitFor(() => window.mysl.ui.game.moves.length === 1, 'a move at phone width');
   await shot('phone');
+  // The new panels and the board editor fit too.
+  for (const name of ['tablebase', 'solver']) {
+    await tab(name);
+    await page.waitForTimeout(150);
+    const w = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert(w <= 392, `no sideways scrolling with the ${name} tab at 390 px (${w})`);
+  }
+  await shot('phone-solver');
+  await tab('analysis');
+  await page.click('#btn-editor');
+  await page.waitForSelector('#editor-dialog[open]');
+  await page.waitForTimeout(150);
+  const dialog = await page.locator('#editor-dialog').boundingBox();
+  const editorBoard = await page.locator('#editor-board').boundingBox();
+  assert(dialog.x >= 0 && dialog.x + dialog.width <= 391, `the editor fits at 390 px (${dialog.x}, ${dialog.width})`);
+  assert(editorBoard.width > 250, `the editor board is usable (${editorBoard.width})`);
+  await shot('phone-editor');
+  await page.click('#ed-close');
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 

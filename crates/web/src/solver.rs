@@ -157,9 +157,14 @@ pub fn solve(problem: &Problem, stop: Arc<AtomicBool>, nodes: Arc<AtomicU64>) ->
         let solutions: Vec<Value> =
             twin.lines.iter().zip(replays).map(|(text, replay)| json!({"text": text, "replay": replay})).collect();
         let count = twin.lines.iter().filter(|l| starts_with_move_number(l)).count();
+        // The diagram: the first replay's start, else the twin's board with the side that starts.
+        let diagram = solutions
+            .iter()
+            .find_map(|s| s["replay"]["start_fen"].as_str().map(str::to_string))
+            .or_else(|| diagram_fen(board, stip));
         twins.push(json!({
             "header": twin.header, "stipulation": twin.stipulation.to_string(), "interrupted": twin.interrupted,
-            "solutions": solutions, "count": count,
+            "solutions": solutions, "count": count, "position": diagram,
         }));
     }
     Ok(json!({"twins": twins, "text": text, "interrupted": interrupted}))
@@ -296,6 +301,14 @@ fn board_fields(board: &Board) -> (String, String, Option<u8>) {
         castling.push('-');
     }
     (placement, castling, board.ep.map(|(passed, _)| passed))
+}
+
+/// The FEN of a twin's board with the side that starts: Black in help play and series helpmates
+/// (White with a half move), else White.
+fn diagram_fen(board: &Board, stip: &Stipulation) -> Option<String> {
+    let (placement, castling, ep) = board_fields(board);
+    let black = stip.play == Play::Help && !stip.half;
+    position(&placement, if black { Color::Black } else { Color::White }, &castling, ep).map(|p| p.fen())
 }
 
 fn position(placement: &str, turn: Color, castling: &str, ep: Option<u8>) -> Option<Chess> {
