@@ -161,7 +161,7 @@ function setGame(view, follow) {
   if (ui.game && ui.game.id === view.id && view.version < ui.game.version) return;
   const wasLive = !ui.game || live() || ui.game.id !== view.id;
   const changedGame = !ui.game || ui.game.id !== view.id;
-  if (changedGame) ui.replay = null;
+  if (changedGame) { ui.replay = null; showMoveError(''); }
   ui.game = view;
   if (follow || wasLive || ui.ply > view.moves.length) ui.ply = view.moves.length;
   if (changedGame) {

@@ -386,6 +386,22 @@ test('tablebase panel: KRvK values equal mysl tb probe', async () => {
   await page.locator('#tb-body tr').first().click();
   await waitFor((u) => window.mysl.ui.game.moves.length === 1 && window.mysl.ui.game.moves[0].uci === u, 'the best move played', 5000, cli.moves[0].uci);
   await waitFor(() => document.getElementById('tb-head').textContent.startsWith('Black to move: Loss'), 'the values of the new position');
+  // Black to move with the rook en prise: one drawing move (the capture), the others lose.
+  const fen2 = '8/8/8/8/8/2k5/3R4/K7 b - - 0 1';
+  const cli2 = JSON.parse(execFileSync(bin, ['tb', 'probe', '--dir', tbDir, '--fen', fen2, '--json'], { encoding: 'utf8' }));
+  await newGame({ fen: fen2 });
+  await waitFor((n) => document.querySelectorAll('#tb-body tr').length === n && document.getElementById('tb-head').textContent.startsWith('Black'), 'the rows for Black', 10000, cli2.moves.length);
+  const rows2 = await page.locator('#tb-body tr').evaluateAll((trs) => trs.map((t) => ({ uci: t.dataset.uci, wdl: Number(t.dataset.wdl), dtz: Number(t.dataset.dtz), dtm: Number(t.dataset.dtm), cls: t.className, text: t.textContent })));
+  cli2.moves.forEach((m, i) => {
+    const r = rows2[i];
+    assert(r.uci === m.uci && r.wdl === m.wdl && r.dtz === m.dtz && r.dtm === m.dtm, `black move ${i}: ${JSON.stringify(r)} vs ${JSON.stringify(m)}`);
+  });
+  assert(rows2[0].uci === 'c3d2' && rows2[0].cls.includes('tb-draw') && rows2[0].text.startsWith('Kxd2Draw'), `the capture draws and is listed first: ${JSON.stringify(rows2[0])}`);
+  assert(rows2.slice(1).every((r) => r.cls.includes('tb-loss') && r.text.includes('Loss')), 'the other moves lose');
+  assert(Number(await page.locator('#tb-head').getAttribute('data-wdl')) === cli2.wdl && cli2.wdl === 0, 'the position is a draw');
+  await page.mouse.move(5, 5);
+  await page.waitForTimeout(300); // the board's animation
+  await shot('tablebase-black');
   // Outside the tables: a clear message.
   await newGame({});
   await waitFor(() => document.getElementById('tb-head').classList.contains('error'), 'an error for the start position');
@@ -419,6 +435,7 @@ test('solver: an h#2 of the problem set, solutions equal to Popeye\'s, replay an
   await waitFor(() => document.querySelectorAll('#board square.check').length === 1, 'the mate shown with its check', 3000);
   const kingOnC1 = await page.evaluate(() => { const p = document.querySelector('#board piece.white.king'); return !!p; });
   assert(kingOnC1, 'a white king on the board');
+  await page.waitForTimeout(300); // the board's animation
   await shot('solver-replay');
   const lowSolver = await lowContrast('#tab-solver, #tab-solver *, .replay-bar, .replay-bar *');
   assert(lowSolver.checked >= 8 && lowSolver.out.length === 0, `solver panel contrast (${lowSolver.checked} checked): ${lowSolver.out.join('; ')}`);
