@@ -6,12 +6,12 @@ use mysl_problems::input::parse_problems;
 use mysl_problems::solve::Limits;
 use mysl_problems::{solve_problem, twin_positions};
 
-// An h#3 with many pieces: enough nodes for the counter (it advances in steps of 64).
-const H3: &str = "BeginProblem\nStipulation h#3\nPieces White Ke1 Qd1 Ra1 Sb1 Black Ke8 Qd8 Rh8 Pe7 Pd7\nEndProblem\n";
+// An h#2 with many pieces: enough nodes for the counter (it advances in steps of 64).
+const H2: &str = "BeginProblem\nStipulation h#2\nPieces White Ke1 Qd1 Ra1 Sb1 Black Ke8 Qd8 Rh8 Pe7 Pd7\nEndProblem\n";
 
 #[test]
 fn nodes_are_counted_for_progress() {
-    let problems = parse_problems(H3);
+    let problems = parse_problems(H2);
     let p = problems[0].as_ref().expect("parsed");
     let limits = Limits { threads: 1, ..Limits::default() };
     let result = solve_problem(p, &limits).expect("supported");

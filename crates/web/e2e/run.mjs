@@ -491,6 +491,19 @@ test('board editor: set up a position, play it and analyse it', async () => {
   const box = await page.locator('#editor-board cg-board').boundingBox();
   await page.mouse.click(box.x + 0.5 * box.width / 8, box.y + 5.5 * box.height / 8);
   await waitFor(() => document.getElementById('ed-status').textContent.startsWith('Legal'), 'legal again after removing it');
+  // Drag a queen from the palette onto d4, then drag it off the board: added, then removed.
+  await page.click('#ed-bin');
+  const slot = await page.locator('#editor-dialog .slot[data-color="white"][data-role="queen"]').boundingBox();
+  await page.mouse.move(slot.x + slot.width / 2, slot.y + slot.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 3.5 * box.width / 8, box.y + 4.5 * box.height / 8, { steps: 6 });
+  await page.mouse.up();
+  await waitFor(() => document.getElementById('ed-fen').value.startsWith('6k1/5ppp/8/8/3Q4/8/5P2/R5K1 w'), 'the dragged queen on d4', 3000);
+  await page.mouse.move(box.x + 3.5 * box.width / 8, box.y + 4.5 * box.height / 8);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width + 120, box.y + 4.5 * box.height / 8, { steps: 6 });
+  await page.mouse.up();
+  await waitFor(() => document.getElementById('ed-fen').value.startsWith('6k1/5ppp/8/8/8/8/5P2/R5K1 w'), 'the queen dragged off the board', 3000);
   await page.selectOption('#ed-turn', 'w');
   await page.click('#ed-analyse');
   await waitFor(() => window.mysl.ui.game.start_fen.startsWith('6k1/5ppp/8/8/8/8/5P2/R5K1 w'), 'a game from the set-up position');
