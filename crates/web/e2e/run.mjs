@@ -513,6 +513,20 @@ test('board editor: set up a position, play it and analyse it', async () => {
   await clickMove('a1', 'a8');
   await waitFor(() => window.mysl.ui.game.result, 'the mate played on the board');
   assert((await game()).result.reason.includes('checkmate'), 'checkmate');
+  // The same position from the editor's FEN box to the solver: #1.
+  await page.click('#btn-editor');
+  await page.waitForSelector('#editor-dialog[open]');
+  await page.fill('#ed-fen', '6k1/5ppp/8/8/8/8/5P2/R5K1 w - - 0 1');
+  await page.locator('#ed-fen').press('Enter');
+  await waitFor(() => document.getElementById('ed-status').textContent.startsWith('Legal') && !document.getElementById('ed-solve').disabled, 'the typed FEN checked');
+  await page.click('#ed-solve');
+  await waitFor(() => !document.getElementById('tab-solver').hidden, 'the solver tab');
+  await page.fill('#solve-stip', '#1');
+  await page.click('#btn-solve-board');
+  await waitFor(() => document.getElementById('solve-status').dataset.status === 'done' && document.querySelectorAll('#solve-lines li.solution').length > 0, 'the #1 solved');
+  const lines = await page.locator('#solve-lines li.solution').allTextContents();
+  assert(lines.length === 1 && lines[0] === '1.Ra1-a8 # !', `the key: ${lines}`);
+  await tab('analysis');
 });
 
 test('phone width', async () => {
