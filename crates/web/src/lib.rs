@@ -1,6 +1,7 @@
 //! mysl-web: the local web UI. An axum server with the page embedded in the binary: play any variant
 //! against a person or the engine, analyse with the engine over a WebSocket, explore the opening
-//! book, probe the endgame tablebases and solve chess problems. See `docs/web.md` for the API and the security choices.
+//! book, probe the endgame tablebases, solve chess problems, set up positions and see a game's evaluation
+//! graph. See `docs/web.md` for the API and the security choices.
 //!
 //! The server is the referee: every move is checked by mysl-core, the page only ever offers the legal
 //! moves the server sent, the die of dice chess is rolled here, and file paths (the book, the tables)
