@@ -95,6 +95,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, CliError> {
             deadline: max_time.map(|s| Instant::now() + Duration::from_secs(s)),
             stop: stop.clone(),
             threads,
+            ..Limits::default()
         };
         let done = Arc::new(AtomicBool::new(false));
         let heartbeat = {

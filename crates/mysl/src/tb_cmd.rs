@@ -196,12 +196,9 @@ fn probe(a: ProbeArgs) -> Result<ExitCode, CliError> {
     if !a.dir.is_dir() {
         return Err(CliError::Input(format!("--dir {}: not a directory", a.dir.display())));
     }
-    let (pos, ep) = pos_from_fen(&a.fen).map_err(|e| CliError::Input(e.to_string()))?;
-    if !pos.is_legal() {
-        return Err(CliError::Input(format!("'{}': the side not to move is in check", a.fen)));
-    }
     let tb = Tablebase::open_dir(&a.dir);
-    let (r, moves) = tb.probe_root(&pos, ep).map_err(|e| CliError::Input(e.to_string()))?;
+    let (r, moves) = tb.probe_fen(&a.fen).map_err(|e| CliError::Input(e.to_string()))?;
+    let (pos, ep) = pos_from_fen(&a.fen).map_err(|e| CliError::Input(e.to_string()))?;
     let mut line = Vec::new();
     if a.line {
         let mut p = pos;

@@ -22,6 +22,9 @@ pub struct WebArgs {
     /// built-in book).
     #[arg(long)]
     book: Option<String>,
+    /// Directory of endgame tables made by `mysl tb gen` (`*.mtb`), for the tablebase panel.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: WebArgs) -> Result<ExitCode, CliError> {
@@ -33,6 +36,20 @@ pub fn run(args: WebArgs) -> Result<ExitCode, CliError> {
         None => {
             (Some(mysl_book::default_book().map_err(|e| CliError::Failure(e.to_string()))?), "built-in".to_string())
         }
+    };
+    let tablebase = match &args.tb {
+        Some(dir) => {
+            if !dir.is_dir() {
+                return Err(CliError::Input(format!("--tb {}: not a directory", dir.display())));
+            }
+            let mysl = mysl_tb::Tablebase::open_dir(dir);
+            if mysl.materials().is_empty() {
+                eprintln!("mysl web: warning: --tb {}: no table files (*.mtb) there yet", dir.display());
+            }
+            let name = dir.file_name().map_or(dir.display().to_string(), |n| n.to_string_lossy().into_owned());
+            Some(mysl_web::tablebase::Tablebases { mysl, name })
+        }
+        None => None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -53,7 +70,7 @@ pub fn run(args: WebArgs) -> Result<ExitCode, CliError> {
         if args.open {
             open_browser(&url);
         }
-        let config = mysl_web::Config { host: args.host.clone(), port: addr.port(), book, book_name };
+        let config = mysl_web::Config { host: args.host.clone(), port: addr.port(), book, book_name, tablebase };
         mysl_web::serve(listener, config).await.map_err(|e| CliError::Failure(format!("server: {e}")))
     })?;
     Ok(ExitCode::SUCCESS)

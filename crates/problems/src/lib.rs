@@ -164,8 +164,12 @@ pub fn check_supported(p: &Problem) -> Result<Stipulation, SolveError> {
     Ok(stip)
 }
 
-/// Solves every twin of a parsed problem.
-pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, SolveError> {
+/// One twin's position as it is solved: header (`a)`, `b) wQd1-->d4`, empty without twins), the
+/// board with castling and en passant rights set, and the stipulation.
+pub type TwinPosition = (String, Board, Stipulation);
+
+/// The positions of every twin of a parsed problem (checked as [`solve_problem`] checks them).
+pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     let stip0 = check_supported(p)?;
     let mut positions: Vec<(String, Board, Stipulation)> = Vec::new();
     let has_twins = !p.twins.is_empty();
@@ -185,7 +189,7 @@ pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, Solv
         let plus = if tw.continued { "+" } else { "" };
         positions.push((format!("{plus}{letter}) {}", parts.join("  ")), board, stip));
     }
-    let mut twins = Vec::new();
+    let mut out = Vec::new();
     for (header, mut board, stip) in positions {
         if stip.play == Play::Help && p.options.white_to_play && stip.half {
             return Err(SolveError::Unsupported("WhiteToPlay with a half-move stipulation".into()));
@@ -199,6 +203,15 @@ pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, Solv
         board.castling = ct;
         board.castling_exclusive = p.board.castling_exclusive.clone();
         board.ep = p.board.ep;
+        out.push((header, board, stip));
+    }
+    Ok(out)
+}
+
+/// Solves every twin of a parsed problem.
+pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, SolveError> {
+    let mut twins = Vec::new();
+    for (header, board, stip) in twin_positions(p)? {
         let sol = solve_position(&board, stip, &p.options, limits);
         twins.push(TwinResult { header, stipulation: stip, lines: sol.lines, interrupted: sol.interrupted });
         if limits.stop.load(std::sync::atomic::Ordering::Relaxed) {

@@ -6,7 +6,7 @@
 //! cleared, which costs time, never solutions.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -28,11 +28,20 @@ pub struct Limits {
     pub stop: Arc<AtomicBool>,
     /// Threads for splitting root moves.
     pub threads: usize,
+    /// Progress: nodes searched so far by all threads (added in steps of 64), for a caller that
+    /// shows progress while another thread solves (the web UI).
+    pub nodes: Arc<AtomicU64>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { hash_entries: 1 << 21, deadline: None, stop: Arc::new(AtomicBool::new(false)), threads: 2 }
+        Limits {
+            hash_entries: 1 << 21,
+            deadline: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            threads: 2,
+            nodes: Arc::new(AtomicU64::new(0)),
+        }
     }
 }
 
@@ -82,6 +91,7 @@ struct Searcher {
     opts: Options,
     hash: Arc<SharedHash>,
     nodes: u64,
+    shared_nodes: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
     stopped: bool,
@@ -124,6 +134,7 @@ impl Searcher {
             opts,
             hash: Arc::new(SharedHash::new(limits.hash_entries.max(1024) * limits.threads.max(1))),
             nodes: 0,
+            shared_nodes: limits.nodes.clone(),
             stop: limits.stop.clone(),
             deadline: limits.deadline,
             stopped: false,
@@ -135,11 +146,15 @@ impl Searcher {
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 4095 == 0
-            && !self.stopped
-            && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            self.stopped = true;
+        // Every 64 nodes: a node's subtree can be large (a series node's last move checks every reply
+        // for mate), so a cancel or the deadline is seen within milliseconds.
+        if self.nodes & 63 == 0 {
+            self.shared_nodes.fetch_add(64, Ordering::Relaxed);
+            if !self.stopped
+                && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d))
+            {
+                self.stopped = true;
+            }
         }
         self.stopped
     }

@@ -147,6 +147,37 @@ impl Tablebase {
         Ok((best, moves))
     }
 
+    /// Values of the position of a FEN and of each of its legal moves (best first): the checks and the
+    /// en passant handling of `mysl tb probe`, shared by the command line and the web UI.
+    pub fn probe_fen(&self, fen: &str) -> Result<(ProbeResult, Vec<MoveValue>), TbError> {
+        let (pos, ep) = pos_from_fen(fen)?;
+        if !pos.is_legal() {
+            return Err(TbError::Unsupported(format!("'{fen}': the side not to move is in check")));
+        }
+        self.probe_root(&pos, ep)
+    }
+
+    /// The endings available: the table files of the directory (sorted by name), or the tables in memory.
+    pub fn materials(&self) -> Vec<String> {
+        let mut names: Vec<String> = match &self.source {
+            Source::Memory(map) => map.keys().map(|m| m.to_string()).collect(),
+            Source::Dir(dir, _) => std::fs::read_dir(dir)
+                .map(|entries| {
+                    entries
+                        .filter_map(|e| e.ok())
+                        .filter_map(|e| {
+                            let name = e.file_name().to_string_lossy().into_owned();
+                            let stem = name.strip_suffix(".mtb")?;
+                            Material::parse(stem).ok().filter(|m| m.to_string() == stem).map(|_| stem.to_string())
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
+        names.sort_by_key(|n| (n.len(), n.clone()));
+        names
+    }
+
     /// Every legal move with the value it gives the mover (DTZ counted through zeroing moves as Syzygy).
     pub fn probe_moves(&self, pos: &TbPos) -> Result<Vec<MoveValue>, TbError> {
         self.probe_moves_ep(pos, None)

@@ -96,3 +96,30 @@ fn missing_table_is_a_clear_error() {
     assert!(pos_from_fen("not a fen").is_err());
     let _ = TbPos::new(&[], &[], mysl_core::Color::White);
 }
+
+#[test]
+fn materials_and_probe_fen() {
+    let tables = tables();
+    let dir = tempfile::tempdir().expect("tempdir");
+    for t in tables.values() {
+        write_table(dir.path(), t).expect("write");
+    }
+    std::fs::write(dir.path().join("notes.txt"), "not a table").expect("write");
+    std::fs::write(dir.path().join("XYZ.mtb"), "not a material").expect("write");
+    let disk = Tablebase::open_dir(dir.path());
+    // KPvK brings the endings its promotions lead to.
+    let all = ["KBvK", "KNvK", "KPvK", "KQvK", "KRvK"];
+    assert_eq!(disk.materials(), all);
+    assert_eq!(Tablebase::from_tables(tables).materials(), all);
+    // probe_fen = pos_from_fen + the legality check + probe_root, as `mysl tb probe` does.
+    let fen = "8/8/8/8/8/2k5/8/KR6 w - - 0 1";
+    let (root, moves) = disk.probe_fen(fen).expect("probe");
+    let (p, ep) = pos_from_fen(fen).expect("fen");
+    let (root2, moves2) = disk.probe_root(&p, ep).expect("probe_root");
+    assert_eq!(root, root2);
+    assert_eq!(moves.iter().map(|m| &m.uci).collect::<Vec<_>>(), moves2.iter().map(|m| &m.uci).collect::<Vec<_>>());
+    let err = disk.probe_fen("8/8/8/8/8/2k5/8/KR5n w - - 0 1").expect_err("no KRvKN table");
+    assert!(matches!(err, TbError::Missing { .. }), "{err}");
+    let err = disk.probe_fen("8/8/8/8/8/1Rk5/8/K7 w - - 0 1").expect_err("Black in check with White to move");
+    assert!(err.to_string().contains("side not to move is in check"), "{err}");
+}

@@ -19,6 +19,10 @@ const ui = {
   ws: null,
   explorerFen: null,
   tab: 'analysis',
+  replay: null,      // a solution shown on the board: { start_fen, moves, ply, text }
+  tbKey: null,       // the position the tablebase panel shows
+  solve: null,       // the solve job shown in the solver panel
+  evals: null,       // { id, version, list } from /api/games/{id}/evals
 };
 
 async function api(method, path, body) {
@@ -46,15 +50,17 @@ const cg = Chessground($('board'), {
   drawable: { enabled: true },
 });
 
-function live() { return ui.game && ui.ply === ui.game.moves.length; }
+function live() { return ui.game && !ui.replay && ui.ply === ui.game.moves.length; }
 function humanToMove() {
   const g = ui.game;
   return g && live() && !g.result && g.players[g.turn === 'white' ? 0 : 1] === 'human';
 }
 function shownFen() {
+  if (ui.replay) return ui.replay.ply === 0 ? ui.replay.start_fen : ui.replay.moves[ui.replay.ply - 1].fen;
   const g = ui.game;
   return ui.ply === 0 ? g.start_fen : g.moves[ui.ply - 1].fen;
 }
+function shownVariant() { return ui.replay ? 'chess' : ui.game.variant; }
 function shownTurn() { return shownFen().split(' ')[1] === 'b' ? 'black' : 'white'; }
 
 function dests() {
@@ -74,7 +80,8 @@ function dests() {
 
 function renderBoard() {
   const g = ui.game;
-  const last = ui.ply > 0 ? g.moves[ui.ply - 1] : null;
+  const r = ui.replay;
+  const last = r ? (r.ply > 0 ? r.moves[r.ply - 1] : null) : ui.ply > 0 ? g.moves[ui.ply - 1] : null;
   const canMove = humanToMove();
   cg.set({
     fen: shownFen(),
@@ -154,6 +161,7 @@ function setGame(view, follow) {
   if (ui.game && ui.game.id === view.id && view.version < ui.game.version) return;
   const wasLive = !ui.game || live() || ui.game.id !== view.id;
   const changedGame = !ui.game || ui.game.id !== view.id;
+  if (changedGame) { ui.replay = null; showMoveError(''); }
   ui.game = view;
   if (follow || wasLive || ui.ply > view.moves.length) ui.ply = view.moves.length;
   if (changedGame) {
@@ -177,6 +185,8 @@ function render() {
   renderPockets();
   renderDice();
   renderMoves();
+  renderReplayBar();
+  renderGraph();
   renderClocks();
   const result = $('result');
   if (g.result) {
@@ -194,6 +204,7 @@ function render() {
   $('pgn-download').href = `/api/games/${g.id}/pgn`;
   if (ui.tab === 'pgn') loadPgn();
   if (ui.tab === 'explorer') loadExplorer();
+  if (ui.tab === 'tablebase') loadTablebase();
   if (ui.analysis.on) startAnalysis();
 }
 
@@ -277,7 +288,8 @@ function renderDice() {
 }
 
 function renderMoves() {
-  const g = ui.game;
+  const g = ui.replay ? replayAsGame() : ui.game;
+  const shown = ui.replay ? ui.replay.ply : ui.ply;
   const box = $('moves');
   box.replaceChildren();
   if (g.moves.length === 0) {
@@ -296,7 +308,7 @@ function renderMoves() {
       if (!m.white) box.append(document.createElement('div'));
     }
     const cell = document.createElement('div');
-    cell.className = 'mv' + (i + 1 === ui.ply ? ' current' : '');
+    cell.className = 'mv' + (i + 1 === shown ? ' current' : '');
     cell.dataset.ply = i + 1;
     cell.textContent = m.san;
     if (m.book) {
@@ -315,6 +327,11 @@ function renderMoves() {
 
 function goTo(ply) {
   if (!ui.game) return;
+  if (ui.replay) {
+    ui.replay.ply = Math.max(0, Math.min(ui.replay.moves.length, ply));
+    render();
+    return;
+  }
   ui.ply = Math.max(0, Math.min(ui.game.moves.length, ply));
   ui.pocketSelected = null;
   render();
@@ -373,7 +390,7 @@ function watch() { if (ui.game) send({ type: 'watch', game: ui.game.id }); }
 // ---------------------------------------------------------------- analysis
 let analysedKey = null;
 function startAnalysis(force) {
-  const key = `${ui.game.variant}|${shownFen()}|${$('multipv').value}`;
+  const key = `${shownVariant()}|${shownFen()}|${$('multipv').value}`;
   if (!force && key === analysedKey) return;
   analysedKey = key;
   ui.analysis.id += 1;
@@ -382,7 +399,7 @@ function startAnalysis(force) {
   $('analysis-lines').replaceChildren();
   $('analysis-stats').textContent = 'starting…';
   resetEvalBar();
-  send({ type: 'analyse', id: ui.analysis.id, variant: ui.game.variant, fen: shownFen(), multipv: Number($('multipv').value) });
+  send({ type: 'analyse', id: ui.analysis.id, variant: shownVariant(), fen: shownFen(), multipv: Number($('multipv').value) });
 }
 
 function stopAnalysis() {
@@ -423,7 +440,8 @@ function pvText(info) {
 function analysisInfo(info) {
   ui.analysis.lines[info.multipv - 1] = info;
   if (info.multipv === 1) {
-    $('analysis-stats').textContent = `depth ${info.depth}/${info.seldepth} · ${(info.nps / 1000).toFixed(0)} kN/s · ${info.nodes.toLocaleString('en')} nodes`;
+    const tb = info.tbhits !== undefined && info.tbhits !== null ? ` · ${info.tbhits.toLocaleString('en')} tb hits` : '';
+    $('analysis-stats').textContent = `depth ${info.depth}/${info.seldepth} · ${(info.nps / 1000).toFixed(0)} kN/s · ${info.nodes.toLocaleString('en')} nodes${tb}`;
     setEvalBar(info);
   }
   const list = $('analysis-lines');
@@ -461,7 +479,7 @@ async function loadExplorer() {
   ui.explorerFen = fen;
   const body = $('explorer-body');
   try {
-    const data = await api('GET', `/api/explorer?variant=${encodeURIComponent(ui.game.variant)}&fen=${encodeURIComponent(fen)}`);
+    const data = await api('GET', `/api/explorer?variant=${encodeURIComponent(shownVariant())}&fen=${encodeURIComponent(fen)}`);
     if (ui.explorerFen !== fen) return;
     body.replaceChildren();
     const head = $('explorer-head');
@@ -501,6 +519,429 @@ async function loadExplorer() {
 async function loadPgn() {
   try { $('pgn-text').textContent = await api('GET', `/api/games/${ui.game.id}/pgn`); } catch (e) { $('pgn-text').textContent = e.message; }
 }
+
+// ---------------------------------------------------------------- solution replay
+// A solution from the solver shown on the board: the moves come from the server (replayed with the
+// rules core); navigation steps through them until "Back to the game".
+function replayAsGame() {
+  const r = ui.replay;
+  const [, side, , , , full] = r.start_fen.split(' ');
+  let number = Number(full) || 1;
+  let white = side !== 'b';
+  const moves = r.moves.map((m) => {
+    const out = { ...m, number, white, book: false };
+    if (!white) number += 1;
+    white = !white;
+    return out;
+  });
+  return { moves };
+}
+
+function startReplay(replay, text) {
+  ui.replay = { ...replay, ply: 0, text };
+  ui.pocketSelected = null;
+  render();
+}
+
+function renderReplayBar() {
+  const bar = $('replay-bar');
+  bar.hidden = !ui.replay;
+  if (!ui.replay) return;
+  $('replay-text').textContent = ui.replay.moves.length
+    ? `Solution: ${ui.replay.text} (move ${ui.replay.ply}/${ui.replay.moves.length})`
+    : `Showing ${ui.replay.text}`;
+}
+$('replay-exit').addEventListener('click', () => { ui.replay = null; render(); });
+
+// ---------------------------------------------------------------- tablebase
+const TB_WORDS = { win: 'Win', 'cursed-win': 'Cursed win', draw: 'Draw', 'blessed-loss': 'Blessed loss', loss: 'Loss', checkmate: 'Checkmate', stalemate: 'Stalemate' };
+
+async function loadTablebase() {
+  const fen = shownFen();
+  const variant = shownVariant();
+  const key = `${variant}|${fen}`;
+  if (ui.tbKey === key) return;
+  ui.tbKey = key;
+  const head = $('tb-head');
+  const body = $('tb-body');
+  body.replaceChildren();
+  if (!ui.info.tablebase) {
+    head.className = 'tb-head muted';
+    head.textContent = 'No tablebase: start mysl web with --tb DIR (tables made by mysl tb gen).';
+    return;
+  }
+  if (variant !== 'chess') {
+    head.className = 'tb-head muted';
+    head.textContent = 'The tablebases cover orthodox chess only.';
+    return;
+  }
+  head.className = 'tb-head muted';
+  head.textContent = 'probing…';
+  try {
+    const data = await api('GET', `/api/tablebase?variant=${encodeURIComponent(variant)}&fen=${encodeURIComponent(fen)}`);
+    if (ui.tbKey !== key) return;
+    const side = data.turn === 'white' ? 'White' : 'Black';
+    head.className = `tb-head tb-${data.state}`;
+    head.dataset.wdl = data.wdl;
+    head.dataset.dtz = data.dtz;
+    head.dataset.dtm = data.dtm;
+    head.textContent = ['checkmate', 'stalemate'].includes(data.state)
+      ? `${TB_WORDS[data.state]} (${side} to move)`
+      : `${side} to move: ${TB_WORDS[data.state]} · WDL ${data.wdl} · DTZ ${data.dtz} · DTM ${data.dtm}`;
+    for (const m of data.moves) {
+      const tr = document.createElement('tr');
+      tr.className = `clickable tb-${m.category}`;
+      tr.dataset.uci = m.uci;
+      tr.dataset.wdl = m.wdl;
+      tr.dataset.dtz = m.dtz;
+      tr.dataset.dtm = m.dtm;
+      tr.title = m.zeroing ? 'a zeroing move (capture or pawn move)' : '';
+      for (const text of [m.san, TB_WORDS[m.category], m.dtz, m.dtm]) {
+        const td = document.createElement('td');
+        td.textContent = text;
+        tr.append(td);
+      }
+      tr.addEventListener('click', () => tablebaseMove(m.uci, fen));
+      body.append(tr);
+    }
+  } catch (e) {
+    if (ui.tbKey !== key) return;
+    head.className = 'tb-head error';
+    head.textContent = e.message;
+  }
+}
+
+// A tablebase move: play it when a human is to move, follow the game when it is the next move there,
+// else continue from the shown position in a new game between people.
+async function tablebaseMove(uci, fen) {
+  if (fen !== shownFen()) return;
+  if (humanToMove()) { sendMove(uci); return; }
+  if (ui.replay) {
+    const next = ui.replay.moves[ui.replay.ply];
+    if (next && next.uci === uci) { goTo(ui.replay.ply + 1); return; }
+  } else {
+    const next = ui.game.moves[ui.ply];
+    if (next && next.uci === uci) { goTo(ui.ply + 1); return; }
+  }
+  await newGame({ ...ui.settings, variant: shownVariant(), white: 'human', black: 'human', minutes: 0, fen });
+  sendMove(uci);
+}
+
+// ---------------------------------------------------------------- solver
+let solvePoll = null;
+async function startSolve(body) {
+  $('solve-error').textContent = '';
+  try {
+    const job = await api('POST', '/api/solve', body);
+    ui.solve = job;
+    renderSolve();
+    pollSolve(job.id);
+  } catch (e) {
+    $('solve-error').textContent = e.message;
+  }
+}
+
+function pollSolve(id) {
+  clearTimeout(solvePoll);
+  solvePoll = setTimeout(async () => {
+    try {
+      const job = await api('GET', `/api/solve/${id}`);
+      if (!ui.solve || ui.solve.id !== id) return;
+      ui.solve = job;
+      renderSolve();
+      if (job.status === 'running') pollSolve(id);
+      else showProblemPosition(job);
+    } catch (e) {
+      $('solve-error').textContent = e.message;
+    }
+  }, 200);
+}
+
+// When a solve ends, the board shows the problem's position (twin a) until a solution is clicked.
+function showProblemPosition(job) {
+  const twin = (job.twins || [])[0];
+  if (twin && twin.position) startReplay({ start_fen: twin.position, moves: [] }, 'the problem\'s position');
+}
+
+function renderSolve() {
+  const job = ui.solve;
+  const running = job && job.status === 'running';
+  $('btn-solve-cancel').hidden = !running;
+  $('btn-solve').disabled = running;
+  $('btn-solve-board').disabled = running;
+  if (!job) return;
+  const secs = (job.elapsed_ms / 1000).toFixed(1);
+  const stip = job.problem.stipulation || '';
+  const count = (job.twins || []).reduce((n, t) => n + t.count, 0);
+  const status = {
+    running: `Solving ${stip}… ${secs} s · ${job.nodes.toLocaleString('en')} nodes`,
+    done: `${stip}: ${count} solution line${count === 1 ? '' : 's'} in ${secs} s · ${job.nodes.toLocaleString('en')} nodes`,
+    cancelled: `${stip}: cancelled after ${secs} s (what was found so far is below, incomplete)`,
+    error: `${stip}: ${job.error}`,
+  }[job.status];
+  const box = $('solve-status');
+  box.textContent = status;
+  box.dataset.status = job.status;
+  const list = $('solve-lines');
+  list.replaceChildren();
+  $('solve-text').textContent = job.text || '';
+  for (const twin of job.twins || []) {
+    if (twin.header) {
+      const h = document.createElement('li');
+      h.className = 'twin-header';
+      h.textContent = `${twin.header} (${twin.stipulation})`;
+      list.append(h);
+    }
+    if (twin.solutions.length === 0) {
+      const li = document.createElement('li');
+      li.className = 'muted';
+      li.textContent = twin.interrupted ? 'interrupted before a solution was found' : 'no solution';
+      list.append(li);
+    }
+    for (const sol of twin.solutions) {
+      const li = document.createElement('li');
+      li.className = 'solution' + (sol.replay ? ' clickable' : '');
+      li.textContent = sol.text;
+      if (sol.replay) {
+        li.title = 'click to replay on the board';
+        li.addEventListener('click', () => startReplay(sol.replay, sol.text));
+      }
+      list.append(li);
+    }
+  }
+  if (job.interrupted) {
+    const li = document.createElement('li');
+    li.className = 'error';
+    li.textContent = 'interrupted: the list may be incomplete';
+    list.append(li);
+  }
+}
+
+$('btn-solve').addEventListener('click', () => startSolve({ input: $('solve-input').value }));
+$('btn-solve-board').addEventListener('click', () => startSolve({ fen: shownFen(), stipulation: $('solve-stip').value }));
+$('btn-solve-cancel').addEventListener('click', async () => {
+  if (!ui.solve) return;
+  try { ui.solve = await api('POST', `/api/solve/${ui.solve.id}/cancel`); renderSolve(); pollSolve(ui.solve.id); } catch (e) { $('solve-error').textContent = e.message; }
+});
+
+// ---------------------------------------------------------------- evaluation graph
+let evalsAsked = null;
+function graphPoints() {
+  const g = ui.game;
+  const have = ui.evals && ui.evals.id === g.id && ui.evals.count === g.moves.length ? ui.evals.list : null;
+  const points = [];
+  g.moves.forEach((m, i) => {
+    const e = (have && have[i]) || m.eval;
+    if (e) points.push(e);
+  });
+  return points;
+}
+
+function winShare(e) {
+  if (e.mate !== null && e.mate !== undefined) return e.score > 0 ? 1 : 0;
+  return 1 / (1 + Math.exp(-0.004 * e.cp));
+}
+
+function renderGraph() {
+  const g = ui.game;
+  const box = $('evalgraph');
+  if (ui.replay || g.moves.length === 0) { box.hidden = true; return; }
+  if (g.result && !(ui.evals && ui.evals.id === g.id && ui.evals.count === g.moves.length) && evalsAsked !== `${g.id}|${g.moves.length}`) {
+    evalsAsked = `${g.id}|${g.moves.length}`;
+    api('GET', `/api/games/${g.id}/evals`).then((data) => {
+      ui.evals = { id: g.id, count: data.evals.length, list: data.evals };
+      if (ui.game && ui.game.id === g.id) renderGraph();
+    }).catch(() => {});
+  }
+  const points = graphPoints();
+  if (points.length === 0) { box.hidden = true; return; }
+  box.hidden = false;
+  const W = 400;
+  const H = 80;
+  const n = Math.max(g.moves.length, 2);
+  const x = (ply) => ((ply - 1) / (n - 1)) * (W - 8) + 4;
+  const y = (e) => 4 + (1 - winShare(e)) * (H - 8);
+  const svgNS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(svgNS, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', 'Evaluation after each move (White up, Black down); click a point to go to that move');
+  const mk = (tag, attrs) => { const el = document.createElementNS(svgNS, tag); for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v); return el; };
+  svg.append(mk('rect', { x: 0, y: 0, width: W, height: H, class: 'bg' }));
+  const line = points.map((e) => `${x(e.ply).toFixed(1)},${y(e).toFixed(1)}`).join(' ');
+  svg.append(mk('polygon', { points: `${x(points[0].ply).toFixed(1)},${H / 2} ${line} ${x(points[points.length - 1].ply).toFixed(1)},${H / 2}`, class: 'area' }));
+  svg.append(mk('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'mid' }));
+  svg.append(mk('polyline', { points: line, class: 'curve' }));
+  if (ui.ply > 0) svg.append(mk('line', { x1: x(ui.ply), y1: 0, x2: x(ui.ply), y2: H, class: 'now' }));
+  for (const e of points) {
+    const c = mk('circle', { cx: x(e.ply), cy: y(e), r: 2.5, class: `pt ${e.source}`, 'data-ply': e.ply });
+    const t = mk('title', {});
+    const score = e.mate !== null && e.mate !== undefined ? `#${e.score > 0 ? '' : '-'}${e.mate}` : `${e.cp > 0 ? '+' : ''}${(e.cp / 100).toFixed(2)}`;
+    t.textContent = `ply ${e.ply}: ${score} (${e.source}, depth ${e.depth})`;
+    c.append(t);
+    svg.append(c);
+  }
+  svg.addEventListener('click', (ev) => {
+    const rect = svg.getBoundingClientRect();
+    const px = ((ev.clientX - rect.left) / rect.width) * W;
+    let best = points[0];
+    for (const e of points) if (Math.abs(x(e.ply) - px) < Math.abs(x(best.ply) - px)) best = e;
+    goTo(best.ply);
+  });
+  box.replaceChildren(svg);
+  const note = document.createElement('div');
+  note.className = 'muted small';
+  note.textContent = g.result ? 'Evaluation after each move (White above the line); click to go there.' : 'Engine evaluations so far; the whole game is evaluated when it ends.';
+  box.append(note);
+}
+
+// ---------------------------------------------------------------- board editor
+const editor = { cg: null, selected: null, bin: false, valid: null };
+const SPARE_ROLES = ['king', 'queen', 'rook', 'bishop', 'knight', 'pawn'];
+
+function editorFen() {
+  const castling = ['K', 'Q', 'k', 'q'].filter((c) => $(`ed-${c}`).checked).join('') || '-';
+  return `${editor.cg.getFen()} ${$('ed-turn').value} ${castling} - 0 1`;
+}
+
+function editorCastlingPossible() {
+  const pieces = editor.cg.state.pieces;
+  const is = (sq, color, role) => { const p = pieces.get(sq); return p && p.color === color && p.role === role; };
+  const can = { K: is('e1', 'white', 'king') && is('h1', 'white', 'rook'), Q: is('e1', 'white', 'king') && is('a1', 'white', 'rook'),
+    k: is('e8', 'black', 'king') && is('h8', 'black', 'rook'), q: is('e8', 'black', 'king') && is('a8', 'black', 'rook') };
+  for (const c of ['K', 'Q', 'k', 'q']) {
+    $(`ed-${c}`).disabled = !can[c];
+    if (!can[c]) $(`ed-${c}`).checked = false;
+  }
+}
+
+let editorCheck = 0;
+async function editorChanged() {
+  editorCastlingPossible();
+  const fen = editorFen();
+  $('ed-fen').value = fen;
+  const n = ++editorCheck;
+  const status = $('ed-status');
+  const variant = editorVariant();
+  try {
+    const info = await api('GET', `/api/position?variant=${encodeURIComponent(variant)}&fen=${encodeURIComponent(fen)}`);
+    if (n !== editorCheck) return;
+    editor.valid = info;
+    status.className = 'small ok';
+    status.textContent = `Legal (${variant}): ${info.turn === 'white' ? 'White' : 'Black'} to move, ${info.legal_moves} legal move${info.legal_moves === 1 ? '' : 's'}${info.check ? ', in check' : ''}${info.outcome ? ` · ${info.outcome}` : ''}.`;
+  } catch (e) {
+    if (n !== editorCheck) return;
+    editor.valid = null;
+    status.className = 'small error';
+    status.textContent = e.message;
+  }
+  for (const id of ['ed-play', 'ed-analyse', 'ed-solve']) $(id).disabled = !editor.valid;
+}
+
+function editorVariant() {
+  const v = ui.game ? ui.game.variant : 'chess';
+  return ['dice', 'recycle'].includes(v) ? 'chess' : v;
+}
+
+function renderSpares() {
+  for (const [id, color] of [['editor-spare-top', 'black'], ['editor-spare-bottom', 'white']]) {
+    const box = $(id);
+    box.replaceChildren();
+    for (const role of SPARE_ROLES) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'slot' + (editor.selected && editor.selected.color === color && editor.selected.role === role ? ' selected' : '');
+      b.dataset.color = color;
+      b.dataset.role = role;
+      b.setAttribute('aria-label', `${color} ${role}`);
+      const p = document.createElement('piece');
+      p.className = `${color} ${role}`;
+      b.append(p);
+      b.addEventListener('mousedown', (e) => { if (e.button === 0) editor.cg.dragNewPiece({ color, role }, e, true); });
+      b.addEventListener('click', () => {
+        const same = editor.selected && editor.selected.color === color && editor.selected.role === role;
+        editor.selected = same ? null : { color, role };
+        editor.bin = false;
+        $('ed-bin').setAttribute('aria-pressed', 'false');
+        renderSpares();
+      });
+      box.append(b);
+    }
+  }
+}
+
+function openEditor() {
+  const dialog = $('editor-dialog');
+  dialog.showModal();
+  const fen = ui.game ? shownFen() : 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+  if (!editor.cg) {
+    editor.cg = Chessground($('editor-board'), {
+      coordinates: true,
+      movable: { free: true, color: 'both', showDests: false },
+      draggable: { enabled: true, deleteOnDropOff: true },
+      premovable: { enabled: false },
+      highlight: { lastMove: false, check: false },
+      animation: { enabled: false },
+      events: {
+        change: () => editorChanged(),
+        select: (key) => {
+          if (editor.bin) { editor.cg.setPieces(new Map([[key, undefined]])); editor.cg.selectSquare(null); editorChanged(); }
+          else if (editor.selected) { editor.cg.setPieces(new Map([[key, { ...editor.selected }]])); editor.cg.selectSquare(null); editorChanged(); }
+        },
+      },
+    });
+  }
+  editor.selected = null;
+  editor.bin = false;
+  $('ed-bin').setAttribute('aria-pressed', 'false');
+  setEditorFen(fen);
+  renderSpares();
+  editor.cg.redrawAll();
+}
+
+function setEditorFen(fen) {
+  const parts = fen.trim().split(/\s+/);
+  editor.cg.set({ fen: parts[0] || '8/8/8/8/8/8/8/8', lastMove: undefined });
+  $('ed-turn').value = parts[1] === 'b' ? 'b' : 'w';
+  const castling = parts[2] || '-';
+  for (const c of ['K', 'Q', 'k', 'q']) $(`ed-${c}`).checked = castling.includes(c);
+  editorChanged();
+}
+
+$('btn-editor').addEventListener('click', openEditor);
+$('ed-close').addEventListener('click', () => $('editor-dialog').close());
+$('ed-start').addEventListener('click', () => setEditorFen('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'));
+$('ed-clear').addEventListener('click', () => setEditorFen('8/8/8/8/8/8/8/8 w - - 0 1'));
+$('ed-bin').addEventListener('click', () => {
+  editor.bin = !editor.bin;
+  editor.selected = null;
+  $('ed-bin').setAttribute('aria-pressed', String(editor.bin));
+  renderSpares();
+});
+for (const id of ['ed-turn', 'ed-K', 'ed-Q', 'ed-k', 'ed-q']) $(id).addEventListener('change', () => editorChanged());
+$('ed-fen').addEventListener('change', () => setEditorFen($('ed-fen').value));
+
+async function editorStart(players) {
+  const fen = $('ed-fen').value;
+  await newGame({ ...ui.settings, ...players, variant: editorVariant(), fen });
+  $('editor-dialog').close();
+}
+$('ed-play').addEventListener('click', () => editorStart({}).catch((e) => { $('ed-status').textContent = e.message; }));
+$('ed-analyse').addEventListener('click', async () => {
+  try {
+    await editorStart({ white: 'human', black: 'human', minutes: 0 });
+    document.querySelector('.tabs button[data-tab="analysis"]').click();
+    if (!ui.analysis.on) $('btn-analyse').click();
+  } catch (e) { $('ed-status').textContent = e.message; }
+});
+$('ed-solve').addEventListener('click', async () => {
+  try {
+    await editorStart({ white: 'human', black: 'human', minutes: 0 });
+    document.querySelector('.tabs button[data-tab="solver"]').click();
+    $('solve-stip').focus();
+  } catch (e) { $('ed-status').textContent = e.message; }
+});
 
 // ---------------------------------------------------------------- new game
 async function newGame(settings) {
@@ -546,10 +987,11 @@ $('new-form').addEventListener('submit', async (e) => {
 // ---------------------------------------------------------------- controls
 $('btn-new').addEventListener('click', openNewDialog);
 $('btn-flip').addEventListener('click', () => { ui.orientation = ui.orientation === 'white' ? 'black' : 'white'; render(); });
+function shownPly() { return ui.replay ? ui.replay.ply : ui.ply; }
 $('nav-first').addEventListener('click', () => goTo(0));
-$('nav-prev').addEventListener('click', () => goTo(ui.ply - 1));
-$('nav-next').addEventListener('click', () => goTo(ui.ply + 1));
-$('nav-last').addEventListener('click', () => goTo(ui.game.moves.length));
+$('nav-prev').addEventListener('click', () => goTo(shownPly() - 1));
+$('nav-next').addEventListener('click', () => goTo(shownPly() + 1));
+$('nav-last').addEventListener('click', () => goTo(Infinity));
 $('btn-takeback').addEventListener('click', async () => {
   try { setGame(await api('POST', `/api/games/${ui.game.id}/takeback`), true); } catch (e) { showMoveError(e.message); }
 });
@@ -591,10 +1033,10 @@ for (const tab of document.querySelectorAll('.tabs button')) {
 }
 document.addEventListener('keydown', (e) => {
   if (e.target.closest('input, textarea, select, dialog') || !ui.game) return;
-  if (e.key === 'ArrowLeft') goTo(ui.ply - 1);
-  else if (e.key === 'ArrowRight') goTo(ui.ply + 1);
+  if (e.key === 'ArrowLeft') goTo(shownPly() - 1);
+  else if (e.key === 'ArrowRight') goTo(shownPly() + 1);
   else if (e.key === 'Home') goTo(0);
-  else if (e.key === 'End') goTo(ui.game.moves.length);
+  else if (e.key === 'End') goTo(Infinity);
   else if (e.key === 'f') $('btn-flip').click();
   else if (/^[a-hKQRBNPO0-9@]$/.test(e.key) && humanToMove()) {
     // Typing on the board starts keyboard move entry; the key itself goes into the box.
@@ -626,5 +1068,5 @@ async function start() {
   await newGame(ui.settings).catch(() => newGame({ ...ui.settings, variant: 'chess', fen: '' }));
 }
 
-window.mysl = { ui, newGame, goTo };
+window.mysl = { ui, newGame, goTo, editor };
 start().catch((e) => { document.body.prepend(Object.assign(document.createElement('p'), { className: 'error', textContent: e.message })); });

@@ -4,7 +4,7 @@
 //
 //   MYSL_BIN=path/to/mysl node run.mjs [name-filter]
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,12 +16,17 @@ const bin = process.env.MYSL_BIN || path.join(root, 'target/debug/mysl');
 const out = process.env.E2E_OUT || path.join(root, 'target/web-e2e');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const filter = process.argv[2] || '';
+// Tables for the tablebase test (scripts/web-e2e.sh generates KRvK there) and the problem set.
+const tbDir = process.env.E2E_TB_DIR || '';
+const problemSet = process.env.E2E_PROBLEMS || path.resolve(root, '../shared/data/problems/popeye-set.jsonl');
 fs.mkdirSync(out, { recursive: true });
 
 // ------------------------------------------------------------------ server and browser
 function startServer() {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['web', '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = ['web', '--port', '0', '--host', '127.0.0.1'];
+    if (tbDir) args.push('--tb', tbDir);
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${text}`)), 20000);
     child.stdout.on('data', (d) => {
@@ -167,6 +172,26 @@ test('a game against the engine to a result (the engine mates)', async () => {
   await waitFor(() => document.querySelectorAll('#board square.check').length === 1, 'the check highlighted', 3000);
 });
 
+test('evaluation graph after the game, a click navigates', async () => {
+  // The game of the previous test (the engine mated): every move gets a point once the game is over.
+  let g = await game();
+  if (!g.result) {
+    await newGame({ white: 'human', black: 'engine', level: 3 });
+    await clickMove('f2', 'f3');
+    await waitFor(() => window.mysl.ui.game.moves.length === 2, 'the engine reply to 1. f3');
+    await clickMove('g2', 'g4');
+    await waitFor(() => window.mysl.ui.game.result, 'the game to end', 30000);
+    g = await game();
+  }
+  await waitFor((n) => document.querySelectorAll('#evalgraph circle').length === n, 'a point per move', 15000, g.moves.length);
+  const last = await page.evaluate(() => { const ms = window.mysl.ui.evals.list; return ms[ms.length - 1]; });
+  assert(last.mate !== null && last.score < 0, `the last point is Black's mate: ${JSON.stringify(last)}`);
+  await page.locator('#evalgraph circle[data-ply="1"]').click({ force: true });
+  await waitFor(() => window.mysl.ui.ply <= 2, 'navigation from the graph', 3000);
+  await shot('eval-graph');
+  await page.keyboard.press('End');
+});
+
 test('engine vs engine with a clock plays to a result', async () => {
   await newGame({ white: 'engine', black: 'engine', level: 1, minutes: 0.25, increment: 0 });
   await waitFor(() => window.mysl.ui.game.result, 'engine vs engine to finish', 60000);
@@ -301,16 +326,15 @@ test('an oversized WebSocket message closes only that socket', async () => {
   await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the page still works');
 });
 
-test('readable contrast (WCAG AA, 4.5:1) of the page\'s text', async () => {
-  await newGame({});
-  const low = await page.evaluate(() => {
+// Text whose contrast with its background is below 4.5:1 (WCAG AA), among the visible elements of `selector`.
+async function lowContrast(selector) {
+  return page.evaluate((sel) => {
     const parse = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null; const v = m[1].split(',').map(Number); return { r: v[0], g: v[1], b: v[2], a: v.length > 3 ? v[3] : 1 }; };
     const lum = (c) => { const f = (x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
     const background = (el) => { for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; } return { r: 255, g: 255, b: 255 }; };
     const out = [];
     let checked = 0;
-    const selector = '.topbar *, .player .name, .player .clock, .moves .mv, .moves .num, .moves .book, .controls button:not(:disabled), .tabs button, .panel, .panel *, .san-form label, .san-form button, .opening, .result';
-    for (const el of document.querySelectorAll(selector)) {
+    for (const el of document.querySelectorAll(sel)) {
       if (!el.childNodes.length || ![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
       if (el.closest('[hidden]') || el.offsetParent === null) continue;
       const fg = parse(getComputedStyle(el).color);
@@ -321,7 +345,12 @@ test('readable contrast (WCAG AA, 4.5:1) of the page\'s text', async () => {
       if (ratio < 4.5) out.push(`${el.tagName}.${el.className} '${el.textContent.trim().slice(0, 20)}' ${ratio.toFixed(2)}`);
     }
     return { out, checked };
-  });
+  }, selector);
+}
+
+test('readable contrast (WCAG AA, 4.5:1) of the page\'s text', async () => {
+  await newGame({});
+  const low = await lowContrast('.topbar *, .player .name, .player .clock, .moves .mv, .moves .num, .moves .book, .controls button:not(:disabled), .tabs button, .panel, .panel *, .san-form label, .san-form button, .opening, .result');
   assert(low.checked >= 15, `text elements checked: ${low.checked}`);
   assert(low.out.length === 0, `low contrast: ${low.out.join('; ')}`);
 });
@@ -333,6 +362,171 @@ test('a game the server no longer has is replaced by a new one', async () => {
   await waitFor((old) => window.mysl.ui.game.id !== old, 'a new game', 5000, id);
   assert((await page.locator('#san-error').textContent()).includes('no longer had that game'), 'the page says why');
   await expectErrorStatus(404);
+});
+
+test('tablebase panel: KRvK values equal mysl tb probe', async () => {
+  if (!tbDir) { console.log('     (skipped: no E2E_TB_DIR)'); return; }
+  const fen = '8/8/8/8/8/2k5/8/K6R w - - 0 1';
+  const cli = JSON.parse(execFileSync(bin, ['tb', 'probe', '--dir', tbDir, '--fen', fen, '--json'], { encoding: 'utf8' }));
+  await newGame({ fen });
+  await tab('tablebase');
+  await waitFor((n) => document.querySelectorAll('#tb-body tr').length === n, 'a row per legal move', 10000, cli.moves.length);
+  const head = await page.locator('#tb-head').evaluate((e) => ({ ...e.dataset, text: e.textContent, cls: e.className }));
+  assert(Number(head.wdl) === cli.wdl && Number(head.dtz) === cli.dtz && Number(head.dtm) === cli.dtm, `position ${JSON.stringify(head)} vs ${JSON.stringify(cli)}`);
+  assert(head.cls.includes('tb-win') && head.text.includes('Win'), `shown as a win: ${head.text}`);
+  const rows = await page.locator('#tb-body tr').evaluateAll((trs) => trs.map((t) => ({ uci: t.dataset.uci, wdl: Number(t.dataset.wdl), dtz: Number(t.dataset.dtz), dtm: Number(t.dataset.dtm), cls: t.className })));
+  cli.moves.forEach((m, i) => {
+    const r = rows[i];
+    assert(r.uci === m.uci && r.wdl === m.wdl && r.dtz === m.dtz && r.dtm === m.dtm, `move ${i}: ${JSON.stringify(r)} vs ${JSON.stringify(m)}`);
+    assert(r.cls.includes(m.wdl === 2 ? 'tb-win' : m.wdl === 0 ? 'tb-draw' : 'tb-'), `colour class of ${m.uci}: ${r.cls}`);
+  });
+  await shot('tablebase');
+  const lowTb = await lowContrast('#tab-tablebase, #tab-tablebase *');
+  assert(lowTb.checked >= 20 && lowTb.out.length === 0, `tablebase panel contrast (${lowTb.checked} checked): ${lowTb.out.join('; ')}`);
+  await page.locator('#tb-body tr').first().click();
+  await waitFor((u) => window.mysl.ui.game.moves.length === 1 && window.mysl.ui.game.moves[0].uci === u, 'the best move played', 5000, cli.moves[0].uci);
+  await waitFor(() => document.getElementById('tb-head').textContent.startsWith('Black to move: Loss'), 'the values of the new position');
+  // Black to move with the rook en prise: one drawing move (the capture), the others lose.
+  const fen2 = '8/8/8/8/8/2k5/3R4/K7 b - - 0 1';
+  const cli2 = JSON.parse(execFileSync(bin, ['tb', 'probe', '--dir', tbDir, '--fen', fen2, '--json'], { encoding: 'utf8' }));
+  await newGame({ fen: fen2 });
+  await waitFor((n) => document.querySelectorAll('#tb-body tr').length === n && document.getElementById('tb-head').textContent.startsWith('Black'), 'the rows for Black', 10000, cli2.moves.length);
+  const rows2 = await page.locator('#tb-body tr').evaluateAll((trs) => trs.map((t) => ({ uci: t.dataset.uci, wdl: Number(t.dataset.wdl), dtz: Number(t.dataset.dtz), dtm: Number(t.dataset.dtm), cls: t.className, text: t.textContent })));
+  cli2.moves.forEach((m, i) => {
+    const r = rows2[i];
+    assert(r.uci === m.uci && r.wdl === m.wdl && r.dtz === m.dtz && r.dtm === m.dtm, `black move ${i}: ${JSON.stringify(r)} vs ${JSON.stringify(m)}`);
+  });
+  assert(rows2[0].uci === 'c3d2' && rows2[0].cls.includes('tb-draw') && rows2[0].text.startsWith('Kxd2Draw'), `the capture draws and is listed first: ${JSON.stringify(rows2[0])}`);
+  assert(rows2.slice(1).every((r) => r.cls.includes('tb-loss') && r.text.includes('Loss')), 'the other moves lose');
+  assert(Number(await page.locator('#tb-head').getAttribute('data-wdl')) === cli2.wdl && cli2.wdl === 0, 'the position is a draw');
+  await page.mouse.move(5, 5);
+  await page.waitForTimeout(300); // the board's animation
+  await shot('tablebase-black');
+  // Outside the tables: a clear message.
+  await newGame({});
+  await waitFor(() => document.getElementById('tb-head').classList.contains('error'), 'an error for the start position');
+  await expectErrorStatus(400);
+  await tab('analysis');
+});
+
+test('solver: an h#2 of the problem set, solutions equal to Popeye\'s, replay and cancel', async () => {
+  if (!fs.existsSync(problemSet)) { console.log(`     (skipped: ${problemSet} not found)`); return; }
+  const entry = fs.readFileSync(problemSet, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.id === 'pyset-011');
+  assert(entry && entry.stipulation === 'h#2', 'pyset-011 is an h#2');
+  const reference = entry.solutions.filter((l) => /^\d/.test(l)).sort();
+  await newGame({});
+  await tab('solver');
+  await page.fill('#solve-input', entry.popeye_input);
+  await page.click('#btn-solve');
+  await waitFor(() => document.getElementById('solve-status').dataset.status === 'done', 'the solve to finish', 30000);
+  const listed = (await page.locator('#solve-lines li.solution').allTextContents()).sort();
+  assert(JSON.stringify(listed) === JSON.stringify(reference), `solutions ${JSON.stringify(listed)} vs Popeye ${JSON.stringify(reference)}`);
+  assert((await page.locator('#solve-status').textContent()).includes(`${reference.length} solution lines`), 'the count is shown');
+  await waitFor(() => window.mysl.ui.replay && window.mysl.ui.replay.start_fen.startsWith('8/8/7b/3n4/2pB4/2pk4/8/R1qNK3 b'), 'the problem\'s position on the board');
+  await page.waitForTimeout(300); // the board's animation
+  await shot('solver');
+  // Replay the castling solution on the board, step by step.
+  await page.locator('#solve-lines li.solution', { hasText: '0-0-0' }).click();
+  await waitFor(() => window.mysl.ui.replay && !document.getElementById('replay-bar').hidden, 'the replay');
+  const replay = await page.evaluate(() => window.mysl.ui.replay);
+  assert(replay.moves.length === 4 && replay.moves[3].uci === 'e1c1', `four moves ending in O-O-O: ${replay.moves.map((m) => m.uci)}`);
+  for (let i = 1; i <= 4; i += 1) await page.click('#nav-next');
+  assert(await page.evaluate(() => window.mysl.ui.replay.ply) === 4, 'stepped to the mate');
+  await waitFor(() => document.querySelectorAll('#board square.check').length === 1, 'the mate shown with its check', 3000);
+  const kingOnC1 = await page.evaluate(() => { const p = document.querySelector('#board piece.white.king'); return !!p; });
+  assert(kingOnC1, 'a white king on the board');
+  await page.waitForTimeout(300); // the board's animation
+  await shot('solver-replay');
+  const lowSolver = await lowContrast('#tab-solver, #tab-solver *, .replay-bar, .replay-bar *');
+  assert(lowSolver.checked >= 8 && lowSolver.out.length === 0, `solver panel contrast (${lowSolver.checked} checked): ${lowSolver.out.join('; ')}`);
+  await page.click('#replay-exit');
+  assert(await page.evaluate(() => window.mysl.ui.replay === null), 'back to the game');
+  // A long problem, cancelled.
+  await page.fill('#solve-input', 'BeginProblem\nStipulation ser-h#9\nPieces White Ke1 Qd1 Ra1 Rh1 Sb1 Black Ke8 Qd8 Ra8 Rh8 Pa7b7c7d7\nEndProblem\n');
+  await page.click('#btn-solve');
+  await waitFor(() => !document.getElementById('btn-solve-cancel').hidden, 'the cancel button');
+  await waitFor(() => /nodes/.test(document.getElementById('solve-status').textContent), 'progress');
+  await page.click('#btn-solve-cancel');
+  await waitFor(() => document.getElementById('solve-status').dataset.status === 'cancelled', 'the solve cancelled', 10000);
+  // A malformed problem: the error names line and column.
+  await page.fill('#solve-input', 'BeginProblem\nStipulation h#2\nPieces White Kx9\nEndProblem\n');
+  await page.click('#btn-solve');
+  await waitFor(() => /line 3, column \d+/.test(document.getElementById('solve-error').textContent), 'the located error');
+  await expectErrorStatus(400);
+  await tab('analysis');
+});
+
+test('board editor: set up a position, play it and analyse it', async () => {
+  await newGame({});
+  await page.click('#btn-editor');
+  await page.waitForSelector('#editor-dialog[open]');
+  await page.click('#ed-clear');
+  const place = async (color, role, sq) => {
+    const selected = await page.evaluate(() => window.mysl.editor.selected);
+    if (!selected || selected.color !== color || selected.role !== role) await page.click(`#editor-dialog .slot[data-color="${color}"][data-role="${role}"]`);
+    const box = await page.locator('#editor-board cg-board').boundingBox();
+    const file = sq.charCodeAt(0) - 97;
+    const rank = sq.charCodeAt(1) - 49;
+    await page.mouse.click(box.x + (file + 0.5) * box.width / 8, box.y + (7.5 - rank) * box.height / 8);
+  };
+  await place('white', 'king', 'g1');
+  await place('white', 'rook', 'a1');
+  await place('white', 'pawn', 'f2');
+  await place('black', 'king', 'g8');
+  await place('black', 'pawn', 'f7');
+  await place('black', 'pawn', 'g7');
+  await place('black', 'pawn', 'h7');
+  await waitFor(() => document.getElementById('ed-fen').value.startsWith('6k1/5ppp/8/8/8/8/5P2/R5K1 w'), 'the FEN of the set-up position', 3000);
+  await waitFor(() => document.getElementById('ed-status').textContent.startsWith('Legal'), 'the server check');
+  assert(await page.locator('#ed-K').isDisabled(), 'no castling without the king on e1');
+  await shot('editor');
+  const lowEditor = await lowContrast('#editor-dialog, #editor-dialog *:not(coord)'); // coordinates: on the squares, as on the main board
+  assert(lowEditor.checked >= 8 && lowEditor.out.length === 0, `editor contrast (${lowEditor.checked} checked): ${lowEditor.out.join('; ')}`);
+  // An illegal set-up is refused with the rules core's reason.
+  await place('white', 'king', 'a3');
+  await waitFor(() => document.getElementById('ed-status').classList.contains('error'), 'two white kings refused');
+  assert(await page.locator('#ed-play').isDisabled(), 'cannot play an illegal position');
+  await expectErrorStatus(400);
+  await page.click('#ed-bin');
+  const box = await page.locator('#editor-board cg-board').boundingBox();
+  await page.mouse.click(box.x + 0.5 * box.width / 8, box.y + 5.5 * box.height / 8);
+  await waitFor(() => document.getElementById('ed-status').textContent.startsWith('Legal'), 'legal again after removing it');
+  // Drag a queen from the palette onto d4, then drag it off the board: added, then removed.
+  await page.click('#ed-bin');
+  const slot = await page.locator('#editor-dialog .slot[data-color="white"][data-role="queen"]').boundingBox();
+  await page.mouse.move(slot.x + slot.width / 2, slot.y + slot.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 3.5 * box.width / 8, box.y + 4.5 * box.height / 8, { steps: 6 });
+  await page.mouse.up();
+  await waitFor(() => document.getElementById('ed-fen').value.startsWith('6k1/5ppp/8/8/3Q4/8/5P2/R5K1 w'), 'the dragged queen on d4', 3000);
+  await page.mouse.move(box.x + 3.5 * box.width / 8, box.y + 4.5 * box.height / 8);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width + 120, box.y + 4.5 * box.height / 8, { steps: 6 });
+  await page.mouse.up();
+  await waitFor(() => document.getElementById('ed-fen').value.startsWith('6k1/5ppp/8/8/8/8/5P2/R5K1 w'), 'the queen dragged off the board', 3000);
+  await page.selectOption('#ed-turn', 'w');
+  await page.click('#ed-analyse');
+  await waitFor(() => window.mysl.ui.game.start_fen.startsWith('6k1/5ppp/8/8/8/8/5P2/R5K1 w'), 'a game from the set-up position');
+  await waitFor(() => document.querySelectorAll('#analysis-lines li').length >= 1, 'analysis of it');
+  await waitFor(() => /Ra8/.test(document.getElementById('analysis-lines').textContent), 'the back-rank mate found', 20000);
+  await page.click('#btn-analyse');
+  await clickMove('a1', 'a8');
+  await waitFor(() => window.mysl.ui.game.result, 'the mate played on the board');
+  assert((await game()).result.reason.includes('checkmate'), 'checkmate');
+  // The same position from the editor's FEN box to the solver: #1.
+  await page.click('#btn-editor');
+  await page.waitForSelector('#editor-dialog[open]');
+  await page.fill('#ed-fen', '6k1/5ppp/8/8/8/8/5P2/R5K1 w - - 0 1');
+  await page.locator('#ed-fen').press('Enter');
+  await waitFor(() => document.getElementById('ed-status').textContent.startsWith('Legal') && !document.getElementById('ed-solve').disabled, 'the typed FEN checked');
+  await page.click('#ed-solve');
+  await waitFor(() => !document.getElementById('tab-solver').hidden, 'the solver tab');
+  await page.fill('#solve-stip', '#1');
+  await page.click('#btn-solve-board');
+  await waitFor(() => document.getElementById('solve-status').dataset.status === 'done' && document.querySelectorAll('#solve-lines li.solution').length > 0, 'the #1 solved');
+  const lines = await page.locator('#solve-lines li.solution').allTextContents();
+  assert(lines.length === 1 && lines[0] === '1.Ra1-a8 # !', `the key: ${lines}`);
+  await tab('analysis');
 });
 
 test('phone width', async () => {
@@ -350,6 +544,24 @@ test('phone width', async () => {
   await clickMove('e1', 'e2');
   await waitFor(() => window.mysl.ui.game.moves.length === 1, 'a move at phone width');
   await shot('phone');
+  // The new panels and the board editor fit too.
+  for (const name of ['tablebase', 'solver']) {
+    await tab(name);
+    await page.waitForTimeout(150);
+    const w = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert(w <= 392, `no sideways scrolling with the ${name} tab at 390 px (${w})`);
+  }
+  await shot('phone-solver');
+  await tab('analysis');
+  await page.click('#btn-editor');
+  await page.waitForSelector('#editor-dialog[open]');
+  await page.waitForTimeout(150);
+  const dialog = await page.locator('#editor-dialog').boundingBox();
+  const editorBoard = await page.locator('#editor-board').boundingBox();
+  assert(dialog.x >= 0 && dialog.x + dialog.width <= 391, `the editor fits at 390 px (${dialog.x}, ${dialog.width})`);
+  assert(editorBoard.width > 250, `the editor board is usable (${editorBoard.width})`);
+  await shot('phone-editor');
+  await page.click('#ed-close');
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 

@@ -11,7 +11,7 @@ use mysl_engine::score::mate_in;
 use mysl_engine::{Limits, Searcher};
 use serde_json::{json, Value};
 
-use crate::game::{book_for, parse_fen, Player};
+use crate::game::{book_for, parse_fen, Eval, Game, Player};
 use crate::{lock, AppState};
 
 /// The engine levels the page offers: 1–4 fixed depths (fast, weak), 5–8 thinking times.
@@ -64,6 +64,10 @@ pub fn maybe_start(state: &Arc<AppState>, id: u64) {
                         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             think::<R>(&state2, &pos, &limits, stop2.clone(), random)
                         }));
+                        let white = pos.turn().is_white();
+                        let outcome = outcome.map(|m| m.map(|(mv, eval)| {
+                            (mv, eval.map(|(score, depth)| Eval { score: if white { score } else { -score }, engine: true, depth }))
+                        }));
                         finish_move(&state2, id, version, &stop2, outcome.map_err(|_| ()));
                     })
                     .is_ok()
@@ -84,23 +88,30 @@ fn think<R: Rules>(
     limits: &Limits,
     stop: Arc<AtomicBool>,
     random: f64,
-) -> Option<String> {
+) -> Option<(String, Option<(i32, i32)>)> {
     if let Some(book) = book_for::<R>(state.book.as_ref()) {
         let moves = book.probe(pos);
         if let Some(mv) = mysl_book::choose_move(&moves, 50, random) {
             // A short pause so a book move does not appear before the page has drawn the last one.
             std::thread::sleep(Duration::from_millis(150));
-            return Some(uci::move_to_uci(pos, mv));
+            return Some((uci::move_to_uci(pos, mv), None));
         }
     }
     let mut searcher = Searcher::<R>::new(state.engine_tt.clone(), stop);
     let result = searcher.search(pos, limits, |_| {});
-    result.best.map(|mv| uci::move_to_uci(pos, mv))
+    // The score of the position before the move, for the mover = the score after its best move.
+    result.best.map(|mv| (uci::move_to_uci(pos, mv), Some((result.score, result.depth))))
 }
 
 /// Plays the engine's move if the game still waits for it. `Err` = the search panicked: the game
 /// is stopped with that reason rather than left waiting for ever.
-fn finish_move(state: &Arc<AppState>, id: u64, version: u64, stop: &Arc<AtomicBool>, mv: Result<Option<String>, ()>) {
+fn finish_move(
+    state: &Arc<AppState>,
+    id: u64,
+    version: u64,
+    stop: &Arc<AtomicBool>,
+    mv: Result<Option<(String, Option<Eval>)>, ()>,
+) {
     {
         let mut games = lock(&state.games);
         let Some(g) = games.get_mut(&id) else { return };
@@ -116,9 +127,13 @@ fn finish_move(state: &Arc<AppState>, id: u64, version: u64, stop: &Arc<AtomicBo
             });
         }
         if g.version == version + 1 && !stop.load(Ordering::Relaxed) {
-            if let Ok(Some(mv)) = mv {
+            if let Ok(Some((mv, eval))) = mv {
                 let mut rng = lock(&state.rng);
-                let _ = g.play(&mv, state.book.as_ref(), &mut rng);
+                if g.play(&mv, state.book.as_ref(), &mut rng).is_ok() {
+                    if let Some(ply) = g.moves.last_mut() {
+                        ply.eval = eval;
+                    }
+                }
             }
         }
         g.check_flag();
@@ -207,5 +222,45 @@ pub fn info_json<R: Rules>(id: u64, pos: &Position<R>, info: &mysl_engine::Searc
         "mate": mate_in(info.score).map(|m| sign * m),
         "nodes": info.nodes, "nps": info.nodes * 1000 / millis, "time_ms": millis,
         "san": sans, "uci": ucis, "start_number": pos.fullmoves(), "white_to_move": pos.turn().is_white(),
+    })
+}
+
+/// Depth of the quick search that fills the evaluation graph where the engine reported no score.
+pub const GRAPH_DEPTH: i32 = 5;
+/// Longest game the graph evaluates (plies).
+pub const GRAPH_MAX_PLIES: usize = 400;
+
+/// The evaluation after each move of a game (White's side): kept scores first, else a quick
+/// fixed-depth search; a finished position gets its result (mate as a mate score, a draw 0).
+pub fn evaluate_game(
+    variant: mysl_core::Variant,
+    game: &Game,
+    tt: Arc<mysl_engine::TranspositionTable>,
+) -> Result<Vec<Eval>, String> {
+    dispatch_variant!(variant, R => {
+        let mut out = Vec::with_capacity(game.moves.len());
+        for (i, ply) in game.moves.iter().enumerate().take(GRAPH_MAX_PLIES) {
+            if let Some(e) = ply.eval {
+                out.push(e);
+                continue;
+            }
+            let pos = game.position_at::<R>(i + 1)?;
+            let white = pos.turn().is_white();
+            let score = match pos.outcome() {
+                Some(mysl_core::Outcome::Decisive { winner, .. }) => {
+                    let s = mysl_engine::score::MATE_SCORE;
+                    if winner.is_white() { s } else { -s }
+                }
+                Some(mysl_core::Outcome::Draw { .. }) => 0,
+                None => {
+                    let mut searcher = Searcher::<R>::new(tt.clone(), Arc::new(AtomicBool::new(false)));
+                    let limits = Limits { depth: Some(GRAPH_DEPTH), movetime: Some(Duration::from_millis(200)), multipv: 1, ..Limits::default() };
+                    let score = searcher.search(&pos, &limits, |_| {}).score;
+                    if white { score } else { -score }
+                }
+            };
+            out.push(Eval { score, engine: false, depth: GRAPH_DEPTH });
+        }
+        Ok(out)
     })
 }

@@ -49,6 +49,30 @@ pub struct Ply {
     pub book: bool,
     /// Time left to the mover after the move (for the move list), when there is a clock.
     pub clock_after: Option<Duration>,
+    /// The evaluation of the position after the move (for the evaluation graph).
+    pub eval: Option<Eval>,
+}
+
+/// An evaluation for the graph: engine units (centipawns, mate scores as the engine gives them) from
+/// White's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Eval {
+    pub score: i32,
+    /// Reported by the engine for its own move (else a quick search after the game).
+    pub engine: bool,
+    /// Depth of the search.
+    pub depth: i32,
+}
+
+impl Eval {
+    /// `{ply, cp, mate, source, depth}` for the page.
+    pub fn json(&self, ply: usize) -> Value {
+        let mate = mysl_engine::score::mate_in(self.score);
+        json!({
+            "ply": ply, "score": self.score, "cp": if mate.is_none() { Some(self.score) } else { None }, "mate": mate,
+            "source": if self.engine { "engine" } else { "analysis" }, "depth": self.depth,
+        })
+    }
 }
 
 /// How a game ended.
@@ -183,6 +207,23 @@ impl Game {
         self.position_at::<R>(self.moves.len())
     }
 
+    /// A copy of the moves and start position (no clock, no engine), for work outside the lock.
+    pub fn snapshot(&self) -> Game {
+        Game {
+            id: self.id,
+            variant: self.variant,
+            start_fen: self.start_fen.clone(),
+            moves: self.moves.clone(),
+            roll: self.roll,
+            players: self.players,
+            level: self.level,
+            clock: None,
+            result: self.result.clone(),
+            version: self.version,
+            engine_stop: None,
+        }
+    }
+
     /// The side to move now.
     pub fn turn(&self) -> Color {
         dispatch_variant!(self.variant, R => self.position::<R>().map_or(Color::White, |p| p.turn()))
@@ -252,7 +293,7 @@ impl Game {
         }
         let uci_text = uci::move_to_uci(&pos, mv);
         pos.play_unchecked(mv);
-        self.moves.push(Ply { uci: uci_text, roll: self.roll, book: in_book, clock_after });
+        self.moves.push(Ply { uci: uci_text, roll: self.roll, book: in_book, clock_after, eval: None });
         self.roll = roll_die::<R>(&pos, rng.next_u64());
         pos.set_dice_roll(self.roll);
         self.after_change::<R>(&pos);
@@ -366,6 +407,7 @@ impl Game {
                 "san": san_text, "uci": ply.uci, "from": from, "to": to, "number": number, "white": white,
                 "book": ply.book, "roll": ply.roll.map(mysl_core::rules::role_die_face),
                 "clock_ms": ply.clock_after.map(|d| d.as_millis() as u64),
+                "eval": ply.eval.map(|e| e.json(i + 1)),
                 "fen": pos.fen(), "check": pos.is_check(),
                 "pockets": pockets_json(&pos), "checks": checks_json(&pos),
             }));

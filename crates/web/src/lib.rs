@@ -1,10 +1,11 @@
 //! mysl-web: the local web UI. An axum server with the page embedded in the binary: play any variant
-//! against a person or the engine, analyse with the engine over a WebSocket, and explore the opening
-//! book. See `docs/web.md` for the API and the security choices.
+//! against a person or the engine, analyse with the engine over a WebSocket, explore the opening
+//! book, probe the endgame tablebases, solve chess problems, set up positions and see a game's evaluation
+//! graph. See `docs/web.md` for the API and the security choices.
 //!
 //! The server is the referee: every move is checked by mysl-core, the page only ever offers the legal
-//! moves the server sent, the die of dice chess is rolled here, and file paths (the book) come only from
-//! the command line.
+//! moves the server sent, the die of dice chess is rolled here, and file paths (the book, the tables)
+//! come only from the command line.
 //!
 //! ```no_run
 //! # async fn run() -> std::io::Result<()> {
@@ -18,6 +19,8 @@ pub mod assets;
 pub mod engine;
 pub mod game;
 mod routes;
+pub mod solver;
+pub mod tablebase;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -42,6 +45,8 @@ pub struct Config {
     pub book: Option<mysl_book::Book>,
     /// Where the book came from, for the page ("built-in" or the file name).
     pub book_name: String,
+    /// Endgame tables (`--tb DIR`), if any.
+    pub tablebase: Option<tablebase::Tablebases>,
 }
 
 impl Default for Config {
@@ -51,6 +56,7 @@ impl Default for Config {
             port: 8080,
             book: mysl_book::default_book().ok(),
             book_name: "built-in".into(),
+            tablebase: None,
         }
     }
 }
@@ -69,6 +75,10 @@ pub struct AppState {
     /// Tells WebSockets that a game changed: (game id, version).
     pub changes: tokio::sync::broadcast::Sender<(u64, u64)>,
     pub rng: Mutex<game::Random>,
+    pub tablebase: Option<Arc<tablebase::Tablebases>>,
+    /// Problem-solving jobs by id.
+    pub solve_jobs: Mutex<BTreeMap<u64, solver::SolveJob>>,
+    pub next_solve_id: Mutex<u64>,
 }
 
 impl AppState {
@@ -93,6 +103,9 @@ impl AppState {
             analysis_tt: Arc::new(TranspositionTable::new(32)),
             changes,
             rng: Mutex::new(game::Random::from_time()),
+            tablebase: config.tablebase.map(Arc::new),
+            solve_jobs: Mutex::new(BTreeMap::new()),
+            next_solve_id: Mutex::new(1),
         })
     }
 }

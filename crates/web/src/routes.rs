@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::game::{book_for, parse_fen, roll_die, Clock, Game, Player};
-use crate::{assets, engine, lock, AppState, MAX_BODY_BYTES, MAX_GAMES, MAX_WS_MESSAGE_BYTES};
+use crate::{assets, engine, lock, solver, AppState, MAX_BODY_BYTES, MAX_GAMES, MAX_WS_MESSAGE_BYTES};
 
 /// An API error: a status and a sentence, sent as `{"error": "..."}`.
 #[derive(Debug)]
@@ -66,7 +66,13 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/draw", post(offer_draw))
         .route("/api/games/{id}/pgn", get(export_pgn))
+        .route("/api/games/{id}/evals", get(game_evals))
         .route("/api/explorer", get(explorer))
+        .route("/api/position", get(position_info))
+        .route("/api/tablebase", get(tablebase_probe))
+        .route("/api/solve", post(solve_start))
+        .route("/api/solve/{id}", get(solve_status))
+        .route("/api/solve/{id}/cancel", post(solve_cancel))
         .route("/api/ws", get(websocket))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -149,8 +155,12 @@ async fn info(State(state): State<Arc<AppState>>) -> Json<Value> {
         "book": state.book.as_ref().map(|b| json!({
             "name": state.book_name, "variant": b.variant().unwrap_or(Variant::Chess).name(), "positions": b.positions(),
         })),
-        "tablebase": null,
-        "solver": null,
+        "tablebase": state.tablebase.as_ref().map(|tb| crate::tablebase::info(tb)),
+        "solver": {
+            "max_input_bytes": solver::MAX_PROBLEM_BYTES, "max_running": solver::MAX_RUNNING_SOLVES,
+            "max_seconds": solver::MAX_SOLVE_TIME.as_secs(),
+            "stipulations": ["#n", "=n", "h#n", "h#n.5", "h=n", "s#n", "r#n", "hs#n", "ser-#n", "ser-h#n", "ser-s#n"],
+        },
     }))
 }
 
@@ -563,6 +573,195 @@ async fn explorer(State(state): State<Arc<AppState>>, Query(q): Query<ExplorerQu
         let opening = mysl_book::eco::lookup(pos.key()).map(|o| json!({"eco": o.eco, "name": o.name}));
         Ok(Json(json!({"book": state.book_name, "available": true, "opening": opening, "moves": list})))
     })
+}
+
+#[derive(Debug, Deserialize)]
+struct PositionQuery {
+    #[serde(default = "chess")]
+    variant: String,
+    fen: String,
+}
+
+/// Checks a FEN with the rules core (the board editor): the normalised FEN, the side to move, the number
+/// of legal moves, check, and the result if the position is already over.
+async fn position_info(Query(q): Query<PositionQuery>) -> ApiResult<Json<Value>> {
+    let variant = variant_named(&q.variant)?;
+    dispatch_variant!(variant, R => {
+        let pos = parse_fen::<R>(q.fen.trim()).map_err(ApiError::bad)?;
+        let outcome = pos.outcome().map(|o| crate::game::describe_outcome::<R>(o).reason);
+        Ok(Json(json!({
+            "variant": R::NAME, "fen": pos.fen(), "turn": if pos.turn().is_white() { "white" } else { "black" },
+            "legal_moves": pos.legal_moves().len(), "check": pos.is_check(), "outcome": outcome,
+        })))
+    })
+}
+
+/// WDL/DTZ/DTM of a position and of each legal move from the tables given with `--tb`.
+async fn tablebase_probe(State(state): State<Arc<AppState>>, Query(q): Query<PositionQuery>) -> ApiResult<Json<Value>> {
+    let variant = variant_named(&q.variant)?;
+    if variant != Variant::Chess {
+        return Err(ApiError::bad(format!("the tablebases cover orthodox chess only, not {}", variant.name())));
+    }
+    let Some(tb) = state.tablebase.clone() else {
+        return Err(ApiError::not_found("no tablebase: start mysl web with --tb DIR (tables from mysl tb gen)"));
+    };
+    let fen = q.fen.trim().to_string();
+    let answer = tokio::task::spawn_blocking(move || crate::tablebase::probe(&tb, &fen))
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("tablebase: {e}")))?;
+    answer.map(Json).map_err(|e| match e {
+        crate::tablebase::ProbeError::Bad(m) => ApiError::bad(m),
+        crate::tablebase::ProbeError::Missing(m) => ApiError::not_found(m),
+        crate::tablebase::ProbeError::Failed(m) => ApiError(StatusCode::INTERNAL_SERVER_ERROR, m),
+    })
+}
+
+#[derive(Debug, Deserialize)]
+struct SolveRequest {
+    /// A problem in Popeye's input language, or:
+    input: Option<String>,
+    /// the board of this FEN with
+    fen: Option<String>,
+    /// this stipulation (`h#2`, `#3`, `ser-h#4`, ...).
+    stipulation: Option<String>,
+}
+
+fn problem_error(e: solver::ProblemError) -> Response {
+    let status = if e.message.starts_with("problem too large") {
+        StatusCode::PAYLOAD_TOO_LARGE
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    (status, Json(json!({"error": e.message, "line": e.line, "column": e.column}))).into_response()
+}
+
+/// Starts solving a problem on a background thread; answers the job's view (status `running`).
+async fn solve_start(State(state): State<Arc<AppState>>, body: Result<Json<SolveRequest>, JsonRejection>) -> Response {
+    let Json(req) = match body {
+        Ok(b) => b,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    let text = match (&req.input, &req.fen, &req.stipulation) {
+        (Some(input), _, _) if !input.trim().is_empty() => input.clone(),
+        (_, Some(fen), Some(stip)) => match solver::input_from_fen(fen, stip) {
+            Ok(t) => t,
+            Err(e) => return problem_error(e),
+        },
+        _ => {
+            return ApiError::bad("give a problem as {input} (Popeye's input language) or {fen, stipulation}")
+                .into_response()
+        }
+    };
+    let problem = match solver::parse_one(&text) {
+        Ok(p) => p,
+        Err(e) => return problem_error(e),
+    };
+    let id = {
+        let mut jobs = lock(&state.solve_jobs);
+        let running = jobs.values().filter(|j| j.running()).count();
+        if running >= solver::MAX_RUNNING_SOLVES {
+            return ApiError(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("{running} solves are running (at most {}): cancel one or wait", solver::MAX_RUNNING_SOLVES),
+            )
+            .into_response();
+        }
+        while jobs.len() >= solver::MAX_SOLVE_JOBS {
+            let Some(oldest) = jobs.values().find(|j| !j.running()).map(|j| j.id) else { break };
+            jobs.remove(&oldest);
+        }
+        let id = {
+            let mut next = lock(&state.next_solve_id);
+            let id = *next;
+            *next += 1;
+            id
+        };
+        let job = solver::SolveJob {
+            id,
+            started: Instant::now(),
+            elapsed: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            nodes: Arc::new(std::sync::atomic::AtomicU64::new(0)),
+            summary: solver::summary(&problem),
+            result: None,
+            error: None,
+            cancelled: false,
+        };
+        let (stop, nodes) = (job.stop.clone(), job.nodes.clone());
+        let state2 = state.clone();
+        let spawned = std::thread::Builder::new().name(format!("solve-{id}")).spawn(move || {
+            let outcome =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solver::solve(&problem, stop, nodes)));
+            let mut jobs = lock(&state2.solve_jobs);
+            if let Some(job) = jobs.get_mut(&id) {
+                job.elapsed = Some(job.started.elapsed());
+                match outcome {
+                    Ok(Ok(v)) => job.result = Some(v),
+                    Ok(Err(e)) => job.error = Some(e),
+                    Err(_) => job.error = Some("the solver failed (a bug; please report it)".into()),
+                }
+            }
+        });
+        if let Err(e) = spawned {
+            return ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot start the solver: {e}"))
+                .into_response();
+        }
+        jobs.insert(id, job);
+        id
+    };
+    solve_view(&state, id).map_or_else(IntoResponse::into_response, |v| (StatusCode::ACCEPTED, v).into_response())
+}
+
+fn solve_view(state: &AppState, id: u64) -> ApiResult<Json<Value>> {
+    let jobs = lock(&state.solve_jobs);
+    let job = jobs.get(&id).ok_or_else(|| ApiError::not_found(format!("no solve job {id}")))?;
+    Ok(Json(job.view()))
+}
+
+async fn solve_status(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+    solve_view(&state, id)
+}
+
+/// Stops a running solve; the job ends as `cancelled` with what it had found (marked interrupted).
+async fn solve_cancel(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+    {
+        let mut jobs = lock(&state.solve_jobs);
+        let job = jobs.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no solve job {id}")))?;
+        if !job.running() {
+            return Err(ApiError(StatusCode::CONFLICT, format!("solve job {id} has already finished")));
+        }
+        job.stop.store(true, Ordering::Relaxed);
+        job.cancelled = true;
+    }
+    solve_view(&state, id)
+}
+
+/// The evaluation of the position after each move (White's side): the score the engine reported for
+/// its own moves, a quick fixed-depth search for the others (computed once and kept with the game).
+async fn game_evals(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+    let (variant, snapshot) = {
+        let games = lock(&state.games);
+        let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+        (g.variant, g.snapshot())
+    };
+    let tt = state.analysis_tt.clone();
+    let version = snapshot.version;
+    let evals = tokio::task::spawn_blocking(move || engine::evaluate_game(variant, &snapshot, tt))
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("evaluation: {e}")))?
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    {
+        let mut games = lock(&state.games);
+        if let Some(g) = games.get_mut(&id) {
+            if g.version == version {
+                for (ply, e) in g.moves.iter_mut().zip(&evals) {
+                    ply.eval.get_or_insert(*e);
+                }
+            }
+        }
+    }
+    let list: Vec<Value> = evals.iter().enumerate().map(|(i, e)| e.json(i + 1)).collect();
+    Ok(Json(json!({"game": id, "evals": list})))
 }
 
 #[derive(Debug, Deserialize)]

@@ -335,3 +335,226 @@ async fn draw_offers() {
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["result"]["reason"], "Draw by agreement");
 }
+
+// ------------------------------------------------------------------ tablebase, solver, editor, graph
+
+fn app_with_krvk() -> Router {
+    let mut g = mysl_tb::Generator::new(1);
+    g.generate(mysl_tb::Material::parse("KRvK").expect("material"), &mysl_tb::Silent);
+    let tablebase = mysl_tb::Tablebase::from_tables(g.tables);
+    let config = mysl_web::Config {
+        tablebase: Some(mysl_web::tablebase::Tablebases { mysl: tablebase, name: "test".into() }),
+        ..mysl_web::Config::default()
+    };
+    mysl_web::router(mysl_web::AppState::new(config, 8080))
+}
+
+fn q(fen: &str) -> String {
+    fen.replace(' ', "%20").replace('/', "%2F")
+}
+
+#[tokio::test]
+async fn tablebase_values_equal_the_library_probe() {
+    let app = app_with_krvk();
+    let (s, info, _) = get(&app, "/api/info").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(info["tablebase"]["materials"], json!(["KRvK"]), "{info}");
+    let fen = "8/8/8/8/8/2k5/8/K6R w - - 0 1";
+    let (s, v, _) = get(&app, &format!("/api/tablebase?variant=chess&fen={}", q(fen))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    // The same values as `mysl tb probe` (which calls the same library function).
+    let mut g = mysl_tb::Generator::new(1);
+    g.generate(mysl_tb::Material::parse("KRvK").expect("material"), &mysl_tb::Silent);
+    let (root, moves) = mysl_tb::Tablebase::from_tables(g.tables).probe_fen(fen).expect("probe");
+    assert_eq!(
+        (v["wdl"].as_i64(), v["dtz"].as_i64(), v["dtm"].as_i64()),
+        (Some(2), Some(root.dtz().into()), Some(root.dtm().into()))
+    );
+    assert_eq!(v["category"], "win");
+    let listed = v["moves"].as_array().expect("moves");
+    assert_eq!(listed.len(), moves.len());
+    for (a, b) in listed.iter().zip(&moves) {
+        assert_eq!(a["uci"], b.uci.as_str());
+        assert_eq!(a["dtm"].as_i64(), Some(b.result.dtm().into()));
+        assert_eq!(a["dtz"].as_i64(), Some(b.result.dtz().into()));
+        assert!(a["san"].as_str().is_some_and(|s| !s.is_empty()), "{a}");
+    }
+    // Black to move in the same position loses.
+    let (_, v, _) =
+        get(&app, &format!("/api/tablebase?variant=chess&fen={}", q("8/8/8/8/8/2k5/8/K6R b - - 0 1"))).await;
+    assert_eq!(v["category"], "loss", "{v}");
+}
+
+#[tokio::test]
+async fn tablebase_errors_are_clear_4xx() {
+    let app = app_with_krvk();
+    let cases = [
+        ("chess", "garbage", StatusCode::BAD_REQUEST, "bad FEN"),
+        ("antichess", "8/8/8/8/8/2k5/8/K6R w - - 0 1", StatusCode::BAD_REQUEST, "orthodox chess only"),
+        ("nonsense", "8/8/8/8/8/2k5/8/K6R w - - 0 1", StatusCode::BAD_REQUEST, "unknown variant"),
+        ("chess", "8/8/8/8/8/2k5/8/KQ6 w - - 0 1", StatusCode::NOT_FOUND, "no table for KQvK"),
+        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", StatusCode::BAD_REQUEST, "castling"),
+        ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", StatusCode::BAD_REQUEST, "32 pieces"),
+    ];
+    for (variant, fen, status, text) in cases {
+        let (s, v, _) = get(&app, &format!("/api/tablebase?variant={variant}&fen={}", q(fen))).await;
+        assert_eq!(s, status, "{variant} {fen}: {v}");
+        assert!(error_of(&v).contains(text), "{variant} {fen}: {v}");
+    }
+    // The tables still answer afterwards.
+    let (s, _, _) = get(&app, &format!("/api/tablebase?fen={}", q("8/8/8/8/8/2k5/8/K6R w - - 0 1"))).await;
+    assert_eq!(s, StatusCode::OK);
+    // Without --tb: a 404 that says how to get tables, and /api/info says null.
+    let plain = self::app();
+    let (s, v, _) = get(&plain, &format!("/api/tablebase?fen={}", q("8/8/8/8/8/2k5/8/K6R w - - 0 1"))).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(error_of(&v).contains("--tb"), "{v}");
+    let (_, info, _) = get(&plain, "/api/info").await;
+    assert!(info["tablebase"].is_null());
+}
+
+async fn wait_job(app: &Router, id: u64) -> Value {
+    for _ in 0..600 {
+        let (s, v, _) = get(app, &format!("/api/solve/{id}")).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        if v["status"] != "running" {
+            return v;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("solve job {id} did not finish");
+}
+
+const LONG_PROBLEM: &str =
+    "BeginProblem\nStipulation ser-h#9\nPieces White Ke1 Qd1 Ra1 Rh1 Sb1 Black Ke8 Qd8 Ra8 Rh8 Pa7b7c7d7\nEndProblem\n";
+
+#[tokio::test]
+async fn solver_jobs_solve_and_replay() {
+    let app = app();
+    let input =
+        "BeginProblem\nStipulation h#2\nPieces White Ke1 Ra1 Sd1 Bd4\n  Black Kd3 Qc1 Bh6 Sd5 Pc3c4\nEndProblem\n";
+    let (s, v) = post(&app, "/api/solve", json!({ "input": input })).await;
+    assert_eq!(s, StatusCode::ACCEPTED, "{v}");
+    let done = wait_job(&app, v["id"].as_u64().expect("id")).await;
+    assert_eq!(done["status"], "done", "{done}");
+    let solutions = done["twins"][0]["solutions"].as_array().expect("solutions");
+    let mut texts: Vec<&str> = solutions.iter().filter_map(|s| s["text"].as_str()).collect();
+    texts.sort_unstable();
+    assert_eq!(texts, ["1.Qc1-f4 Sd1-e3 2.Qf4-e4 Ra1-d1 #", "1.Qc1-g5 Sd1*c3 2.Sd5-f4 0-0-0 #"]);
+    for sol in solutions {
+        let moves = sol["replay"]["moves"].as_array().expect("replayable");
+        assert_eq!(moves.len(), 4);
+        assert_eq!(moves[3]["check"], true, "the last move mates: {sol}");
+    }
+    assert!(done["text"].as_str().is_some_and(|t| t.contains("solution finished")), "{done}");
+    // The board's position with a stipulation.
+    let (s, v) =
+        post(&app, "/api/solve", json!({"fen": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "stipulation": "#1"})).await;
+    assert_eq!(s, StatusCode::ACCEPTED, "{v}");
+    let done = wait_job(&app, v["id"].as_u64().expect("id")).await;
+    let lines = done["twins"][0]["solutions"].as_array().expect("lines");
+    assert_eq!(lines[0]["text"], "1.Ra1-a8 # !", "{done}");
+    assert_eq!(lines[0]["replay"]["moves"][0]["san"], "Ra8#");
+}
+
+#[tokio::test]
+async fn solver_errors_are_clear_4xx_and_cancel_works() {
+    let app = app();
+    let game = new_game(&app, json!({"white": "human", "black": "human"})).await;
+    let id = game["id"].as_u64().expect("id");
+    post(&app, &format!("/api/games/{id}/move"), json!({"move": "e4"})).await;
+    // A malformed problem: line and column.
+    let (s, v) =
+        post(&app, "/api/solve", json!({"input": "BeginProblem\nStipulation h#2\nPieces White Kx9\nEndProblem\n"}))
+            .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["line"], 3, "{v}");
+    assert!(v["column"].as_u64().is_some() && error_of(&v).starts_with("line 3, column"), "{v}");
+    // Oversized, empty, two problems, unsupported, a bad stipulation for the board.
+    let big = format!("BeginProblem\nRemark {}\nStipulation #2\nEndProblem\n", "x".repeat(20_000));
+    let (s, v) = post(&app, "/api/solve", json!({ "input": big })).await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE, "{v}");
+    assert!(error_of(&v).contains("too large"), "{v}");
+    let (s, v) = post(&app, "/api/solve", json!({})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    let two = "BeginProblem\nStipulation #1\nPieces White Ke1 Black Ke8\nNextProblem\nStipulation #1\nPieces White Ke1 Black Ke8\nEndProblem\n";
+    let (s, v) = post(&app, "/api/solve", json!({ "input": two })).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert!(error_of(&v).contains("one at a time"), "{v}");
+    let fairy = "BeginProblem\nStipulation #2\nPieces White Ke1 Gd4 Black Ke8\nEndProblem\n";
+    let (s, v) = post(&app, "/api/solve", json!({ "input": fairy })).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert!(error_of(&v).contains("not supported yet"), "{v}");
+    let (s, v) = post(&app, "/api/solve", json!({"fen": "bad", "stipulation": "h#2"})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    let (s, v) = post(
+        &app,
+        "/api/solve",
+        json!({"fen": "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "stipulation": "h#2\nCondition Circe"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    // Two long solves run; a third is refused until one is cancelled.
+    let (s, a) = post(&app, "/api/solve", json!({ "input": LONG_PROBLEM })).await;
+    assert_eq!(s, StatusCode::ACCEPTED, "{a}");
+    let (s, b) = post(&app, "/api/solve", json!({ "input": LONG_PROBLEM })).await;
+    assert_eq!(s, StatusCode::ACCEPTED, "{b}");
+    let (s, v) = post(&app, "/api/solve", json!({ "input": LONG_PROBLEM })).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert!(error_of(&v).contains("cancel"), "{v}");
+    for job in [&a, &b] {
+        let jid = job["id"].as_u64().expect("id");
+        let (s, v) = post(&app, &format!("/api/solve/{jid}/cancel"), json!({})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let end = wait_job(&app, jid).await;
+        assert_eq!(end["status"], "cancelled", "{end}");
+        assert_eq!(end["interrupted"], true, "{end}");
+        let (s, v) = post(&app, &format!("/api/solve/{jid}/cancel"), json!({})).await;
+        assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    }
+    let (s, v) = post(&app, "/api/solve/999/cancel", json!({})).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
+    let (s, v, _) = get(&app, "/api/solve/999").await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
+    // The game is as it was.
+    let (_, v, _) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(v["moves"][0]["san"], "e4");
+}
+
+#[tokio::test]
+async fn position_check_for_the_board_editor() {
+    let app = app();
+    let (s, v, _) =
+        get(&app, &format!("/api/position?variant=chess&fen={}", q("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["turn"], "white");
+    assert!(v["legal_moves"].as_u64().unwrap_or(0) > 10);
+    let (_, v, _) = get(&app, &format!("/api/position?fen={}", q("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"))).await;
+    assert!(v["outcome"].as_str().is_some_and(|o| o.contains("checkmate")), "{v}");
+    for fen in ["garbage", "K6K/8/8/8/8/8/8/k7 w - - 0 1", "4k3/8/8/8/8/8/8/4K3 w K - 0 1"] {
+        let (s, v, _) = get(&app, &format!("/api/position?fen={}", q(fen))).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{fen}: {v}");
+        assert!(error_of(&v).contains("bad FEN"), "{v}");
+    }
+}
+
+#[tokio::test]
+async fn evaluation_of_every_move_for_the_graph() {
+    let app = app();
+    let game = new_game(&app, json!({"white": "human", "black": "human"})).await;
+    let id = game["id"].as_u64().expect("id");
+    for m in ["f3", "e5", "g4", "Qh4#"] {
+        let (s, v) = post(&app, &format!("/api/games/{id}/move"), json!({ "move": m })).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    let (s, v, _) = get(&app, &format!("/api/games/{id}/evals")).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let evals = v["evals"].as_array().expect("evals");
+    assert_eq!(evals.len(), 4);
+    assert_eq!(evals[3]["mate"], 0, "mated: {v}");
+    assert!(evals[3]["score"].as_i64().unwrap_or(0) < 0, "Black won: {v}");
+    assert!(evals[2]["score"].as_i64().unwrap_or(0) < -1000, "after 2. g4 Black mates: {v}");
+    // Kept with the game: the view carries them now.
+    let (_, view, _) = get(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(view["moves"][0]["eval"]["source"], "analysis", "{view}");
+}
