@@ -13,5 +13,6 @@ pub mod timeman;
 pub mod tt;
 pub mod tuned;
 
+pub use mysl_tb::Tablebases;
 pub use search::{Limits, SearchInfo, SearchResult, Searcher};
 pub use tt::TranspositionTable;

@@ -9,10 +9,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mysl_core::{Move, MoveList, Outcome, Position, Role, Rules, VariantState};
+use mysl_core::{Color, Move, MoveList, Outcome, Position, Role, Rules, Variant, VariantState};
+use mysl_tb::tablebases::RANK_WIN;
+use mysl_tb::Tablebases;
 
 use crate::eval::Evaluator;
-use crate::score::{DRAW, INFINITY, MATE_BOUND, MATE_SCORE};
+use crate::score::{DRAW, INFINITY, MATE_BOUND, MATE_SCORE, TB_WIN};
 use crate::see::see_ge;
 use crate::timeman::TimeBudget;
 use crate::tt::{Bound, TranspositionTable};
@@ -47,6 +49,8 @@ pub struct SearchInfo {
     pub time: Duration,
     pub hashfull: u32,
     pub pv: Vec<Move>,
+    /// Tablebase probes that found the position (root moves included).
+    pub tbhits: u64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -84,6 +88,14 @@ pub struct Searcher<R: Rules> {
     lmr: [[i32; 64]; 64],
     /// Per-ply move-score buffers, reused so that no node allocates.
     score_buffers: Vec<Vec<i32>>,
+    /// Endgame tables (orthodox chess only) and the most pieces to probe (`SyzygyProbeLimit`).
+    tb: Option<Arc<Tablebases>>,
+    tb_limit: usize,
+    /// Pieces at or below which this search probes WDL (0: no probes).
+    tb_cardinality: usize,
+    tb_hits: u64,
+    /// The root's table value, reported instead of a non-mate search score.
+    root_tb_score: Option<i32>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -124,6 +136,11 @@ impl<R: Rules> Searcher<R> {
             root_allowed: Vec::new(),
             lmr,
             score_buffers: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(mysl_core::moves::MAX_MOVES)).collect(),
+            tb: None,
+            tb_limit: 0,
+            tb_cardinality: 0,
+            tb_hits: 0,
+            root_tb_score: None,
             _rules: std::marker::PhantomData,
         }
     }
@@ -137,6 +154,82 @@ impl<R: Rules> Searcher<R> {
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Endgame tables to use (orthodox chess only) for positions of at most `probe_limit` pieces.
+    pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>, probe_limit: usize) {
+        self.tb = tb.filter(|t| !t.is_empty());
+        self.tb_limit = probe_limit;
+    }
+
+    pub fn tb_hits(&self) -> u64 {
+        self.tb_hits
+    }
+
+    /// The tables at the root. Narrows `root_allowed` to the moves of the best table rank (the ones that
+    /// keep the win within the 50-move counter; in a draw, the non-losing ones), and returns the move to
+    /// play at once with its score when our DTM settles it: the quickest mate (if that keeps the win within
+    /// the counter, else the quickest safe conversion) or, when lost, the longest resistance.
+    fn tablebase_root(&mut self, pos: &Position<R>, multipv: usize) -> Option<(Move, i32)> {
+        self.tb_hits = 0;
+        self.tb_cardinality = 0;
+        self.root_tb_score = None;
+        if !matches!(R::VARIANT, Variant::Chess) {
+            return None;
+        }
+        let tb = self.tb.clone()?;
+        let limit = self.tb_limit.min(tb.max_pieces());
+        if limit < 3 {
+            return None;
+        }
+        self.tb_cardinality = limit;
+        if pos.board().occupied().count() as usize > limit
+            || pos.castling().has_any(Color::White)
+            || pos.castling().has_any(Color::Black)
+        {
+            return None;
+        }
+        let rp = tb.probe_root(pos)?;
+        self.tb_hits += 1 + rp.moves.len() as u64;
+        let allowed: Vec<_> = rp.moves.iter().filter(|m| self.root_allowed.contains(&m.mv)).collect();
+        let best_rank = allowed.first()?.rank;
+        // The root is in the tables: the search needs no probes below it (as Stockfish).
+        self.tb_cardinality = 0;
+        self.root_tb_score = Some(match rp.wdl50 {
+            2 => TB_WIN - 1,
+            -2 => -TB_WIN + 1,
+            w => 2 * w as i32,
+        });
+        if multipv <= 1 && allowed.iter().all(|m| m.dtm.is_some()) {
+            let dtm = |m: &mysl_tb::RootMove| m.dtm.unwrap_or(0);
+            if best_rank >= RANK_WIN {
+                let quickest = allowed.iter().filter(|m| dtm(m) > 0).min_by_key(|m| (dtm(m), m.dtz));
+                let pick = match quickest {
+                    Some(q) if q.rank >= RANK_WIN => Some(q),
+                    _ => allowed.iter().filter(|m| m.rank >= RANK_WIN).min_by_key(|m| (m.dtz, dtm(m))),
+                };
+                if let Some(m) = pick {
+                    let score = if dtm(m) > 0 { MATE_SCORE - dtm(m) } else { TB_WIN - 1 };
+                    return Some((m.mv, score));
+                }
+            } else if best_rank <= -RANK_WIN + 100 {
+                // every move loses whatever the counter: resist longest
+                if let Some(m) = allowed.iter().min_by_key(|m| (dtm(m), m.dtz)) {
+                    let score = if dtm(m) < 0 { -(MATE_SCORE + dtm(m)) } else { -TB_WIN + 1 };
+                    return Some((m.mv, score));
+                }
+            }
+        }
+        self.root_allowed = allowed.iter().filter(|m| m.rank == best_rank).map(|m| m.mv).collect();
+        None
+    }
+
+    /// A search score as reported: the root's table value unless the search found a mate.
+    fn reported(&self, score: i32) -> i32 {
+        match self.root_tb_score {
+            Some(t) if score.abs() < MATE_BOUND => t,
+            _ => score,
+        }
     }
 
     /// Searches `pos` within `limits`, reporting each completed iteration to `on_info`.
@@ -153,6 +246,21 @@ impl<R: Rules> Searcher<R> {
         let legal = pos.legal_moves();
         self.root_allowed =
             legal.iter().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
+        if let Some((mv, score)) = self.tablebase_root(&pos, limits.multipv) {
+            on_info(&SearchInfo {
+                depth: 1,
+                seldepth: 1,
+                multipv: 1,
+                score,
+                bound: None,
+                nodes: 0,
+                time: self.start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: vec![mv],
+                tbhits: self.tb_hits,
+            });
+            return SearchResult { best: Some(mv), ponder: None, score, depth: 1, nodes: 0 };
+        }
         let mut result = SearchResult { best: self.root_allowed.first().copied(), ..SearchResult::default() };
         if self.root_allowed.is_empty() {
             return result;
@@ -202,7 +310,7 @@ impl<R: Rules> Searcher<R> {
                     result = SearchResult {
                         best: pv.first().copied(),
                         ponder: pv.get(1).copied(),
-                        score,
+                        score: self.reported(score),
                         depth,
                         nodes: self.nodes,
                     };
@@ -211,17 +319,18 @@ impl<R: Rules> Searcher<R> {
                     depth,
                     seldepth: self.seldepth.max(depth),
                     multipv: pv_index + 1,
-                    score,
+                    score: self.reported(score),
                     bound: None,
                     nodes: self.nodes,
                     time: self.start.elapsed(),
                     hashfull: self.tt.hashfull(),
                     pv: pv.clone(),
+                    tbhits: self.tb_hits,
                 });
                 self.root_excluded.push(pv[0]);
             }
             if let Some(m) = limits.mate {
-                if result.score >= MATE_SCORE - 2 * m {
+                if scores[0] >= MATE_SCORE - 2 * m {
                     break;
                 }
             }
@@ -340,6 +449,32 @@ impl<R: Rules> Searcher<R> {
             }
         }
 
+        // Tablebases: a WDL probe after a zeroing move (the counter is 0, as the tables assume).
+        let mut tb_floor = -INFINITY;
+        let mut tb_cap = INFINITY;
+        if matches!(R::VARIANT, Variant::Chess) && self.tb_cardinality > 0 && !root && pos.halfmoves() == 0 {
+            if let Some((value, bound)) = self.probe_wdl(pos, ply) {
+                let cut = match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                };
+                if cut {
+                    let eval = if pos.is_check() { 0 } else { self.eval.evaluate(pos) };
+                    self.tt.store(key, None, value, eval, (depth + 6).min(MAX_PLY as i32 - 1), bound, ply);
+                    return value;
+                }
+                if pv_node {
+                    if bound == Bound::Lower {
+                        tb_floor = value;
+                        alpha = alpha.max(value);
+                    } else {
+                        tb_cap = value;
+                    }
+                }
+            }
+        }
+
         let in_check = pos.is_check();
         let static_eval = if in_check {
             -INFINITY
@@ -393,7 +528,7 @@ impl<R: Rules> Searcher<R> {
         let mut scores = std::mem::take(&mut self.score_buffers[ply as usize]);
         self.score_moves(pos, &moves, tt_move, ply, &mut scores);
 
-        let mut best_score = -INFINITY;
+        let mut best_score = tb_floor;
         let mut best_move = None;
         let mut searched = 0;
         let mut quiets_tried = [Move::normal(mysl_core::Square::A1, mysl_core::Square::B1); 64];
@@ -484,6 +619,7 @@ impl<R: Rules> Searcher<R> {
             // Every move was pruned or excluded at the root.
             return if root { alpha } else { static_eval.max(-MATE_BOUND + 1) };
         }
+        let best_score = best_score.min(tb_cap);
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -495,6 +631,26 @@ impl<R: Rules> Searcher<R> {
             self.tt.store(key, best_move, best_score, if in_check { 0 } else { static_eval }, depth, bound, ply);
         }
         best_score
+    }
+
+    /// The table's WDL as a score and bound: wins and losses are bounds (the search may find the mate),
+    /// draws exact; a cursed win or blessed loss is a draw under the 50-move rule (scored +-2).
+    #[inline(never)]
+    fn probe_wdl(&mut self, pos: &Position<R>, ply: i32) -> Option<(i32, Bound)> {
+        let board = pos.board();
+        if board.occupied().count() as usize > self.tb_cardinality
+            || pos.castling().has_any(Color::White)
+            || pos.castling().has_any(Color::Black)
+        {
+            return None;
+        }
+        let wdl = self.tb.as_ref()?.probe_wdl(board, pos.turn(), pos.ep_square())?;
+        self.tb_hits += 1;
+        Some(match wdl {
+            2 => (TB_WIN - ply, Bound::Lower),
+            -2 => (-TB_WIN + ply, Bound::Upper),
+            w => (2 * w as i32, Bound::Exact),
+        })
     }
 
     fn update_quiet_stats(&mut self, pos: &Position<R>, mv: Move, tried: &[Move], depth: i32, ply: i32) {

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use mysl_core::Move;
 
-use crate::score::{MATE_BOUND, MATE_SCORE};
+use crate::score::{MATE_BOUND, MATE_SCORE, TB_BOUND};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -173,11 +173,11 @@ impl TranspositionTable {
     }
 }
 
-/// Mate scores are stored as distance from the stored node, read back as distance from the root.
+/// Mate and tablebase scores are stored as distance from the stored node, read back as distance from the root.
 fn score_to_tt(score: i32, ply: i32) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply
     } else {
         score
@@ -189,6 +189,10 @@ fn score_from_tt(score: i32, ply: i32) -> i32 {
         (score - ply).min(MATE_SCORE)
     } else if score <= -MATE_BOUND {
         (score + ply).max(-MATE_SCORE)
+    } else if score >= TB_BOUND {
+        score - ply
+    } else if score <= -TB_BOUND {
+        score + ply
     } else {
         score
     }

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use mysl_tb::file::{path_for, write_table, TableFile};
 use mysl_tb::probe::{pos_from_fen, MoveValue};
-use mysl_tb::{Generator, Material, Progress, Tablebase};
+use mysl_tb::{Generator, Material, Progress, Tablebase, Tablebases};
 
 use crate::CliError;
 
@@ -44,9 +44,12 @@ struct GenArgs {
 
 #[derive(Args, Debug)]
 struct ProbeArgs {
-    /// Directory with the table files.
+    /// Directory with our table files (asked first).
     #[arg(long)]
-    dir: PathBuf,
+    dir: Option<PathBuf>,
+    /// Syzygy directories (`DIR1:DIR2`): used for endings our directory does not have (no DTM there).
+    #[arg(long)]
+    syzygy: Option<String>,
     /// The position (no castling rights, at most 5 pieces).
     #[arg(long)]
     fen: String,
@@ -193,10 +196,25 @@ macro_rules! out {
 }
 
 fn probe(a: ProbeArgs) -> Result<ExitCode, CliError> {
-    if !a.dir.is_dir() {
-        return Err(CliError::Input(format!("--dir {}: not a directory", a.dir.display())));
+    if let Some(dir) = &a.dir {
+        if !dir.is_dir() {
+            return Err(CliError::Input(format!("--dir {}: not a directory", dir.display())));
+        }
     }
-    let tb = Tablebase::open_dir(&a.dir);
+    let Some(dir) = a.dir.clone() else {
+        return match &a.syzygy {
+            Some(s) => probe_syzygy(&a, s),
+            None => Err(CliError::Input("give --dir (our tables) and/or --syzygy (Syzygy files)".into())),
+        };
+    };
+    if let Some(s) = &a.syzygy {
+        // ours first; Syzygy for what our directory lacks
+        let ours = pos_from_fen(&a.fen).ok().filter(|(p, _)| path_for(&dir, &p.material().normalized()).exists());
+        if ours.is_none() {
+            return probe_syzygy(&a, s);
+        }
+    }
+    let tb = Tablebase::open_dir(&dir);
     let (r, moves) = tb.probe_fen(&a.fen).map_err(|e| CliError::Input(e.to_string()))?;
     let (pos, ep) = pos_from_fen(&a.fen).map_err(|e| CliError::Input(e.to_string()))?;
     let mut line = Vec::new();
@@ -262,4 +280,82 @@ fn move_json(m: &MoveValue) -> String {
         m.result.dtm(),
         m.zeroing
     )
+}
+
+fn opt(v: Option<i32>) -> String {
+    v.map_or("null".to_string(), |x| x.to_string())
+}
+
+/// Probing through Syzygy files (`--syzygy`): WDL and DTZ, no DTM; the line follows DTZ-optimal moves.
+fn probe_syzygy(a: &ProbeArgs, path: &str) -> Result<ExitCode, CliError> {
+    let mut tbs = Tablebases::new();
+    tbs.add_syzygy_path(path).map_err(|e| CliError::Input(format!("--syzygy: {e}")))?;
+    let pos: mysl_core::Chess =
+        mysl_core::Chess::from_fen(&a.fen).map_err(|e| CliError::Input(format!("bad FEN '{}': {e}", a.fen)))?;
+    let missing = || CliError::Input(format!("'{}': no Syzygy table covers this position in {path}", a.fen));
+    if pos.castling().has_any(mysl_core::Color::White) || pos.castling().has_any(mysl_core::Color::Black) {
+        return Err(CliError::Input(format!("'{}': castling rights are not covered by the tables", a.fen)));
+    }
+    let root = tbs.probe_root(&pos).ok_or_else(missing)?;
+    let mut line = Vec::new();
+    if a.line {
+        let mut p = pos.clone();
+        for _ in 0..600 {
+            let Some(r) = tbs.probe_root(&p) else { break };
+            let Some(best) = r.moves.first() else { break };
+            if r.value.wdl == 0 || best.rank == 0 {
+                break;
+            }
+            line.push(best.uci.clone());
+            p.play_unchecked(best.mv);
+        }
+    }
+    let v = root.value;
+    if a.json {
+        let mv: Vec<String> = root
+            .moves
+            .iter()
+            .map(|m| {
+                format!(
+                    "{{\"uci\":\"{}\",\"wdl\":{},\"dtz\":{},\"dtm\":{},\"zeroing\":{}}}",
+                    m.uci,
+                    m.wdl,
+                    m.dtz,
+                    opt(m.dtm),
+                    m.zeroing
+                )
+            })
+            .collect();
+        let mut s = format!(
+            "{{\"fen\":\"{}\",\"wdl\":{},\"dtz\":{},\"dtm\":{},\"moves\":[{}]",
+            a.fen.replace('"', ""),
+            v.wdl,
+            opt(v.dtz),
+            opt(v.dtm),
+            mv.join(",")
+        );
+        if a.line {
+            let l: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
+            s.push_str(&format!(",\"line\":[{}]", l.join(",")));
+        }
+        s.push('}');
+        out!("{s}");
+    } else {
+        out!("wdl {} ({}), dtz {}, dtm {} (Syzygy)", v.wdl, wdl_word(v.wdl), opt(v.dtz), opt(v.dtm));
+        for m in &root.moves {
+            out!(
+                "{:<6} wdl {:>2} ({:<12}) dtz {:>4} dtm {:>4}{}",
+                m.uci,
+                m.wdl,
+                wdl_word(m.wdl),
+                m.dtz,
+                opt(m.dtm),
+                if m.zeroing { "  zeroing" } else { "" }
+            );
+        }
+        if a.line {
+            out!("line: {}", line.join(" "));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

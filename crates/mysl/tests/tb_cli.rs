@@ -67,3 +67,31 @@ fn bad_input_is_reported() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("KRvK.mtb"));
 }
+
+#[test]
+fn probe_through_syzygy_files() {
+    let syzygy = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/syzygy");
+    if !syzygy.is_dir() {
+        eprintln!("skipped: ../shared/data/syzygy not found");
+        return;
+    }
+    let s = syzygy.to_str().expect("utf-8 path");
+    // a 5-piece position: Syzygy only, no DTM
+    let out = mysl(&["tb", "probe", "--syzygy", s, "--fen", "8/3B4/8/1R6/5r2/8/3K4/5k2 w - - 0 1", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let j = String::from_utf8_lossy(&out.stdout);
+    assert!(j.contains("\"wdl\":1") && j.contains("\"dtm\":null") && j.contains("\"moves\":["), "{j}");
+    // ours first when --dir has the ending
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path().to_str().expect("utf-8 path");
+    assert!(mysl(&["tb", "gen", "KRvK", "--dir", d]).status.success());
+    let fen = "8/8/8/8/8/2k5/8/KR6 w - - 0 1";
+    let ours = mysl(&["tb", "probe", "--dir", d, "--syzygy", s, "--fen", fen, "--json"]);
+    let j = String::from_utf8_lossy(&ours.stdout);
+    assert!(j.contains("\"wdl\":2") && !j.contains("\"dtm\":null"), "{j}");
+    let theirs = mysl(&["tb", "probe", "--syzygy", s, "--fen", fen, "--json", "--line"]);
+    let j = String::from_utf8_lossy(&theirs.stdout);
+    assert!(j.contains("\"wdl\":2") && j.contains("\"dtm\":null") && j.contains("\"line\":[\""), "{j}");
+    let out = mysl(&["tb", "probe", "--fen", fen]);
+    assert_eq!(out.status.code(), Some(2));
+}

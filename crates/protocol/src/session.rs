@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use mysl_book::Book;
 use mysl_core::{dispatch_variant, uci, CastlingMode, Move, Position, Rules, Variant};
-use mysl_engine::{Limits, SearchInfo, SearchResult, Searcher, TranspositionTable};
+use mysl_engine::{Limits, SearchInfo, SearchResult, Searcher, Tablebases, TranspositionTable};
 
 /// Where protocol output lines go (stdout in the binary, a buffer in tests).
 pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
@@ -100,6 +100,12 @@ pub struct Options {
     pub book_depth: usize,
     /// 0–100: 0 favours main lines, 50 follows the weights, 100 picks any book move alike.
     pub book_variety: u32,
+    /// Syzygy directories (`DIR1:DIR2`), empty for none.
+    pub syzygy_path: String,
+    /// A directory of mysl's own tables (`mysl tb gen`), empty for none.
+    pub tablebase_path: String,
+    /// Probe the tables only with at most this many pieces (kings included).
+    pub syzygy_probe_limit: usize,
 }
 
 impl Default for Options {
@@ -114,6 +120,9 @@ impl Default for Options {
             book_file: DEFAULT_BOOK_NAME.to_string(),
             book_depth: 20,
             book_variety: 50,
+            syzygy_path: String::new(),
+            tablebase_path: String::new(),
+            syzygy_probe_limit: 7,
         }
     }
 }
@@ -134,6 +143,8 @@ pub struct Session {
     infinite: bool,
     /// The opening book, loaded when first needed.
     book: Option<Arc<Book>>,
+    /// Endgame tables from `SyzygyPath` and `TablebasePath`.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -160,6 +171,7 @@ impl Session {
             pondering: Arc::new(Mutex::new(None)),
             infinite: false,
             book: None,
+            tablebases: None,
         }
     }
 
@@ -187,6 +199,43 @@ impl Session {
         self.book = Some(Arc::new(book));
         self.options.book_file = if path.is_empty() { DEFAULT_BOOK_NAME.to_string() } else { path.to_string() };
         Ok(())
+    }
+
+    /// Sets `SyzygyPath` (empty or `<empty>`: none) and reopens the tables; the old ones stay on error.
+    pub fn set_syzygy_path(&mut self, path: &str) -> Result<String, String> {
+        let path = if path == "<empty>" { "" } else { path };
+        let tablebase_path = self.options.tablebase_path.clone();
+        self.load_tablebases(path, &tablebase_path)
+    }
+
+    /// Sets `TablebasePath` (our own tables; empty or `<empty>`: none) and reopens the tables.
+    pub fn set_tablebase_path(&mut self, path: &str) -> Result<String, String> {
+        let path = if path == "<empty>" { "" } else { path };
+        let syzygy_path = self.options.syzygy_path.clone();
+        self.load_tablebases(&syzygy_path, path)
+    }
+
+    fn load_tablebases(&mut self, syzygy: &str, ours: &str) -> Result<String, String> {
+        self.stop_search();
+        let mut tb = Tablebases::new();
+        let mut notes = Vec::new();
+        if !syzygy.is_empty() {
+            let n = tb.add_syzygy_path(syzygy).map_err(|e| e.to_string())?;
+            notes.push(format!("{n} Syzygy files"));
+        }
+        if !ours.is_empty() {
+            let n = tb.set_ours(std::path::Path::new(ours)).map_err(|e| e.to_string())?;
+            notes.push(format!("{n} mysl tables"));
+        }
+        self.options.syzygy_path = syzygy.to_string();
+        self.options.tablebase_path = ours.to_string();
+        let max = tb.max_pieces();
+        self.tablebases = (!tb.is_empty()).then(|| Arc::new(tb));
+        Ok(if notes.is_empty() {
+            "no tablebases".to_string()
+        } else {
+            format!("tablebases: {}, up to {max} pieces", notes.join(", "))
+        })
     }
 
     /// A book move for the current position, if the book has one (UCI text and a note on it).
@@ -245,8 +294,9 @@ impl Session {
         limits.multipv = self.options.multipv.max(1);
         limits.move_overhead = self.options.move_overhead;
         let threads = self.options.threads.max(1);
+        let tb = (self.tablebases.clone(), self.options.syzygy_probe_limit);
         self.worker = Some(std::thread::spawn(move || {
-            dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref(), threads));
+            dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref(), threads, tb));
         }));
     }
 
@@ -300,6 +350,7 @@ fn run_search<R: Rules>(
     limits: &Limits,
     reporter: &dyn Reporter,
     threads: usize,
+    (tb, tb_limit): (Option<Arc<Tablebases>>, usize),
 ) {
     let pos = match game.position::<R>() {
         Ok(p) => p,
@@ -314,6 +365,7 @@ fn run_search<R: Rules>(
     let helpers: Vec<_> = (1..threads)
         .map(|i| {
             let (pos, tt, stop, helper_stop) = (pos.clone(), tt.clone(), stop.clone(), helper_stop.clone());
+            let tb = tb.clone();
             let mut limits = limits.clone();
             limits.multipv = 1;
             limits.depth = limits.depth.map(|d| d + (i % 2) as i32);
@@ -329,12 +381,14 @@ fn run_search<R: Rules>(
                     })
                 };
                 let mut searcher = Searcher::<R>::new(tt, flag);
+                searcher.set_tablebases(tb, tb_limit);
                 let _ = searcher.search(&pos, &limits, |_| {});
                 let _ = watcher.join();
             })
         })
         .collect();
     let mut searcher = Searcher::<R>::new(tt, stop.clone());
+    searcher.set_tablebases(tb, tb_limit);
     let result = searcher.search(&pos, limits, |info| reporter.info(info, &pv_text(&pos, &info.pv)));
     // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`'s timer).
     if limits.infinite {

@@ -51,7 +51,7 @@ impl Reporter for UciReporter {
         let ms = info.time.as_millis().max(1);
         let nps = info.nodes as u128 * 1000 / ms;
         (self.out)(&format!(
-            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
             info.depth,
             info.seldepth,
             info.multipv,
@@ -59,6 +59,7 @@ impl Reporter for UciReporter {
             info.nodes,
             nps,
             info.hashfull,
+            info.tbhits,
             info.time.as_millis(),
             pv.join(" ")
         ));
@@ -113,6 +114,9 @@ impl Uci {
                 self.say("option name BookFile type string default <default>");
                 self.say("option name BookDepth type spin default 20 min 0 max 1000");
                 self.say("option name BookVariety type spin default 50 min 0 max 100");
+                self.say("option name SyzygyPath type string default <empty>");
+                self.say("option name TablebasePath type string default <empty>");
+                self.say("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
                 self.say("uciok");
             }
             "isready" => self.say("readyok"),
@@ -314,6 +318,21 @@ impl Uci {
             "bookvariety" => match number(value) {
                 Some(n) => self.session.options.book_variety = n.clamp(0, 100) as u32,
                 None => self.error("setoption BookVariety: expected 0 to 100"),
+            },
+            "syzygypath" => match self.session.set_syzygy_path(value.unwrap_or("")) {
+                Ok(note) => self.say(&format!("info string {note}")),
+                Err(e) => {
+                    self.error(&format!("setoption SyzygyPath: {e}; keeping '{}'", self.session.options.syzygy_path))
+                }
+            },
+            "tablebasepath" => match self.session.set_tablebase_path(value.unwrap_or("")) {
+                Ok(note) => self.say(&format!("info string {note}")),
+                Err(e) => self
+                    .error(&format!("setoption TablebasePath: {e}; keeping '{}'", self.session.options.tablebase_path)),
+            },
+            "syzygyprobelimit" => match number(value) {
+                Some(n) => self.session.options.syzygy_probe_limit = n.clamp(0, 7) as usize,
+                None => self.error("setoption SyzygyProbeLimit: expected a number of pieces"),
             },
             _ => self.error(&format!("setoption: unknown option '{name}'")),
         }

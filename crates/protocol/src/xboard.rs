@@ -66,6 +66,22 @@ impl Reporter for XboardReporter {
                 Some(n) => -100000 + n,
                 None => info.score,
             };
+            if info.tbhits > 0 {
+                // the extended form: seldepth, speed and tablebase hits, then a tab before the PV
+                let nps = info.nodes as u128 * 1000 / info.time.as_millis().max(1);
+                (self.out)(&format!(
+                    "{} {} {} {} {} {} {}\t{}",
+                    info.depth,
+                    score,
+                    info.time.as_millis() / 10,
+                    info.nodes,
+                    info.seldepth,
+                    nps,
+                    info.tbhits,
+                    pv.join(" ")
+                ));
+                return;
+            }
             (self.out)(&format!(
                 "{} {} {} {} {}",
                 info.depth,
@@ -142,11 +158,12 @@ impl Xboard {
         match command {
             "" => {}
             "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating" | "ics" | "hard"
-            | "easy" | "draw" | "egtpath" | "." | "hint" | "bk" | "nopause" | "pause" | "resume" => {}
+            | "easy" | "draw" | "." | "hint" | "bk" | "nopause" | "pause" | "resume" => {}
             "protover" => {
                 self.say(&format!(
                     "feature done=0 myname=\"{ENGINE_NAME}\" setboard=1 usermove=1 time=1 memory=1 smp=1 ping=1 san=0 \
-                     sigint=0 sigterm=0 colors=0 draw=0 analyze=1 playother=1 reuse=1 variants=\"{XBOARD_VARIANTS}\""
+                     sigint=0 sigterm=0 colors=0 draw=0 analyze=1 playother=1 reuse=1 variants=\"{XBOARD_VARIANTS}\" \
+                     egt=\"syzygy,mysl\""
                 ));
                 self.say("feature option=\"Clear Hash -button\"");
                 self.say("feature option=\"OwnBook -check 0\"");
@@ -252,6 +269,19 @@ impl Xboard {
                 Err(_) => self.error("bad cores", line),
             },
             "option" => self.option(rest),
+            "egtpath" => {
+                // `egtpath syzygy DIR` or `egtpath mysl DIR` (our own tables)
+                let (kind, path) = rest.split_once(' ').map_or((rest, ""), |(k, p)| (k, p.trim()));
+                let result = match kind {
+                    "syzygy" => self.session.set_syzygy_path(path),
+                    "mysl" => self.session.set_tablebase_path(path),
+                    _ => Err(format!("unknown tablebase kind '{kind}' (syzygy, mysl)")),
+                };
+                match result {
+                    Ok(note) => self.say(&format!("# {note}")),
+                    Err(e) => self.error(&e, line),
+                }
+            }
             "quit" => {
                 self.session.stop_search();
                 return Flow::Quit;

@@ -299,3 +299,70 @@ fn xboard_book_options() {
     assert!(lines.iter().any(|l| l.starts_with("# book move")), "{lines:?}");
     t.send("quit");
 }
+
+/// ../shared/data/syzygy beside the checkout, if present.
+fn shared_syzygy() -> Option<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/syzygy");
+    if dir.is_dir() {
+        Some(dir.to_string_lossy().to_string())
+    } else {
+        eprintln!("skipped: ../shared/data/syzygy not found");
+        None
+    }
+}
+
+#[test]
+fn uci_tablebase_options_and_tbhits() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    let out = t.take();
+    for o in ["SyzygyPath type string", "TablebasePath type string", "SyzygyProbeLimit type spin"] {
+        assert!(out.iter().any(|l| l.starts_with(&format!("option name {o}"))), "option {o}");
+    }
+    t.send("setoption name SyzygyPath value /nonexistent/tables");
+    assert!(t.take().iter().any(|l| l.starts_with("info string error: setoption SyzygyPath")));
+    let Some(dir) = shared_syzygy() else { return };
+    t.send(&format!("setoption name SyzygyPath value {dir}"));
+    let out = t.take();
+    assert!(out.iter().any(|l| l.contains("Syzygy files") && l.contains("up to 5 pieces")), "{out:?}");
+    // KRPvKR: Black's rook hangs to the pawn; the engine keeps the win
+    t.send("position fen 8/8/2k5/8/3r4/4P3/1R2K3/8 w - - 0 1");
+    t.send("go depth 6");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert_eq!(bestmove(&out), "e3d4", "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("info depth") && l.contains(" tbhits ") && !l.contains(" tbhits 0 ")));
+    // a middlegame: no probes
+    t.take();
+    t.send("position startpos");
+    t.send("go depth 3");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert!(out.iter().filter(|l| l.starts_with("info depth")).all(|l| l.contains(" tbhits 0 ")), "{out:?}");
+    // variants never probe
+    t.send("setoption name UCI_Variant value antichess");
+    t.send("position fen 8/8/2k5/8/3r4/4P3/1R2K3/8 w - - 0 1");
+    t.take();
+    t.send("go depth 3");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert!(out.iter().filter(|l| l.starts_with("info depth")).all(|l| l.contains(" tbhits 0 ")), "{out:?}");
+}
+
+#[test]
+fn xboard_egtpath() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    let out = t.take();
+    assert!(out.iter().any(|l| l.contains("egt=\"syzygy,mysl\"")), "{out:?}");
+    t.send("egtpath gaviota /tmp");
+    assert!(t.take().iter().any(|l| l.starts_with("Error")));
+    let Some(dir) = shared_syzygy() else { return };
+    t.send(&format!("egtpath syzygy {dir}"));
+    assert!(t.take().iter().any(|l| l.contains("Syzygy files")));
+    t.send("setboard 8/8/2k5/8/3r4/4P3/1R2K3/8 w - - 0 1");
+    t.send("post");
+    t.send("sd 5");
+    t.send("go");
+    let out = t.wait_for(|l| l.starts_with("move "), "move");
+    assert!(out.iter().any(|l| l == "move e3d4"), "{out:?}");
+    assert!(out.iter().any(|l| l.contains('\t')), "extended post output with tbhits: {out:?}");
+}

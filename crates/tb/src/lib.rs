@@ -11,11 +11,13 @@ pub mod material;
 pub mod pos;
 pub mod probe;
 pub mod stats;
+pub mod tablebases;
 pub mod value;
 
 pub use gen::{generate_table, Generator, Progress, Silent, Table};
 pub use material::Material;
 pub use probe::{ProbeResult, Tablebase};
+pub use tablebases::{RootMove, RootProbe, Tablebases, TbSource, TbValue};
 
 use std::path::PathBuf;
 
