@@ -383,11 +383,16 @@ fn par<F>(ranges: &[(u64, u64)], threads: usize, f: F) -> (u64, i32)
 where
     F: Fn(u64, u64, &mut Moves) -> (u64, i32) + Sync,
 {
-    let states = par_states(&chunks_of(ranges, CHUNK), threads, || (Moves::default(), 0u64, 0i32), |a, b, st| {
-        let (s, m) = f(a, b, &mut st.0);
-        st.1 += s;
-        st.2 = st.2.max(m);
-    });
+    let states = par_states(
+        &chunks_of(ranges, CHUNK),
+        threads,
+        || (Moves::default(), 0u64, 0i32),
+        |a, b, st| {
+            let (s, m) = f(a, b, &mut st.0);
+            st.1 += s;
+            st.2 = st.2.max(m);
+        },
+    );
     states.iter().fold((0, 0), |(s, m), st| (s + st.1, m.max(st.2)))
 }
 

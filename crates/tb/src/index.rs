@@ -197,7 +197,13 @@ impl Layout {
     /// changes only its own digit of the index (the orientation is fixed by the kings, except when both
     /// kings stand on the a1-h8 diagonal without pawns), so most indices cost one multiply-add.
     #[inline]
-    pub fn for_each_piece_move(&self, sq: &[u8], idx: u64, color: Color, mut f: impl FnMut(Option<u64>) -> bool) -> bool {
+    pub fn for_each_piece_move(
+        &self,
+        sq: &[u8],
+        idx: u64,
+        color: Color,
+        mut f: impl FnMut(Option<u64>) -> bool,
+    ) -> bool {
         let n = self.pieces.len();
         let mut occ = 0u64;
         for &s in &sq[..n] {
