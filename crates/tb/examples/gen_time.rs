@@ -3,7 +3,7 @@
 //! (default: all 3-4 piece endings on 2 threads). Set MYSL_TB_TRACE=1 for a per-phase breakdown.
 //! `MYSL_TB_SIZES=1` also encodes every table (format version 2) and prints the compressed bytes of its WDL,
 //! DTZ and DTM streams in bits per unique position (positions up to symmetry, both sides to move, counted as
-//! the Syzygy generator counts them), and the totals.
+//! the Syzygy generator counts them), and the totals. `MYSL_TB_DIR=DIR` writes the files there.
 use std::time::Instant;
 
 use mysl_tb::file::{encode_table, TableFile};
@@ -34,6 +34,9 @@ fn main() {
         gen_cpu += cpu;
         let t = &g.tables[&m];
         print!("{m:8} {:>9} index entries/side  {wall:6.2} s wall {cpu:6.2} s cpu", t.layout.size);
+        if let Some(dir) = std::env::var_os("MYSL_TB_DIR") {
+            mysl_tb::file::write_table(std::path::Path::new(&dir), t).expect("write");
+        }
         if sizes {
             let bytes = encode_table(t).expect("encode");
             let f = TableFile::from_bytes(std::path::Path::new("mem"), bytes.clone(), Some(m)).expect("reopen");

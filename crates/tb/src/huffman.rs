@@ -9,6 +9,8 @@
 
 /// Longest code.
 pub const MAX_LEN: u8 = 20;
+/// Bits looked up at once when decoding.
+const LUT_BITS: u32 = 8;
 /// Run classes (`c` in `2^c + e`).
 pub const RUN_CLASSES: usize = 17;
 
@@ -138,6 +140,8 @@ pub struct Decoder {
     start: [u32; MAX_LEN as usize + 1],
     count: [u32; MAX_LEN as usize + 1],
     sorted: Vec<u16>,
+    /// The next [`LUT_BITS`] bits -> token << 8 | length, for codes of at most that length (0: longer code).
+    lut: Vec<u32>,
     /// Number of literal symbols (tokens below are literals, from it on run classes).
     pub v: usize,
 }
@@ -177,18 +181,44 @@ impl Decoder {
             }
             d.count[l as usize] += 1;
             d.sorted.push(i as u16);
+            if l as u32 <= LUT_BITS {
+                let shift = LUT_BITS - l as u32;
+                let base = (code << shift) as usize;
+                if d.lut.is_empty() {
+                    d.lut = vec![0; 1 << LUT_BITS];
+                }
+                for e in &mut d.lut[base..base + (1 << shift)] {
+                    *e = (i as u32) << 8 | l as u32;
+                }
+            }
         }
         Ok(d)
     }
 
     #[inline]
     fn token(&self, r: &mut BitReader) -> Result<u16, &'static str> {
-        let mut code = 0u32;
-        for l in 1..=MAX_LEN as usize {
-            code = (code << 1) | r.bit()?;
-            let k = code.wrapping_sub(self.first[l]);
-            if k < self.count[l] {
-                return Ok(self.sorted[(self.start[l] + k) as usize]);
+        r.refill();
+        if let Some(&e) = self.lut.get((r.acc >> (64 - LUT_BITS)) as usize) {
+            if e != 0 {
+                let l = e & 0xff;
+                if l > r.n {
+                    return Err("block ends early");
+                }
+                r.acc <<= l;
+                r.n -= l;
+                return Ok((e >> 8) as u16);
+            }
+        }
+        for l in 1..=MAX_LEN as u32 {
+            let code = (r.acc >> (64 - l)) as u32;
+            let k = code.wrapping_sub(self.first[l as usize]);
+            if k < self.count[l as usize] {
+                if l > r.n {
+                    return Err("block ends early");
+                }
+                r.acc <<= l;
+                r.n -= l;
+                return Ok(self.sorted[(self.start[l as usize] + k) as usize]);
             }
         }
         Err("invalid code")
@@ -272,24 +302,27 @@ struct BitReader<'a> {
 impl BitReader<'_> {
     #[inline]
     fn refill(&mut self) {
+        if self.n >= 32 {
+            return;
+        }
+        if self.at + 8 <= self.bytes.len() {
+            // load 4 bytes at once
+            let w = u32::from_be_bytes([
+                self.bytes[self.at],
+                self.bytes[self.at + 1],
+                self.bytes[self.at + 2],
+                self.bytes[self.at + 3],
+            ]) as u64;
+            self.acc |= w << (32 - self.n);
+            self.at += 4;
+            self.n += 32;
+            return;
+        }
         while self.n <= 56 && self.at < self.bytes.len() {
             self.acc |= (self.bytes[self.at] as u64) << (56 - self.n);
             self.at += 1;
             self.n += 8;
         }
-    }
-    #[inline]
-    fn bit(&mut self) -> Result<u32, &'static str> {
-        if self.n == 0 {
-            self.refill();
-            if self.n == 0 {
-                return Err("block ends early");
-            }
-        }
-        let b = (self.acc >> 63) as u32;
-        self.acc <<= 1;
-        self.n -= 1;
-        Ok(b)
     }
     #[inline]
     fn bits(&mut self, c: u8) -> Result<u32, &'static str> {
