@@ -218,7 +218,47 @@ impl Layout {
             let from = sq[i];
             let mut targets = attacks::attacks(c, role, Square::from_index(from as u32), Bitboard(occ)).0 & !occ;
             let mult = self.fast_mult[i];
-            if mult != 0 && !diag {
+            if role == Role::King {
+                // a king move changes the king digit(s) only while the orientation stays the same
+                let m64 = 64u64.pow(self.other_ids.len() as u32);
+                let mut s2 = [0u8; 8];
+                s2[..n].copy_from_slice(&sq[..n]);
+                let kk = kk_tables();
+                while targets != 0 {
+                    let to = targets.trailing_zeros() as u8;
+                    targets &= targets - 1;
+                    let fast = if self.pawns {
+                        if i == 1 {
+                            Some(idx - from as u64 * m64 + to as u64 * m64)
+                        } else if file(to) < 4 {
+                            let w = |s: u8| (rank(s) * 4 + file(s)) as u64;
+                            Some(idx - w(from) * 64 * m64 + w(to) * 64 * m64)
+                        } else {
+                            None
+                        }
+                    } else {
+                        let key =
+                            if i == 0 { to as usize * 64 + sq[1] as usize } else { sq[0] as usize * 64 + to as usize };
+                        if kk.transform[key] == 0 {
+                            let k = kk.index[key];
+                            Some(if k == u16::MAX { u64::MAX } else { k as u64 * m64 + idx % m64 })
+                        } else {
+                            None
+                        }
+                    };
+                    let r = match fast {
+                        Some(u64::MAX) => None,
+                        Some(x) => Some(x),
+                        None => {
+                            s2[i] = to;
+                            self.index(&s2[..n])
+                        }
+                    };
+                    if !f(r) {
+                        return false;
+                    }
+                }
+            } else if mult != 0 && !diag {
                 let base = idx - from as u64 * mult;
                 while targets != 0 {
                     let to = targets.trailing_zeros() as u64;
