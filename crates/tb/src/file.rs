@@ -10,16 +10,17 @@
 //! | 4 | metrics present: bit 0 DTM, bit 1 DTZ50, bit 2 WDL50 (7 in version 2) |
 //! | 8 | positions per side (the generation index size) |
 //! | 4 | number of streams (6) |
-//! | 4 | reserved (0) |
+//! | 4 | flags: bit `s` set when DTM stream `s` (4 or 5) stores DTM minus DTZ instead of DTM |
 //! | 6 × 16 | stream directory: offset and length (`u64` each) of every stream section, in the order WDL white
 //!   to move, WDL black, DTZ white, DTZ black, DTM white, DTM black |
 //! | ... | the stream sections |
 //! | 4 | CRC-32 of everything before |
 //!
 //! A stream section: positions per block `u32` (a power of two), blocks `u32`, distinct values `V` (`u16`),
-//! reserved `u16`, the values `V × i16` (symbol `s` stands for value `s`; most frequent first), the code
-//! lengths of the `V + 17` tokens (`u8` each, see [`crate::huffman`]), the block offsets `(blocks + 1) × u32`
-//! (from the start of the block data), the block data.
+//! codes `C` (`u16`), the values `V × i16` (symbol `s` stands for value `s`; most frequent first), the code
+//! lengths of the `V + 17` tokens of each code (`u8` each, see [`crate::huffman`]), the code of each context
+//! (`(V + 1) × u16`), the block offsets `(blocks + 1) × u32` (from the start of the block data), the block
+//! data.
 //!
 //! Values: WDL50 -2..=2 (Syzygy's numbers); DTZ and DTM the generator's internal values ([`crate::value`]).
 //! "Don't care" entries take the value of the entry before them (which lengthens runs): holes of the index and
@@ -55,8 +56,9 @@ pub fn path_for(dir: &Path, m: &Material) -> PathBuf {
     dir.join(format!("{m}.mtb"))
 }
 
-/// The values of stream `s` of a table, `None` where the value does not matter.
-fn stream_values(t: &Table, s: usize) -> Vec<Option<i16>> {
+/// The values of stream `s` of a table, `None` where the value does not matter; `delta`: a DTM stream holds
+/// DTM minus DTZ (equal in many endings, where the best line has no zeroing move before mate).
+fn stream_values(t: &Table, s: usize, delta: bool) -> Vec<Option<i16>> {
     let side = s % 2;
     let (dtz, dtm) = (&t.dtz[side], &t.dtm[side]);
     (0..dtz.len())
@@ -68,6 +70,7 @@ fn stream_values(t: &Table, s: usize) -> Vec<Option<i16>> {
             match s / 2 {
                 0 => Some(value::wdl_of_dtz(z) as i16),
                 1 => (z != 0).then_some(z),
+                _ if delta => (m != 0).then_some(m.wrapping_sub(z)),
                 _ => (m != 0).then_some(m),
             }
         })
@@ -220,8 +223,17 @@ pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
             }
         }
     }
-    let sections: Vec<Vec<u8>> =
-        (0..STREAMS).map(|s| encode_stream(&fill_dont_care(&stream_values(t, s)), BLOCK_LIMIT[s / 2])).collect();
+    let mut sections: Vec<Vec<u8>> =
+        (0..STREAMS).map(|s| encode_stream(&fill_dont_care(&stream_values(t, s, false)), BLOCK_LIMIT[s / 2])).collect();
+    // DTM streams: DTM itself or DTM minus DTZ, whichever is smaller
+    let mut flags = 0u32;
+    for s in 4..STREAMS {
+        let d = encode_stream(&fill_dont_care(&stream_values(t, s, true)), BLOCK_LIMIT[s / 2]);
+        if d.len() < sections[s].len() {
+            sections[s] = d;
+            flags |= 1 << s;
+        }
+    }
     let mut buf = Vec::with_capacity(HEADER + sections.iter().map(|s| s.len()).sum::<usize>() + 4);
     buf.extend_from_slice(MAGIC);
     buf.extend_from_slice(&VERSION.to_le_bytes());
@@ -232,7 +244,7 @@ pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
     buf.extend_from_slice(&7u32.to_le_bytes());
     buf.extend_from_slice(&t.layout.size.to_le_bytes());
     buf.extend_from_slice(&(STREAMS as u32).to_le_bytes());
-    buf.extend_from_slice(&0u32.to_le_bytes());
+    buf.extend_from_slice(&flags.to_le_bytes());
     let mut at = HEADER as u64;
     for s in &sections {
         buf.extend_from_slice(&at.to_le_bytes());
@@ -283,6 +295,8 @@ pub struct TableFile {
     pub layout: Layout,
     bytes: Vec<u8>,
     streams: Vec<Stream>,
+    /// Header flags (bit 4, 5: that DTM stream holds DTM minus DTZ).
+    flags: u32,
 }
 
 fn u16_at(b: &[u8], at: usize) -> u16 {
@@ -400,6 +414,10 @@ impl TableFile {
         if u32_at(&bytes, 40) as usize != STREAMS {
             return Err(bad("unexpected number of streams".into()));
         }
+        let flags = u32_at(&bytes, 44);
+        if flags & !0b11_0000 != 0 {
+            return Err(bad(format!("unknown flags {flags:#x}")));
+        }
         let mut streams = Vec::with_capacity(STREAMS);
         for s in 0..STREAMS {
             let at = u64_at(&bytes, 48 + 16 * s);
@@ -410,7 +428,7 @@ impl TableFile {
             let (at, end) = (at as usize, (at + len) as usize);
             streams.push(parse_stream(&bytes, at, end, size).map_err(|why| bad(format!("stream {s}: {why}")))?);
         }
-        Ok(TableFile { path: path.to_path_buf(), layout, bytes, streams })
+        Ok(TableFile { path: path.to_path_buf(), layout, bytes, streams, flags })
     }
 
     /// One value of stream `s`: walks the tokens of its block (nothing is allocated).
@@ -440,7 +458,9 @@ impl TableFile {
         if self.value_at(side, idx)? == 0 {
             return Ok((0, 0));
         }
-        Ok((self.value_at(4 + side, idx)?, self.value_at(2 + side, idx)?))
+        let dtz = self.value_at(2 + side, idx)?;
+        let dtm = self.value_at(4 + side, idx)?;
+        Ok((if self.flags & (1 << (4 + side)) != 0 { dtm.wrapping_add(dtz) } else { dtm }, dtz))
     }
 
     /// Compressed bytes of the WDL, DTZ and DTM streams (both sides each).
@@ -489,6 +509,8 @@ impl TableFile {
                 if wdl[side][i] == 0 {
                     dtz[side][i] = 0;
                     dtm[side][i] = 0;
+                } else if self.flags & (1 << (4 + side)) != 0 {
+                    dtm[side][i] = dtm[side][i].wrapping_add(dtz[side][i]);
                 }
             }
         }
