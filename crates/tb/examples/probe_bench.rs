@@ -11,6 +11,7 @@ use mysl_tb::{Material, Tablebase};
 use shakmaty::{fen::Fen, CastlingMode, Chess};
 use shakmaty_syzygy::{Tablebase as Syzygy, Wdl};
 
+#[allow(clippy::result_large_err)] // shakmaty's PositionError
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let ours = PathBuf::from(args.first().expect("OUR_DIR"));

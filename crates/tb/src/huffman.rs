@@ -22,7 +22,7 @@ pub fn tokens(syms: &[u16], v: usize, out: &mut Vec<(u32, u32, u8)>) {
         let s = syms[i];
         out.push((s as u32, 0, 0));
         let mut j = i + 1;
-        while j < syms.len() && syms[j] == s && j - i <= (1 << RUN_CLASSES) - 1 {
+        while j < syms.len() && syms[j] == s && j - i < (1 << RUN_CLASSES) {
             j += 1;
         }
         let run = (j - i - 1) as u32; // repeats after the literal
