@@ -25,7 +25,7 @@
 //! Values: WDL50 -2..=2 (Syzygy's numbers); DTZ and DTM the generator's internal values ([`crate::value`]).
 //! "Don't care" entries take the value of the entry before them (which lengthens runs): holes of the index and
 //! illegal positions in every stream, and drawn positions in the DTZ and DTM streams (a probe reads the WDL
-//! stream first and a draw has DTZ and DTM 0). A block is at most 1 KiB (DTZ, DTM) or 256 bytes (WDL)
+//! stream first and a draw has DTZ and DTM 0). A block is at most 1 KiB (DTZ, DTM) or 128 bytes (WDL)
 //! compressed, so a probe decodes at most one block per stream it reads. The whole file is checked against
 //! its CRC when it is opened.
 
@@ -46,7 +46,7 @@ pub const VERSION: u32 = 2;
 pub const STREAMS: usize = 6;
 const HEADER: usize = 8 + 4 + 16 + 4 + 8 + 4 + 4 + STREAMS * 16;
 /// Largest compressed block of a stream (WDL, DTZ and DTM streams).
-const BLOCK_LIMIT: [usize; 3] = [256, 1024, 1024];
+const BLOCK_LIMIT: [usize; 3] = [128, 1024, 1024];
 /// Block sizes tried (positions per block), largest first.
 const MAX_BLOCK_LOG: u32 = 16;
 const MIN_BLOCK_LOG: u32 = 4;
@@ -120,12 +120,9 @@ fn encode_stream(vals: &[i16], limit: usize) -> Vec<u8> {
             }
         }
     };
-    let mut chosen = None;
-    for log in (MIN_BLOCK_LOG..=MAX_BLOCK_LOG).rev() {
+    // codes and whether every block fits, for a block size
+    let mut try_size = |log: u32| {
         let bl = 1usize << log;
-        if log > MIN_BLOCK_LOG && bl / 2 >= syms.len().max(1) {
-            continue; // a smaller block holds the whole stream as well
-        }
         let mut freq = vec![vec![0u64; ntok]; nv + 1];
         for block in syms.chunks(bl) {
             ctx_tokens(block, &mut toks, &mut |t, _, _, ctx| freq[ctx][t as usize] += 1);
@@ -138,11 +135,30 @@ fn encode_stream(vals: &[i16], limit: usize) -> Vec<u8> {
             });
             (bits as usize).div_ceil(8) <= limit
         });
-        if fits || log == MIN_BLOCK_LOG {
-            chosen = Some((bl, codes, ctx_map));
-            break;
+        (fits, (bl, codes, ctx_map))
+    };
+    // the largest block size that fits: a binary search (smaller blocks fit more easily); the smallest size
+    // is taken when none fits (a block of 16 values always fits in practice: at most 16 tokens of 20 + 16 bits)
+    let mut top = MAX_BLOCK_LOG;
+    while top > MIN_BLOCK_LOG && (1usize << (top - 1)) >= syms.len().max(1) {
+        top -= 1; // a smaller block holds the whole stream as well
+    }
+    let (mut lo, mut hi) = (MIN_BLOCK_LOG, top);
+    let mut chosen = None;
+    while lo <= hi {
+        let mid = (lo + hi) / 2;
+        let (fits, c) = try_size(mid);
+        if fits {
+            chosen = Some(c);
+            lo = mid + 1;
+        } else {
+            if mid == MIN_BLOCK_LOG {
+                break;
+            }
+            hi = mid - 1;
         }
     }
+    let chosen = chosen.or_else(|| Some(try_size(MIN_BLOCK_LOG).1));
     let Some((bl, lens, ctx_map)) = chosen else { unreachable!("the smallest block size is always chosen") };
     let codes: Vec<Vec<(u32, u8)>> = lens.iter().map(|l| huffman::canonical_codes(l)).collect();
     let blocks = syms.len().div_ceil(bl);
@@ -223,12 +239,30 @@ pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
             }
         }
     }
-    let mut sections: Vec<Vec<u8>> =
-        (0..STREAMS).map(|s| encode_stream(&fill_dont_care(&stream_values(t, s, false)), BLOCK_LIMIT[s / 2])).collect();
+    // the six streams, and the two DTM streams as DTM minus DTZ, encoded on two threads
+    let jobs: Vec<(usize, bool)> = (0..STREAMS).map(|s| (s, false)).chain((4..STREAMS).map(|s| (s, true))).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&(s, delta)) = jobs.get(k) else { break };
+            done.push((k, encode_stream(&fill_dont_care(&stream_values(t, s, delta)), BLOCK_LIMIT[s / 2])));
+        }
+        done
+    };
+    let mut encoded: Vec<Vec<u8>> = vec![Vec::new(); jobs.len()];
+    std::thread::scope(|scope| {
+        let a = scope.spawn(work);
+        let mine = work();
+        for (k, e) in mine.into_iter().chain(a.join().unwrap_or_else(|e| std::panic::resume_unwind(e))) {
+            encoded[k] = e;
+        }
+    });
+    let mut sections: Vec<Vec<u8>> = encoded.drain(..STREAMS).collect();
     // DTM streams: DTM itself or DTM minus DTZ, whichever is smaller
     let mut flags = 0u32;
-    for s in 4..STREAMS {
-        let d = encode_stream(&fill_dont_care(&stream_values(t, s, true)), BLOCK_LIMIT[s / 2]);
+    for (s, d) in (4..STREAMS).zip(encoded) {
         if d.len() < sections[s].len() {
             sections[s] = d;
             flags |= 1 << s;
