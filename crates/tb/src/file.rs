@@ -37,6 +37,7 @@ use crate::gen::Table;
 use crate::huffman::{self, BitWriter, Codes, Decoder, RUN_CLASSES};
 use crate::index::Layout;
 use crate::material::Material;
+use crate::pos::TbPos;
 use crate::value::{self, INVALID};
 use crate::TbError;
 
@@ -507,8 +508,8 @@ impl TableFile {
         out
     }
 
-    /// Decodes the whole file into a table. Entries that do not matter (holes and illegal positions) hold
-    /// whatever the file gives them; drawn positions get DTM and DTZ 0.
+    /// Decodes the whole file into a table, the same as the generator made it: holes and illegal positions
+    /// (which the file leaves as "don't care") are marked [`INVALID`] again, drawn positions get DTM and DTZ 0.
     pub fn to_table(&self) -> Result<Table, TbError> {
         let size = self.layout.size as usize;
         let mut syms = Vec::new();
@@ -535,11 +536,27 @@ impl TableFile {
         }
         let mut it = streams.into_iter();
         let mut next = || it.next().unwrap_or_default();
-        let wdl = [next(), next()];
+        let mut wdl = [next(), next()];
         let mut dtz = [next(), next()];
         let mut dtm = [next(), next()];
+        let l = &self.layout;
+        let n = l.len();
+        let mut sq = [0u8; 8];
+        for i in 0..size {
+            let hole = l.decode(i as u64, &mut sq).is_none() || l.index(&sq[..n]) != Some(i as u64);
+            for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
+                if hole || !TbPos::new(&l.pieces, &sq[..n], stm).is_legal() {
+                    wdl[side][i] = INVALID;
+                    dtz[side][i] = INVALID;
+                    dtm[side][i] = INVALID;
+                }
+            }
+        }
         for side in 0..2 {
             for i in 0..size {
+                if wdl[side][i] == INVALID {
+                    continue;
+                }
                 if wdl[side][i] == 0 {
                     dtz[side][i] = 0;
                     dtm[side][i] = 0;
