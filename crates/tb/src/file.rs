@@ -1,114 +1,306 @@
-//! Table files (format version 1).
+//! Table files (format version 2).
 //!
 //! Layout, all integers little-endian:
 //!
 //! | bytes | content |
 //! |---|---|
 //! | 8 | magic `MYSLTB\r\n` |
-//! | 4 | format version (1) |
+//! | 4 | format version (2) |
 //! | 16 | material, ASCII, NUL-padded (`KQvKR`) |
-//! | 4 | metrics present: bit 0 DTM, bit 1 DTZ50 (both in version 1) |
+//! | 4 | metrics present: bit 0 DTM, bit 1 DTZ50, bit 2 WDL50 (7 in version 2) |
 //! | 8 | positions per side (the generation index size) |
-//! | 4 | block size in values (512: 1 KiB of decoded `i16` values) |
-//! | 8 | number of blocks per (metric, side) stream |
-//! | ... | block index: for every stream (DTM white, DTM black, DTZ white, DTZ black) and block, the u64 offset of
-//!   the block's encoded bytes from the start of the data area, plus one final end offset per stream |
-//! | ... | data area: blocks, each a run-length code of `i16` values (see [`encode_block`]) |
+//! | 4 | number of streams (6) |
+//! | 4 | flags: bit `s` set when DTM stream `s` (4 or 5) stores DTM minus DTZ instead of DTM |
+//! | 6 × 16 | stream directory: offset and length (`u64` each) of every stream section, in the order WDL white
+//!   to move, WDL black, DTZ white, DTZ black, DTM white, DTM black |
+//! | ... | the stream sections |
 //! | 4 | CRC-32 of everything before |
 //!
-//! A block decodes to at most `BLOCK` values (512 values of 2 bytes = 1 KiB decoded), so a probe decodes one
-//! block. The whole file is checked against its CRC when it is opened.
+//! A stream section: positions per block `u32` (a power of two), blocks `u32`, distinct values `V` (`u16`),
+//! codes `C` (`u16`), the values `V × i16` (symbol `s` stands for value `s`; most frequent first), the code
+//! lengths of the `V + 17` tokens of each code (`u8` each, see [`crate::huffman`]), the code of each context
+//! (`(V + 1) × u16`), the block offsets `(blocks + 1) × u32` (from the start of the block data), the block
+//! data.
+//!
+//! Values: WDL50 -2..=2 (Syzygy's numbers); DTZ and DTM the generator's internal values ([`crate::value`]).
+//! "Don't care" entries take the value of the entry before them (which lengthens runs): holes of the index and
+//! illegal positions in every stream, and drawn positions in the DTZ and DTM streams (a probe reads the WDL
+//! stream first and a draw has DTZ and DTM 0). A block is at most 1 KiB (DTZ, DTM) or 128 bytes (WDL)
+//! compressed, so a probe decodes at most one block per stream it reads. The whole file is checked against
+//! its CRC when it is opened.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::gen::Table;
+use crate::huffman::{self, BitWriter, Codes, Decoder, RUN_CLASSES};
 use crate::index::Layout;
 use crate::material::Material;
+use crate::pos::TbPos;
+use crate::value::{self, INVALID};
 use crate::TbError;
 
 pub const MAGIC: &[u8; 8] = b"MYSLTB\r\n";
-pub const VERSION: u32 = 1;
-/// Values per block: 512 values of 2 bytes, 1 KiB decoded.
-pub const BLOCK: usize = 512;
-const HEADER: usize = 8 + 4 + 16 + 4 + 8 + 4 + 8;
+pub const VERSION: u32 = 2;
+/// Streams: WDL white/black to move, DTZ white/black, DTM white/black.
+pub const STREAMS: usize = 6;
+const HEADER: usize = 8 + 4 + 16 + 4 + 8 + 4 + 4 + STREAMS * 16;
+/// Largest compressed block of a stream (WDL, DTZ and DTM streams).
+const BLOCK_LIMIT: [usize; 3] = [128, 1024, 1024];
+/// Block sizes tried (positions per block), largest first.
+const MAX_BLOCK_LOG: u32 = 16;
+const MIN_BLOCK_LOG: u32 = 4;
 
 /// File name of an ending in a directory.
 pub fn path_for(dir: &Path, m: &Material) -> PathBuf {
     dir.join(format!("{m}.mtb"))
 }
 
-/// Run-length code: repeated (count-1: u8, value: i16 LE) pairs; a run covers 1..=256 equal values.
-fn encode_block(vals: &[i16], out: &mut Vec<u8>) {
-    let mut i = 0;
-    while i < vals.len() {
-        let v = vals[i];
-        let mut j = i + 1;
-        while j < vals.len() && vals[j] == v && j - i < 256 {
-            j += 1;
-        }
-        out.push((j - i - 1) as u8);
-        out.extend_from_slice(&v.to_le_bytes());
-        i = j;
-    }
+/// The values of stream `s` of a table, `None` where the value does not matter; `delta`: a DTM stream holds
+/// DTM minus DTZ (equal in many endings, where the best line has no zeroing move before mate).
+fn stream_values(t: &Table, s: usize, delta: bool) -> Vec<Option<i16>> {
+    let side = s % 2;
+    let (dtz, dtm) = (&t.dtz[side], &t.dtm[side]);
+    (0..dtz.len())
+        .map(|i| {
+            let (z, m) = (dtz[i], dtm[i]);
+            if z == INVALID || m == INVALID {
+                return None;
+            }
+            match s / 2 {
+                0 => Some(value::wdl_of_dtz(z) as i16),
+                1 => (z != 0).then_some(z),
+                _ if delta => (m != 0).then_some(m.wrapping_sub(z)),
+                _ => (m != 0).then_some(m),
+            }
+        })
+        .collect()
 }
 
-fn decode_block(bytes: &[u8], want: usize, out: &mut Vec<i16>) -> Result<(), String> {
-    out.clear();
-    if !bytes.len().is_multiple_of(3) {
-        return Err("block length is not a multiple of 3".into());
+/// Fills the entries that do not matter with the value before them (the first ones with the first value).
+fn fill_dont_care(v: &[Option<i16>]) -> Vec<i16> {
+    let first = v.iter().flatten().next().copied().unwrap_or(0);
+    let mut prev = first;
+    v.iter()
+        .map(|x| {
+            if let Some(x) = x {
+                prev = *x;
+            }
+            prev
+        })
+        .collect()
+}
+
+/// An encoded stream section.
+fn encode_stream(vals: &[i16], limit: usize) -> Vec<u8> {
+    // symbols by frequency
+    let mut counts = vec![0u64; 1 << 16];
+    for &v in vals {
+        counts[v as u16 as usize] += 1;
     }
-    for c in bytes.chunks_exact(3) {
-        let n = c[0] as usize + 1;
-        let v = i16::from_le_bytes([c[1], c[2]]);
-        if out.len() + n > want {
-            return Err("block decodes to too many values".into());
+    let mut values: Vec<(i16, u64)> =
+        (0..1usize << 16).filter(|&k| counts[k] > 0).map(|k| (k as u16 as i16, counts[k])).collect();
+    values.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut sym_of = vec![0u16; 1 << 16];
+    for (k, &(v, _)) in values.iter().enumerate() {
+        sym_of[v as u16 as usize] = k as u16;
+    }
+    let syms: Vec<u16> = vals.iter().map(|&v| sym_of[v as u16 as usize]).collect();
+    let nv = values.len();
+    let ntok = nv + RUN_CLASSES;
+    let mut toks = Vec::new();
+    // (token, extra, extra bits, context) of a block
+    let ctx_tokens = |block: &[u16], toks: &mut Vec<(u32, u32, u8)>, f: &mut dyn FnMut(u32, u32, u8, usize)| {
+        huffman::tokens(block, nv, toks);
+        let mut ctx = nv;
+        for &(t, e, c) in toks.iter() {
+            f(t, e, c, ctx);
+            if (t as usize) < nv {
+                ctx = t as usize;
+            }
         }
-        out.extend(std::iter::repeat_n(v, n));
+    };
+    // codes and whether every block fits, for a block size
+    let mut try_size = |log: u32| {
+        let bl = 1usize << log;
+        let mut freq = vec![vec![0u64; ntok]; nv + 1];
+        for block in syms.chunks(bl) {
+            ctx_tokens(block, &mut toks, &mut |t, _, _, ctx| freq[ctx][t as usize] += 1);
+        }
+        let (codes, ctx_map) = choose_codes(&freq);
+        let fits = syms.chunks(bl).all(|block| {
+            let mut bits = 0u64;
+            ctx_tokens(block, &mut toks, &mut |t, _, c, ctx| {
+                bits += codes[ctx_map[ctx] as usize][t as usize] as u64 + c as u64;
+            });
+            (bits as usize).div_ceil(8) <= limit
+        });
+        (fits, (bl, codes, ctx_map))
+    };
+    // the largest block size that fits: a binary search (smaller blocks fit more easily); the smallest size
+    // is taken when none fits (a block of 16 values always fits in practice: at most 16 tokens of 20 + 16 bits)
+    let mut top = MAX_BLOCK_LOG;
+    while top > MIN_BLOCK_LOG && (1usize << (top - 1)) >= syms.len().max(1) {
+        top -= 1; // a smaller block holds the whole stream as well
     }
-    if out.len() != want {
-        return Err(format!("block decodes to {} values, expected {want}", out.len()));
+    let (mut lo, mut hi) = (MIN_BLOCK_LOG, top);
+    let mut chosen = None;
+    while lo <= hi {
+        let mid = (lo + hi) / 2;
+        let (fits, c) = try_size(mid);
+        if fits {
+            chosen = Some(c);
+            lo = mid + 1;
+        } else {
+            if mid == MIN_BLOCK_LOG {
+                break;
+            }
+            hi = mid - 1;
+        }
     }
-    Ok(())
+    let chosen = chosen.or_else(|| Some(try_size(MIN_BLOCK_LOG).1));
+    let Some((bl, lens, ctx_map)) = chosen else { unreachable!("the smallest block size is always chosen") };
+    let codes: Vec<Vec<(u32, u8)>> = lens.iter().map(|l| huffman::canonical_codes(l)).collect();
+    let blocks = syms.len().div_ceil(bl);
+    let mut data = Vec::new();
+    let mut offsets = Vec::with_capacity(blocks + 1);
+    for block in syms.chunks(bl) {
+        offsets.push(data.len() as u32);
+        let mut w = BitWriter::default();
+        ctx_tokens(block, &mut toks, &mut |t, e, c, ctx| {
+            let (code, l) = codes[ctx_map[ctx] as usize][t as usize];
+            w.put(code, l);
+            w.put(e, c);
+        });
+        w.flush();
+        data.extend_from_slice(&w.bytes);
+    }
+    offsets.push(data.len() as u32);
+    let mut out = Vec::new();
+    out.extend_from_slice(&(bl as u32).to_le_bytes());
+    out.extend_from_slice(&(blocks as u32).to_le_bytes());
+    out.extend_from_slice(&(nv as u16).to_le_bytes());
+    out.extend_from_slice(&(lens.len() as u16).to_le_bytes());
+    for &(v, _) in &values {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for l in &lens {
+        out.extend_from_slice(l);
+    }
+    for &c in &ctx_map {
+        out.extend_from_slice(&c.to_le_bytes());
+    }
+    for o in offsets {
+        out.extend_from_slice(&o.to_le_bytes());
+    }
+    out.extend_from_slice(&data);
+    out
+}
+
+/// Code lengths for the token frequencies of each context: a shared code (code 0) from all of them, and a
+/// context of its own where that saves more bits than its table costs. Returns the codes and, per
+/// context, the code it uses.
+fn choose_codes(freq: &[Vec<u64>]) -> (Vec<Vec<u8>>, Vec<u16>) {
+    let ntok = freq[0].len();
+    let mut all = vec![0u64; ntok];
+    for f in freq {
+        for (a, &x) in all.iter_mut().zip(f) {
+            *a += x;
+        }
+    }
+    if all.iter().all(|&x| x == 0) {
+        all[0] = 1;
+    }
+    let shared = huffman::code_lengths(&all);
+    let cost = |lens: &[u8], f: &[u64]| -> u64 { f.iter().zip(lens).map(|(&x, &l)| x * l as u64).sum() };
+    let mut codes = vec![shared.clone()];
+    let mut map = vec![0u16; freq.len()];
+    for (ctx, f) in freq.iter().enumerate() {
+        if f.iter().all(|&x| x == 0) || codes.len() >= u16::MAX as usize {
+            continue;
+        }
+        let own = huffman::code_lengths(f);
+        if cost(&own, f) + 8 * ntok as u64 + 64 < cost(&shared, f) {
+            map[ctx] = codes.len() as u16;
+            codes.push(own);
+        }
+    }
+    (codes, map)
+}
+
+/// The bytes of a table file.
+pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
+    let m = t.material();
+    // a draw is a draw in both metrics (the DTZ and DTM streams leave draws to the WDL stream)
+    for side in 0..2 {
+        for (&z, &d) in t.dtz[side].iter().zip(&t.dtm[side]) {
+            if z != INVALID && d != INVALID && (z == 0) != (d == 0) {
+                return Err(TbError::Unsupported(format!("{m}: a position is drawn in one metric only")));
+            }
+        }
+    }
+    // the six streams, and the two DTM streams as DTM minus DTZ, encoded on two threads
+    let jobs: Vec<(usize, bool)> = (0..STREAMS).map(|s| (s, false)).chain((4..STREAMS).map(|s| (s, true))).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&(s, delta)) = jobs.get(k) else { break };
+            done.push((k, encode_stream(&fill_dont_care(&stream_values(t, s, delta)), BLOCK_LIMIT[s / 2])));
+        }
+        done
+    };
+    let mut encoded: Vec<Vec<u8>> = vec![Vec::new(); jobs.len()];
+    std::thread::scope(|scope| {
+        let a = scope.spawn(work);
+        let mine = work();
+        for (k, e) in mine.into_iter().chain(a.join().unwrap_or_else(|e| std::panic::resume_unwind(e))) {
+            encoded[k] = e;
+        }
+    });
+    let mut sections: Vec<Vec<u8>> = encoded.drain(..STREAMS).collect();
+    // DTM streams: DTM itself or DTM minus DTZ, whichever is smaller
+    let mut flags = 0u32;
+    for (s, d) in (4..STREAMS).zip(encoded) {
+        if d.len() < sections[s].len() {
+            sections[s] = d;
+            flags |= 1 << s;
+        }
+    }
+    let mut buf = Vec::with_capacity(HEADER + sections.iter().map(|s| s.len()).sum::<usize>() + 4);
+    buf.extend_from_slice(MAGIC);
+    buf.extend_from_slice(&VERSION.to_le_bytes());
+    let mut name = [0u8; 16];
+    let ms = m.to_string();
+    name[..ms.len()].copy_from_slice(ms.as_bytes());
+    buf.extend_from_slice(&name);
+    buf.extend_from_slice(&7u32.to_le_bytes());
+    buf.extend_from_slice(&t.layout.size.to_le_bytes());
+    buf.extend_from_slice(&(STREAMS as u32).to_le_bytes());
+    buf.extend_from_slice(&flags.to_le_bytes());
+    let mut at = HEADER as u64;
+    for s in &sections {
+        buf.extend_from_slice(&at.to_le_bytes());
+        buf.extend_from_slice(&(s.len() as u64).to_le_bytes());
+        at += s.len() as u64;
+    }
+    for s in &sections {
+        buf.extend_from_slice(s);
+    }
+    let crc = crc32fast::hash(&buf);
+    buf.extend_from_slice(&crc.to_le_bytes());
+    Ok(buf)
 }
 
 /// Writes a table atomically: a temporary file in the same directory, then a rename.
 pub fn write_table(dir: &Path, t: &Table) -> Result<PathBuf, TbError> {
     let path = path_for(dir, &t.material());
     let io = |e| TbError::Io { path: path.clone(), source: e };
-    let size = t.layout.size as usize;
-    let blocks = size.div_ceil(BLOCK);
-    let streams: [&Vec<i16>; 4] = [&t.dtm[0], &t.dtm[1], &t.dtz[0], &t.dtz[1]];
-    let mut data = Vec::new();
-    let mut offsets: Vec<u64> = Vec::with_capacity(4 * (blocks + 1));
-    for s in streams {
-        for b in 0..blocks {
-            offsets.push(data.len() as u64);
-            let a = b * BLOCK;
-            encode_block(&s[a..(a + BLOCK).min(size)], &mut data);
-        }
-        offsets.push(data.len() as u64);
-    }
-    let mut buf = Vec::with_capacity(HEADER + offsets.len() * 8 + data.len() + 4);
-    buf.extend_from_slice(MAGIC);
-    buf.extend_from_slice(&VERSION.to_le_bytes());
-    let mut name = [0u8; 16];
-    let ms = t.material().to_string();
-    name[..ms.len()].copy_from_slice(ms.as_bytes());
-    buf.extend_from_slice(&name);
-    buf.extend_from_slice(&3u32.to_le_bytes());
-    buf.extend_from_slice(&(size as u64).to_le_bytes());
-    buf.extend_from_slice(&(BLOCK as u32).to_le_bytes());
-    buf.extend_from_slice(&(blocks as u64).to_le_bytes());
-    for o in &offsets {
-        buf.extend_from_slice(&o.to_le_bytes());
-    }
-    buf.extend_from_slice(&data);
-    let crc = crc32fast::hash(&buf);
-    buf.extend_from_slice(&crc.to_le_bytes());
+    let buf = encode_table(t)?;
     fs::create_dir_all(dir).map_err(|e| TbError::Io { path: dir.to_path_buf(), source: e })?;
-    let tmp = dir.join(format!(".{ms}.mtb.tmp{}", std::process::id()));
+    let tmp = dir.join(format!(".{}.mtb.tmp{}", t.material(), std::process::id()));
     {
         let mut f = fs::File::create(&tmp).map_err(|e| TbError::Io { path: tmp.clone(), source: e })?;
         f.write_all(&buf).map_err(|e| TbError::Io { path: tmp.clone(), source: e })?;
@@ -118,17 +310,33 @@ pub fn write_table(dir: &Path, t: &Table) -> Result<PathBuf, TbError> {
     Ok(path)
 }
 
+/// One stream of an open file.
+#[derive(Debug)]
+struct Stream {
+    block_len: usize,
+    blocks: usize,
+    values: Vec<i16>,
+    dec: Codes,
+    /// Byte positions in the file of the block offsets and of the block data.
+    offsets_at: usize,
+    data_at: usize,
+    section_len: usize,
+}
+
 /// A table file read into memory and checked; values are decoded one block at a time.
 #[derive(Debug)]
 pub struct TableFile {
     pub path: PathBuf,
     pub layout: Layout,
     bytes: Vec<u8>,
-    blocks: usize,
-    index_at: usize,
-    data_at: usize,
+    streams: Vec<Stream>,
+    /// Header flags (bit 4, 5: that DTM stream holds DTM minus DTZ).
+    flags: u32,
 }
 
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([b[at], b[at + 1]])
+}
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
@@ -136,6 +344,57 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     let mut a = [0u8; 8];
     a.copy_from_slice(&b[at..at + 8]);
     u64::from_le_bytes(a)
+}
+
+/// Parses and checks a stream section `[at, end)`.
+fn parse_stream(bytes: &[u8], at: usize, end: usize, size: u64) -> Result<Stream, String> {
+    if end - at < 12 {
+        return Err("stream section too short".into());
+    }
+    let block_len = u32_at(bytes, at) as usize;
+    let blocks = u32_at(bytes, at + 4) as usize;
+    let nv = u16_at(bytes, at + 8) as usize;
+    if block_len == 0 || !block_len.is_power_of_two() || block_len > 1 << MAX_BLOCK_LOG {
+        return Err(format!("bad block length {block_len}"));
+    }
+    if blocks != (size as usize).div_ceil(block_len) {
+        return Err("block count does not match the index size".into());
+    }
+    if nv == 0 {
+        return Err("no values".into());
+    }
+    let ncodes = u16_at(bytes, at + 10) as usize;
+    let ntok = nv + RUN_CLASSES;
+    let values_at = at + 12;
+    let lens_at = values_at + 2 * nv;
+    let map_at = lens_at + ncodes * ntok;
+    let offsets_at = map_at + 2 * (nv + 1);
+    let data_at = offsets_at + 4 * (blocks + 1);
+    if ncodes == 0 || data_at > end {
+        return Err("truncated stream section".into());
+    }
+    let values = (0..nv).map(|k| u16_at(bytes, values_at + 2 * k) as i16).collect();
+    let decoders = (0..ncodes)
+        .map(|c| Decoder::new(&bytes[lens_at + c * ntok..lens_at + (c + 1) * ntok], nv))
+        .collect::<Result<Vec<_>, _>>()?;
+    let ctx: Vec<u16> = (0..=nv).map(|k| u16_at(bytes, map_at + 2 * k)).collect();
+    if ctx.iter().any(|&c| c as usize >= ncodes) {
+        return Err("bad context map".into());
+    }
+    let dec = Codes { decoders, ctx, v: nv };
+    let data_len = end - data_at;
+    let mut prev = 0;
+    for k in 0..=blocks {
+        let o = u32_at(bytes, offsets_at + 4 * k) as usize;
+        if o > data_len || o < prev || (k == 0 && o != 0) {
+            return Err(format!("block offset {k} out of range"));
+        }
+        prev = o;
+    }
+    if prev != data_len {
+        return Err("block data length does not match the offsets".into());
+    }
+    Ok(Stream { block_len, blocks, values, dec, offsets_at, data_at, section_len: end - at })
 }
 
 impl TableFile {
@@ -147,7 +406,7 @@ impl TableFile {
 
     pub fn from_bytes(path: &Path, bytes: Vec<u8>, expect: Option<Material>) -> Result<TableFile, TbError> {
         let bad = |why: String| TbError::Corrupt { path: path.to_path_buf(), why };
-        if bytes.len() < HEADER + 4 {
+        if bytes.len() < 12 {
             return Err(bad(format!("truncated: {} bytes, smaller than the header", bytes.len())));
         }
         if &bytes[..8] != MAGIC {
@@ -155,7 +414,12 @@ impl TableFile {
         }
         let version = u32_at(&bytes, 8);
         if version != VERSION {
-            return Err(bad(format!("format version {version}, this program reads version {VERSION}")));
+            return Err(bad(format!(
+                "format version {version}, this program reads version {VERSION} (generate the table again)"
+            )));
+        }
+        if bytes.len() < HEADER + 4 {
+            return Err(bad(format!("truncated: {} bytes, smaller than the header", bytes.len())));
         }
         let body = bytes.len() - 4;
         let crc = u32_at(&bytes, body);
@@ -174,103 +438,133 @@ impl TableFile {
             return Err(bad(format!("material {material} is not normalized")));
         }
         let metrics = u32_at(&bytes, 28);
-        if metrics != 3 {
-            return Err(bad(format!("metrics {metrics}, expected DTM and DTZ (3)")));
+        if metrics != 7 {
+            return Err(bad(format!("metrics {metrics}, expected WDL, DTZ and DTM (7)")));
         }
         let layout = Layout::new(material);
         let size = u64_at(&bytes, 32);
         if size != layout.size {
             return Err(bad(format!("{size} positions per side, the index of {material} has {}", layout.size)));
         }
-        if u32_at(&bytes, 40) as usize != BLOCK {
-            return Err(bad("unsupported block size".into()));
+        if u32_at(&bytes, 40) as usize != STREAMS {
+            return Err(bad("unexpected number of streams".into()));
         }
-        let blocks = u64_at(&bytes, 44) as usize;
-        if blocks != (size as usize).div_ceil(BLOCK) {
-            return Err(bad("block count does not match the index size".into()));
+        let flags = u32_at(&bytes, 44);
+        if flags & !0b11_0000 != 0 {
+            return Err(bad(format!("unknown flags {flags:#x}")));
         }
-        let index_at = HEADER;
-        let data_at = index_at + 4 * (blocks + 1) * 8;
-        if data_at > body {
-            return Err(bad("truncated block index".into()));
-        }
-        let data_len = (body - data_at) as u64;
-        let mut prev = 0;
-        for k in 0..4 * (blocks + 1) {
-            let o = u64_at(&bytes, index_at + 8 * k);
-            if o > data_len || (k % (blocks + 1) != 0 && o < prev) {
-                return Err(bad(format!("block index entry {k} out of range")));
+        let mut streams = Vec::with_capacity(STREAMS);
+        for s in 0..STREAMS {
+            let at = u64_at(&bytes, 48 + 16 * s);
+            let len = u64_at(&bytes, 56 + 16 * s);
+            if at < HEADER as u64 || at.checked_add(len).is_none_or(|e| e > body as u64) {
+                return Err(bad(format!("stream {s} out of range")));
             }
-            prev = o;
+            let (at, end) = (at as usize, (at + len) as usize);
+            streams.push(parse_stream(&bytes, at, end, size).map_err(|why| bad(format!("stream {s}: {why}")))?);
         }
-        Ok(TableFile { path: path.to_path_buf(), layout, bytes, blocks, index_at, data_at })
+        Ok(TableFile { path: path.to_path_buf(), layout, bytes, streams, flags })
     }
 
-    /// Decodes the block holding `idx` of stream `stream` (0 DTM white, 1 DTM black, 2 DTZ white, 3 DTZ black).
-    fn value(&self, stream: usize, idx: u64, scratch: &mut Vec<i16>) -> Result<i16, TbError> {
-        let b = idx as usize / BLOCK;
-        let k = stream * (self.blocks + 1) + b;
-        let a = u64_at(&self.bytes, self.index_at + 8 * k) as usize;
-        let e = u64_at(&self.bytes, self.index_at + 8 * (k + 1)) as usize;
-        let want = BLOCK.min(self.layout.size as usize - b * BLOCK);
-        decode_block(&self.bytes[self.data_at + a..self.data_at + e], want, scratch)
-            .map_err(|why| TbError::Corrupt { path: self.path.clone(), why: format!("block {b}: {why}") })?;
-        Ok(scratch[idx as usize % BLOCK])
+    /// One value of stream `s`: walks the tokens of its block (nothing is allocated).
+    fn value_at(&self, s: usize, idx: u64) -> Result<i16, TbError> {
+        let st = &self.streams[s];
+        let b = idx as usize / st.block_len;
+        let corrupt =
+            |why: &str| TbError::Corrupt { path: self.path.clone(), why: format!("stream {s} block {b}: {why}") };
+        if b >= st.blocks {
+            return Err(corrupt("index beyond the table"));
+        }
+        let a = u32_at(&self.bytes, st.offsets_at + 4 * b) as usize;
+        let e = u32_at(&self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
+        let want = st.block_len.min(self.layout.size as usize - b * st.block_len);
+        let sym = st.dec.symbol_at(&self.bytes[st.data_at + a..st.data_at + e], idx as usize % st.block_len, want);
+        let sym = sym.map_err(corrupt)?;
+        st.values.get(sym as usize).copied().ok_or_else(|| corrupt("symbol out of range"))
     }
 
-    /// One value of stream `stream`: walks the runs of its block without decoding it into memory (a probe
-    /// allocates nothing), checking the whole block as `decode_block` does.
-    fn value_at(&self, stream: usize, idx: u64) -> Result<i16, TbError> {
-        let b = idx as usize / BLOCK;
-        let k = stream * (self.blocks + 1) + b;
-        let a = u64_at(&self.bytes, self.index_at + 8 * k) as usize;
-        let e = u64_at(&self.bytes, self.index_at + 8 * (k + 1)) as usize;
-        let want = BLOCK.min(self.layout.size as usize - b * BLOCK);
-        let corrupt = |why: String| TbError::Corrupt { path: self.path.clone(), why: format!("block {b}: {why}") };
-        let bytes = &self.bytes[self.data_at + a..self.data_at + e];
-        if !bytes.len().is_multiple_of(3) {
-            return Err(corrupt("block length is not a multiple of 3".into()));
-        }
-        let pos = idx as usize % BLOCK;
-        let (mut count, mut found) = (0usize, None);
-        for c in bytes.chunks_exact(3) {
-            let n = c[0] as usize + 1;
-            if count + n > want {
-                return Err(corrupt("block decodes to too many values".into()));
-            }
-            if (count..count + n).contains(&pos) {
-                found = Some(i16::from_le_bytes([c[1], c[2]]));
-            }
-            count += n;
-        }
-        match found {
-            Some(v) if count == want => Ok(v),
-            _ => Err(corrupt(format!("block decodes to {count} values, expected {want}"))),
-        }
+    /// WDL50 (-2..=2) of index `idx` with `side` to move (0 White): one block of one stream.
+    pub fn wdl(&self, side: usize, idx: u64) -> Result<i8, TbError> {
+        Ok(self.value_at(side, idx)? as i8)
     }
 
     /// (DTM, DTZ-scale) of index `idx` with `side` to move (0 White).
     pub fn get(&self, side: usize, idx: u64) -> Result<(i16, i16), TbError> {
-        Ok((self.value_at(side, idx)?, self.value_at(2 + side, idx)?))
+        if self.value_at(side, idx)? == 0 {
+            return Ok((0, 0));
+        }
+        let dtz = self.value_at(2 + side, idx)?;
+        let dtm = self.value_at(4 + side, idx)?;
+        Ok((if self.flags & (1 << (4 + side)) != 0 { dtm.wrapping_add(dtz) } else { dtm }, dtz))
     }
 
-    /// Decodes the whole file into a table.
+    /// Compressed bytes of the WDL, DTZ and DTM streams (both sides each).
+    pub fn stream_bytes(&self) -> [u64; 3] {
+        let mut out = [0u64; 3];
+        for s in 0..STREAMS {
+            let st = &self.streams[s];
+            out[s / 2] += st.section_len as u64;
+        }
+        out
+    }
+
+    /// Decodes the whole file into a table, the same as the generator made it: holes and illegal positions
+    /// (which the file leaves as "don't care") are marked [`INVALID`] again, drawn positions get DTM and DTZ 0.
     pub fn to_table(&self) -> Result<Table, TbError> {
         let size = self.layout.size as usize;
-        let mut scratch = Vec::with_capacity(BLOCK);
+        let mut syms = Vec::new();
         let mut streams: Vec<Vec<i16>> = Vec::new();
-        for s in 0..4 {
+        for s in 0..STREAMS {
+            let st = &self.streams[s];
             let mut v = Vec::with_capacity(size);
-            for b in 0..self.blocks {
-                self.value(s, (b * BLOCK) as u64, &mut scratch)?;
-                v.extend_from_slice(&scratch);
+            for b in 0..st.blocks {
+                let a = u32_at(&self.bytes, st.offsets_at + 4 * b) as usize;
+                let e = u32_at(&self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
+                let want = st.block_len.min(size - b * st.block_len);
+                st.dec.decode_block(&self.bytes[st.data_at + a..st.data_at + e], want, &mut syms).map_err(|why| {
+                    TbError::Corrupt { path: self.path.clone(), why: format!("stream {s} block {b}: {why}") }
+                })?;
+                for &x in &syms {
+                    let val = st.values.get(x as usize).copied().ok_or_else(|| TbError::Corrupt {
+                        path: self.path.clone(),
+                        why: format!("stream {s} block {b}: symbol out of range"),
+                    })?;
+                    v.push(val);
+                }
             }
             streams.push(v);
         }
         let mut it = streams.into_iter();
         let mut next = || it.next().unwrap_or_default();
-        let dtm = [next(), next()];
-        let dtz = [next(), next()];
+        let mut wdl = [next(), next()];
+        let mut dtz = [next(), next()];
+        let mut dtm = [next(), next()];
+        let l = &self.layout;
+        let n = l.len();
+        let mut sq = [0u8; 8];
+        for i in 0..size {
+            let hole = l.decode(i as u64, &mut sq).is_none() || l.index(&sq[..n]) != Some(i as u64);
+            for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
+                if hole || !TbPos::new(&l.pieces, &sq[..n], stm).is_legal() {
+                    wdl[side][i] = INVALID;
+                    dtz[side][i] = INVALID;
+                    dtm[side][i] = INVALID;
+                }
+            }
+        }
+        for side in 0..2 {
+            for i in 0..size {
+                if wdl[side][i] == INVALID {
+                    continue;
+                }
+                if wdl[side][i] == 0 {
+                    dtz[side][i] = 0;
+                    dtm[side][i] = 0;
+                } else if self.flags & (1 << (4 + side)) != 0 {
+                    dtm[side][i] = dtm[side][i].wrapping_add(dtz[side][i]);
+                }
+            }
+        }
         Ok(Table { layout: self.layout.clone(), dtm, dtz })
     }
 }

@@ -29,7 +29,7 @@
 //! 3. Positions still undecided are draws.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI16, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI16, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 use mysl_core::{Color, Role};
@@ -41,6 +41,8 @@ use crate::value::{self, INVALID};
 
 const UNDECIDED: i16 = i16::MIN + 1;
 const NO_EXIT: i16 = i16::MIN + 2;
+/// A position marked during a level as a possible loss, until verified.
+const CANDIDATE: i16 = i16::MIN + 3;
 
 /// A generated ending: DTM and DTZ values per side to move over the generation index.
 #[derive(Debug)]
@@ -227,90 +229,153 @@ impl Work<'_> {
         max_level
     }
 
-    /// Is `pos` (undecided) lost in exactly `d` plies for `metric`? All values below level d are final.
-    /// Illegal moves lead to positions marked invalid (the mover's king in check), which are skipped.
-    fn verify_loss(&self, metric: usize, pos: &TbPos, idx: usize, d: i32) -> bool {
-        let side = pos.stm as usize;
+    /// Is the undecided position `idx` with `side` to move lost in exactly `d` plies for `metric`? All
+    /// values below level d are final. Illegal moves lead to positions marked invalid (the mover's king in
+    /// check), which are skipped.
+    fn verify_loss(&self, metric: usize, side: usize, idx: usize, d: i32) -> bool {
         let x = self.exit[metric][side][idx].load(Relaxed);
         if x != NO_EXIT && !(x < 0 && value::level(x) <= d) {
             return false;
         }
-        let other = 1 - side;
-        pos.all_quiet_piece_moves(|child| {
-            let Some(ci) = self.layout.index(&child.sq[..child.n]) else { return true };
-            let c = self.val[metric][other][ci as usize].load(Relaxed);
+        let l = self.layout;
+        let mut sq = [0u8; 8];
+        if l.decode(idx as u64, &mut sq).is_none() {
+            return false;
+        }
+        let other = &self.val[metric][1 - side];
+        l.for_each_piece_move(&sq[..l.len()], idx as u64, COLORS[side], |ci| {
+            let Some(ci) = ci else { return true };
+            let c = other[ci as usize].load(Relaxed);
             c == INVALID || (c > 0 && (c as i32) < d)
         })
     }
 
-    /// One sweep at level `d` over `[a, b)`: returns how many positions were decided.
-    fn sweep(&self, metric: usize, d: i32, a: u64, b: u64) -> u64 {
+    /// Level `d`, part 1: the predecessors of `decided` (positions of level d-1, entries `idx << 1 | side`):
+    /// those of a loss become wins in d (pushed to `out`), those of a win become candidate losses (marked
+    /// [`CANDIDATE`], pushed to `cands` once each, verified by [`Work::verify_candidates`]).
+    fn propagate(&self, metric: usize, d: i32, decided: &[u64], out: &mut Vec<u64>, cands: &mut Vec<u64>) {
         let l = self.layout;
         let n = l.len();
-        let win_prev = (d - 1) as i16; // WIN(d-1)
-        let loss_prev = -(d as i16); // LOSS(d-1) = -1-(d-1)
         let win_d = d as i16;
-        let loss_d = -1 - d as i16;
-        let mut found = 0u64;
         let mut sq = [0u8; 8];
-        let mut psq = [0u8; 8];
-        for idx in a..b {
-            let i = idx as usize;
-            for side in 0..2 {
-                let v = self.val[metric][side][i].load(Relaxed);
-                if v == INVALID {
-                    continue;
-                }
-                let stm = if side == 0 { Color::White } else { Color::Black };
-                if v == loss_prev || (d > 1 && v == win_prev) {
-                    if l.decode(idx, &mut sq).is_none() {
-                        continue;
+        for &e in decided {
+            let (idx, side) = (e >> 1, (e & 1) as usize);
+            let v = self.val[metric][side][idx as usize].load(Relaxed);
+            if l.decode(idx, &mut sq).is_none() {
+                continue;
+            }
+            // predecessors: the other side moved one of its pieces (not a pawn) without capturing
+            let psize = 1 - side;
+            let pvals = &self.val[metric][psize];
+            let want_win = v < 0;
+            l.for_each_piece_move(&sq[..n], idx, COLORS[psize], |pi| {
+                let Some(pi) = pi else { return true };
+                let pcell = &pvals[pi as usize];
+                let p = pcell.load(Relaxed);
+                if want_win {
+                    if (p == UNDECIDED || p == CANDIDATE) && pcell.compare_exchange(p, win_d, Relaxed, Relaxed).is_ok()
+                    {
+                        out.push(pi << 1 | psize as u64);
                     }
-                    let pos = TbPos::new(&l.pieces, &sq[..n], stm);
-                    let psize = 1 - side;
-                    let want_win = v == loss_prev;
-                    pos.for_each_unmove_unchecked(|p| {
-                        psq[..p.n].copy_from_slice(&p.sq[..p.n]);
-                        let Some(pi) = l.index(&psq[..p.n]) else { return };
-                        let cell = &self.val[metric][psize][pi as usize];
-                        if cell.load(Relaxed) != UNDECIDED {
-                            return;
-                        }
-                        if want_win {
-                            if cell.compare_exchange(UNDECIDED, win_d, Relaxed, Relaxed).is_ok() {
-                                found += 1;
-                            }
-                        } else if self.verify_loss(metric, p, pi as usize, d)
-                            && cell.compare_exchange(UNDECIDED, loss_d, Relaxed, Relaxed).is_ok()
-                        {
-                            found += 1;
-                        }
-                    });
-                } else if v == UNDECIDED {
-                    let x = self.exit[metric][side][i].load(Relaxed);
-                    if x == win_d {
-                        if self.val[metric][side][i].compare_exchange(UNDECIDED, win_d, Relaxed, Relaxed).is_ok() {
-                            found += 1;
-                        }
-                    } else if x == loss_d {
-                        if l.decode(idx, &mut sq).is_none() {
-                            continue;
-                        }
-                        let pos = TbPos::new(&l.pieces, &sq[..n], stm);
-                        if self.verify_loss(metric, &pos, i, d)
-                            && self.val[metric][side][i].compare_exchange(UNDECIDED, loss_d, Relaxed, Relaxed).is_ok()
-                        {
-                            found += 1;
-                        }
-                    }
+                } else if p == UNDECIDED && pcell.compare_exchange(p, CANDIDATE, Relaxed, Relaxed).is_ok() {
+                    cands.push(pi << 1 | psize as u64);
                 }
+                true
+            });
+        }
+    }
+
+    /// Level `d`, part 2: positions whose best zeroing move is a win or loss in `d` (`exits`): a win is
+    /// decided (pushed to `out`), a loss becomes a candidate.
+    fn settle_exits(&self, metric: usize, d: i32, exits: &[u64], out: &mut Vec<u64>, cands: &mut Vec<u64>) {
+        let win_d = d as i16;
+        for &e in exits {
+            let (i, side) = ((e >> 1) as usize, (e & 1) as usize);
+            let cell = &self.val[metric][side][i];
+            let p = cell.load(Relaxed);
+            if p != UNDECIDED && p != CANDIDATE {
+                continue;
+            }
+            if self.exit[metric][side][i].load(Relaxed) == win_d {
+                if cell.compare_exchange(p, win_d, Relaxed, Relaxed).is_ok() {
+                    out.push(e);
+                }
+            } else if p == UNDECIDED && cell.compare_exchange(p, CANDIDATE, Relaxed, Relaxed).is_ok() {
+                cands.push(e);
             }
         }
-        found
+    }
+
+    /// Level `d`, part 3 (after parts 1 and 2 of all threads): each candidate still marked is a loss in
+    /// `d` (pushed to `out`) if verified, else undecided again.
+    fn verify_candidates(&self, metric: usize, d: i32, cands: &[u64], out: &mut Vec<u64>) {
+        let loss_d = -1 - d as i16;
+        for &e in cands {
+            let (i, side) = ((e >> 1) as usize, (e & 1) as usize);
+            let cell = &self.val[metric][side][i];
+            if cell.load(Relaxed) != CANDIDATE {
+                continue;
+            }
+            if self.verify_loss(metric, side, i, d) {
+                cell.store(loss_d, Relaxed);
+                out.push(e);
+            } else {
+                cell.store(UNDECIDED, Relaxed);
+            }
+        }
     }
 }
 
+const COLORS: [Color; 2] = [Color::White, Color::Black];
+
+/// Indices per work unit of a scan.
 const CHUNK: u64 = 1 << 13;
+/// Entries of a level's list per work unit.
+const LIST_CHUNK: u64 = 1 << 11;
+
+/// Runs `f(a, b, state)` over `chunks` on `threads` threads, each thread with its own state from `init`;
+/// returns the states.
+fn par_states<S: Send, I, F>(chunks: &[(u64, u64)], threads: usize, init: I, f: F) -> Vec<S>
+where
+    I: Fn() -> S + Sync,
+    F: Fn(u64, u64, &mut S) + Sync,
+{
+    let next = AtomicUsize::new(0);
+    let threads = threads.max(1).min(chunks.len().max(1));
+    let work = || {
+        let mut state = init();
+        loop {
+            let k = next.fetch_add(1, Relaxed);
+            if k >= chunks.len() {
+                break;
+            }
+            let (a, b) = chunks[k];
+            f(a, b, &mut state);
+        }
+        state
+    };
+    if threads == 1 {
+        return vec![work()];
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+    })
+}
+
+/// `ranges` cut into chunks of at most `size`.
+fn chunks_of(ranges: &[(u64, u64)], size: u64) -> Vec<(u64, u64)> {
+    let mut chunks = Vec::new();
+    for &(a, b) in ranges {
+        let mut s = a;
+        while s < b {
+            let e = (s + size).min(b);
+            chunks.push((s, e));
+            s = e;
+        }
+    }
+    chunks
+}
 
 /// Runs `f(a, b, moves)` over all chunks of `ranges` on `threads` threads; returns the sum and the max of
 /// what `f` returns (as a pair).
@@ -318,42 +383,36 @@ fn par<F>(ranges: &[(u64, u64)], threads: usize, f: F) -> (u64, i32)
 where
     F: Fn(u64, u64, &mut Moves) -> (u64, i32) + Sync,
 {
-    let mut chunks = Vec::new();
-    for &(a, b) in ranges {
-        let mut s = a;
-        while s < b {
-            let e = (s + CHUNK).min(b);
-            chunks.push((s, e));
-            s = e;
-        }
+    let states = par_states(
+        &chunks_of(ranges, CHUNK),
+        threads,
+        || (Moves::default(), 0u64, 0i32),
+        |a, b, st| {
+            let (s, m) = f(a, b, &mut st.0);
+            st.1 += s;
+            st.2 = st.2.max(m);
+        },
+    );
+    states.iter().fold((0, 0), |(s, m), st| (s + st.1, m.max(st.2)))
+}
+
+/// Per metric and level: entries (`idx << 1 | side`) decided at init and entries whose best exit is a
+/// win or loss of that level.
+#[derive(Default)]
+struct Seeds {
+    decided: [Vec<Vec<u64>>; 2],
+    exits: [Vec<Vec<u64>>; 2],
+}
+
+fn push_at(v: &mut Vec<Vec<u64>>, level: usize, e: u64) {
+    if v.len() <= level {
+        v.resize_with(level + 1, Vec::new);
     }
-    let next = AtomicUsize::new(0);
-    let sum = AtomicU64::new(0);
-    let max = std::sync::atomic::AtomicI32::new(0);
-    let threads = threads.max(1).min(chunks.len().max(1));
-    let work = || {
-        let mut moves = Moves::default();
-        loop {
-            let k = next.fetch_add(1, Relaxed);
-            if k >= chunks.len() {
-                break;
-            }
-            let (a, b) = chunks[k];
-            let (s, m) = f(a, b, &mut moves);
-            sum.fetch_add(s, Relaxed);
-            max.fetch_max(m, Relaxed);
-        }
-    };
-    if threads == 1 {
-        work();
-    } else {
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(work);
-            }
-        });
-    }
-    (sum.load(Relaxed), max.load(Relaxed))
+    v[level].push(e);
+}
+
+fn take_at(v: &mut [Vec<u64>], level: usize) -> Vec<u64> {
+    v.get_mut(level).map(std::mem::take).unwrap_or_default()
 }
 
 /// Generates one ending; every ending it converts into must be available from `subs`.
@@ -398,15 +457,77 @@ pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize
             (0, m)
         });
         t_init += t0.elapsed().as_secs_f64();
+        // the seeds of the levels: positions decided at init, and best exits
+        let per_thread = par_states(&chunks_of(ranges, CHUNK), threads, Seeds::default, |a, b, seeds| {
+            for idx in a..b {
+                for metric in 0..2 {
+                    for side in 0..2 {
+                        let e = idx << 1 | side as u64;
+                        let v = work.val[metric][side][idx as usize].load(Relaxed);
+                        if v == UNDECIDED {
+                            let x = work.exit[metric][side][idx as usize].load(Relaxed);
+                            if x != NO_EXIT && x != 0 {
+                                push_at(&mut seeds.exits[metric], value::level(x) as usize, e);
+                            }
+                        } else if v != INVALID && v != 0 {
+                            push_at(&mut seeds.decided[metric], value::level(v) as usize, e);
+                        }
+                    }
+                }
+            }
+        });
+        let mut seeds = Seeds::default();
+        for mut t in per_thread {
+            for metric in 0..2 {
+                for (to, from) in [(&mut seeds.decided, &mut t.decided), (&mut seeds.exits, &mut t.exits)] {
+                    for (level, v) in std::mem::take(&mut from[metric]).into_iter().enumerate() {
+                        if to[metric].len() <= level {
+                            to[metric].resize_with(level + 1, Vec::new);
+                        }
+                        to[metric][level].extend_from_slice(&v);
+                    }
+                }
+            }
+        }
         for (metric, t_metric) in t_lvl.iter_mut().enumerate() {
             let t1 = std::time::Instant::now();
+            let mut last = take_at(&mut seeds.decided[metric], 0);
             let mut d = 1;
             loop {
-                let (found, _) = par(ranges, threads, |a, b, _| (work.sweep(metric, d, a, b), 0));
+                let ts = std::time::Instant::now();
+                let exits = take_at(&mut seeds.exits[metric], d as usize);
+                let (nl, ne) = (last.len() as u64, exits.len() as u64);
+                let mut chunks: Vec<(u64, u64)> = chunks_of(&[(0, nl)], LIST_CHUNK);
+                chunks.extend(chunks_of(&[(nl, nl + ne)], LIST_CHUNK));
+                let outs = par_states(&chunks, threads, <(Vec<u64>, Vec<u64>)>::default, |a, b, (out, cands)| {
+                    if a < nl {
+                        work.propagate(metric, d, &last[a as usize..b as usize], out, cands);
+                    } else {
+                        work.settle_exits(metric, d, &exits[(a - nl) as usize..(b - nl) as usize], out, cands);
+                    }
+                });
+                let mut next = take_at(&mut seeds.decided[metric], d as usize);
+                let mut cands = Vec::new();
+                for (o, c) in outs {
+                    next.extend_from_slice(&o);
+                    cands.extend_from_slice(&c);
+                }
+                let nc = cands.len() as u64;
+                let outs = par_states(&chunks_of(&[(0, nc)], LIST_CHUNK), threads, Vec::new, |a, b, out| {
+                    work.verify_candidates(metric, d, &cands[a as usize..b as usize], out);
+                });
+                for o in outs {
+                    next.extend_from_slice(&o);
+                }
+                let found = next.len();
+                if trace && std::env::var_os("MYSL_TB_TRACE_SWEEPS").is_some() {
+                    eprintln!("  metric {metric} d {d}: {found} found, {:.4} s", ts.elapsed().as_secs_f64());
+                }
                 // positions decided at init up to level max_seed propagate in sweep max_seed + 1
-                if found == 0 && d > max_seed {
+                if next.is_empty() && d > max_seed {
                     break;
                 }
+                last = next;
                 d += 1;
             }
             *t_metric += t1.elapsed().as_secs_f64();

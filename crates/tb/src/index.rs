@@ -21,7 +21,7 @@
 
 use std::sync::OnceLock;
 
-use mysl_core::{Color, Role};
+use mysl_core::{attacks, Bitboard, Color, Role, Square};
 
 use crate::material::Material;
 
@@ -31,6 +31,24 @@ pub const KK_COUNT: usize = 462;
 /// One of the 8 board symmetries: bit 0 mirrors files, bit 1 mirrors ranks, bit 2 then swaps file and rank.
 #[inline(always)]
 pub fn transform(sq: u8, t: u8) -> u8 {
+    TRANSFORM[t as usize & 7][sq as usize & 63]
+}
+
+static TRANSFORM: [[u8; 64]; 8] = {
+    let mut t = [[0u8; 64]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            t[k][sq] = transform_slow(sq as u8, k as u8);
+            sq += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+const fn transform_slow(sq: u8, t: u8) -> u8 {
     let (mut f, mut r) = (sq & 7, sq >> 3);
     if t & 1 != 0 {
         f = 7 - f;
@@ -39,7 +57,9 @@ pub fn transform(sq: u8, t: u8) -> u8 {
         r = 7 - r;
     }
     if t & 4 != 0 {
-        std::mem::swap(&mut f, &mut r);
+        let x = f;
+        f = r;
+        r = x;
     }
     r * 8 + f
 }
@@ -129,6 +149,9 @@ pub struct Layout {
     pub size: u64,
     /// Positions per pawn slice (`size` without pawns).
     pub slice_size: u64,
+    /// Per piece: the weight of its digit in the index when a move of that piece changes only that digit
+    /// (a non-king piece outside any group of identical pieces), else 0.
+    fast_mult: [u64; 8],
 }
 
 impl Layout {
@@ -157,7 +180,107 @@ impl Layout {
             let s = KK_COUNT as u64 * 64u64.pow(m);
             (s, s)
         };
-        Layout { material, pieces, pawns, pawn_ids, other_ids, groups, size, slice_size }
+        let mut fast_mult = [0u64; 8];
+        for (k, &o) in other_ids.iter().enumerate() {
+            if !groups.iter().any(|&(a, b)| (a..b).contains(&o)) {
+                fast_mult[o] = 64u64.pow((other_ids.len() - 1 - k) as u32);
+            }
+        }
+        Layout { material, pieces, pawns, pawn_ids, other_ids, groups, size, slice_size, fast_mult }
+    }
+
+    /// Calls `f` with the index of the position after every non-capturing move of a piece of `color` other
+    /// than a pawn, legal or not (`None` for an impossible placement such as touching kings without
+    /// pawns); stops and returns false when `f` does. `sq` are the squares of index `idx` as [`Layout::decode`]
+    /// gives them. The same squares serve as un-moves (retro moves) of `color`: the attack sets of kings,
+    /// knights and sliders are symmetric. A move of a piece that is not a king and has no identical twin
+    /// changes only its own digit of the index (the orientation is fixed by the kings, except when both
+    /// kings stand on the a1-h8 diagonal without pawns), so most indices cost one multiply-add.
+    #[inline]
+    pub fn for_each_piece_move(
+        &self,
+        sq: &[u8],
+        idx: u64,
+        color: Color,
+        mut f: impl FnMut(Option<u64>) -> bool,
+    ) -> bool {
+        let n = self.pieces.len();
+        let mut occ = 0u64;
+        for &s in &sq[..n] {
+            occ |= 1u64 << s;
+        }
+        let diag = !self.pawns && on_diag(sq[0]) && on_diag(sq[1]);
+        for i in 0..n {
+            let (c, role) = self.pieces[i];
+            if c != color || role == Role::Pawn {
+                continue;
+            }
+            let from = sq[i];
+            let mut targets = attacks::attacks(c, role, Square::from_index(from as u32), Bitboard(occ)).0 & !occ;
+            let mult = self.fast_mult[i];
+            if role == Role::King {
+                // a king move changes the king digit(s) only while the orientation stays the same
+                let m64 = 64u64.pow(self.other_ids.len() as u32);
+                let mut s2 = [0u8; 8];
+                s2[..n].copy_from_slice(&sq[..n]);
+                let kk = kk_tables();
+                while targets != 0 {
+                    let to = targets.trailing_zeros() as u8;
+                    targets &= targets - 1;
+                    let fast = if self.pawns {
+                        if i == 1 {
+                            Some(idx - from as u64 * m64 + to as u64 * m64)
+                        } else if file(to) < 4 {
+                            let w = |s: u8| (rank(s) * 4 + file(s)) as u64;
+                            Some(idx - w(from) * 64 * m64 + w(to) * 64 * m64)
+                        } else {
+                            None
+                        }
+                    } else {
+                        let key =
+                            if i == 0 { to as usize * 64 + sq[1] as usize } else { sq[0] as usize * 64 + to as usize };
+                        if kk.transform[key] == 0 {
+                            let k = kk.index[key];
+                            Some(if k == u16::MAX { u64::MAX } else { k as u64 * m64 + idx % m64 })
+                        } else {
+                            None
+                        }
+                    };
+                    let r = match fast {
+                        Some(u64::MAX) => None,
+                        Some(x) => Some(x),
+                        None => {
+                            s2[i] = to;
+                            self.index(&s2[..n])
+                        }
+                    };
+                    if !f(r) {
+                        return false;
+                    }
+                }
+            } else if mult != 0 && !diag {
+                let base = idx - from as u64 * mult;
+                while targets != 0 {
+                    let to = targets.trailing_zeros() as u64;
+                    targets &= targets - 1;
+                    if !f(Some(base + to * mult)) {
+                        return false;
+                    }
+                }
+            } else {
+                let mut s2 = [0u8; 8];
+                s2[..n].copy_from_slice(&sq[..n]);
+                while targets != 0 {
+                    let to = targets.trailing_zeros() as u8;
+                    targets &= targets - 1;
+                    s2[i] = to;
+                    if !f(self.index(&s2[..n])) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 
     pub fn len(&self) -> usize {
@@ -301,6 +424,45 @@ mod tests {
     #[test]
     fn kk_count_is_462() {
         assert_eq!(kk_tables().pairs.len(), KK_COUNT);
+    }
+
+    #[test]
+    fn fast_moves_equal_generic_index() {
+        for name in ["KQvKR", "KRRvK", "KRPvK", "KBNvK", "KRvKP"] {
+            let l = Layout::new(Material::parse(name).expect("test value"));
+            let n = l.len();
+            let mut sq = [0u8; 8];
+            let mut checked = 0u64;
+            for idx in (0..l.size).step_by(31) {
+                if l.decode(idx, &mut sq).is_none() || l.index(&sq[..n]) != Some(idx) {
+                    continue;
+                }
+                for color in Color::ALL {
+                    let mut fast = Vec::new();
+                    l.for_each_piece_move(&sq[..n], idx, color, |c| {
+                        fast.push(c);
+                        true
+                    });
+                    let mut slow = Vec::new();
+                    let occ: u64 = sq[..n].iter().map(|&s| 1u64 << s).sum();
+                    for i in 0..n {
+                        let (c, r) = l.pieces[i];
+                        if c != color || r == Role::Pawn {
+                            continue;
+                        }
+                        let t = attacks::attacks(c, r, Square::from_index(sq[i] as u32), Bitboard(occ)).0 & !occ;
+                        for to in Bitboard(t).iter() {
+                            let mut s2 = sq;
+                            s2[i] = to as u8;
+                            slow.push(l.index(&s2[..n]));
+                        }
+                    }
+                    assert_eq!(fast, slow, "{name} idx {idx}");
+                    checked += 1;
+                }
+            }
+            assert!(checked > 100);
+        }
     }
 
     #[test]

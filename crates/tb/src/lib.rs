@@ -6,6 +6,7 @@
 
 pub mod file;
 pub mod gen;
+pub mod huffman;
 pub mod index;
 pub mod material;
 pub mod pos;

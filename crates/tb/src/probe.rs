@@ -82,26 +82,51 @@ impl Tablebase {
                 let idx = t.layout.index(sq).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
                 Ok((t.dtm[side][idx as usize], t.dtz[side][idx as usize]))
             }
-            Source::Dir(dir, cache) => {
-                let file = {
-                    let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
-                    match c.get(m) {
-                        Some(f) => f.clone(),
-                        None => {
-                            let path = path_for(dir, m);
-                            if !path.exists() {
-                                return Err(TbError::Missing { material: m.to_string(), dir: dir.clone() });
-                            }
-                            let f = Arc::new(TableFile::open(&path, Some(*m))?);
-                            c.insert(*m, f.clone());
-                            f
-                        }
-                    }
-                };
+            Source::Dir(..) => {
+                let file = self.file(m)?;
                 let idx = file.layout.index(sq).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
                 file.get(side, idx)
             }
         }
+    }
+
+    fn file(&self, m: &Material) -> Result<Arc<TableFile>, TbError> {
+        let Source::Dir(dir, cache) = &self.source else { unreachable!("only for directories") };
+        let mut c = cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = c.get(m) {
+            return Ok(f.clone());
+        }
+        let path = path_for(dir, m);
+        if !path.exists() {
+            return Err(TbError::Missing { material: m.to_string(), dir: dir.clone() });
+        }
+        let f = Arc::new(TableFile::open(&path, Some(*m))?);
+        c.insert(*m, f.clone());
+        Ok(f)
+    }
+
+    /// WDL50 of a legal position (-2..=2, Syzygy's numbers; the 50-move counter 0). From files this decodes one
+    /// block of the WDL stream only.
+    pub fn probe_wdl(&self, pos: &TbPos) -> Result<i8, TbError> {
+        if let Source::Memory(_) = self.source {
+            return Ok(self.probe(pos)?.wdl());
+        }
+        if pos.n > MAX_PIECES {
+            return Err(TbError::Unsupported(format!("{} pieces; tables have at most {MAX_PIECES}", pos.n)));
+        }
+        if !pos.is_legal() {
+            return Err(TbError::Unsupported("illegal position (the side not to move is in check)".into()));
+        }
+        let m = pos.material();
+        if m.count() <= 2 {
+            return Ok(0);
+        }
+        let p = if m.needs_flip() { pos.color_flipped() } else { *pos };
+        let mut sq = [0u8; 8];
+        p.table_order_squares(&mut sq);
+        let file = self.file(&p.material())?;
+        let idx = file.layout.index(&sq[..p.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
+        file.wdl(p.stm as usize, idx)
     }
 
     /// Values of a legal position (the side not to move is not in check).

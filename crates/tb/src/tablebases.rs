@@ -202,7 +202,11 @@ impl Tablebases {
     /// The caller checks the piece count and castling rights.
     pub fn probe_wdl(&self, board: &Board, turn: Color, ep: Option<Square>) -> Option<i8> {
         if let Some((tb, p)) = self.ours_for(board, turn) {
-            return ours_value(tb, &p, ep_pawn(ep, turn)).map(|r| r.wdl());
+            return match ep_pawn(ep, turn) {
+                // One block of the WDL stream.
+                None => tb.probe_wdl(&p).ok(),
+                ep => ours_value(tb, &p, ep).map(|r| r.wdl()),
+            };
         }
         let tb = self.syzygy.as_ref()?;
         if board.occupied().count() as usize > tb.max_pieces() {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use mysl_tb::file::{path_for, write_table, TableFile};
 use mysl_tb::pos::TbPos;
 use mysl_tb::probe::pos_from_fen;
+use mysl_tb::value::INVALID;
 use mysl_tb::{Generator, Material, Silent, Table, Tablebase, TbError};
 
 fn tables() -> HashMap<Material, Arc<Table>> {
@@ -26,6 +27,13 @@ fn round_trip_and_probe_through_files() {
         let f = TableFile::open(&path_for(dir.path(), m), Some(*m)).expect("open");
         let back = f.to_table().expect("decode");
         assert!(back.dtm == t.dtm && back.dtz == t.dtz, "{m}: values differ after the round trip");
+        for side in 0..2 {
+            for i in 0..t.layout.size as usize {
+                if t.dtm[side][i] != INVALID {
+                    assert_eq!(f.get(side, i as u64).expect("get"), (t.dtm[side][i], t.dtz[side][i]), "{m} {i}");
+                }
+            }
+        }
     }
     let mem = Tablebase::from_tables(tables.clone());
     let disk = Tablebase::open_dir(dir.path());
@@ -122,4 +130,26 @@ fn materials_and_probe_fen() {
     assert!(matches!(err, TbError::Missing { .. }), "{err}");
     let err = disk.probe_fen("8/8/8/8/8/1Rk5/8/K7 w - - 0 1").expect_err("Black in check with White to move");
     assert!(err.to_string().contains("side not to move is in check"), "{err}");
+}
+
+#[test]
+fn four_piece_round_trip() {
+    // many distinct values, blocks of several sizes, order-1 codes
+    let mut g = Generator::new(2);
+    for name in ["KQvKR", "KRvKP"] {
+        let m = Material::parse(name).expect("test value");
+        let t = g.generate(m, &Silent);
+        let dir = tempfile::tempdir().expect("tempdir");
+        write_table(dir.path(), &t).expect("write");
+        let f = TableFile::open(&path_for(dir.path(), &m), Some(m)).expect("open");
+        let back = f.to_table().expect("decode");
+        assert!(back.dtm == t.dtm && back.dtz == t.dtz, "{m}: values differ after the round trip");
+        for side in 0..2 {
+            for i in (0..t.layout.size as usize).step_by(101) {
+                if t.dtm[side][i] != INVALID {
+                    assert_eq!(f.get(side, i as u64).expect("get"), (t.dtm[side][i], t.dtz[side][i]), "{m} {i}");
+                }
+            }
+        }
+    }
 }
