@@ -25,6 +25,9 @@ pub struct WebArgs {
     /// Directory of endgame tables made by `mysl tb gen` (`*.mtb`), for the tablebase panel.
     #[arg(long, value_name = "DIR")]
     tb: Option<std::path::PathBuf>,
+    /// Syzygy directories (`DIR1:DIR2`), for the endings `--tb` lacks (WDL and DTZ, no DTM).
+    #[arg(long, value_name = "DIR")]
+    syzygy: Option<String>,
 }
 
 pub fn run(args: WebArgs) -> Result<ExitCode, CliError> {
@@ -37,20 +40,41 @@ pub fn run(args: WebArgs) -> Result<ExitCode, CliError> {
             (Some(mysl_book::default_book().map_err(|e| CliError::Failure(e.to_string()))?), "built-in".to_string())
         }
     };
-    let tablebase = match &args.tb {
+    let mysl = match &args.tb {
         Some(dir) => {
             if !dir.is_dir() {
                 return Err(CliError::Input(format!("--tb {}: not a directory", dir.display())));
             }
-            let mysl = mysl_tb::Tablebase::open_dir(dir);
-            if mysl.materials().is_empty() {
+            let tables = mysl_tb::Tablebase::open_dir(dir);
+            if tables.materials().is_empty() {
                 eprintln!("mysl web: warning: --tb {}: no table files (*.mtb) there yet", dir.display());
             }
-            let name = dir.file_name().map_or(dir.display().to_string(), |n| n.to_string_lossy().into_owned());
-            Some(mysl_web::tablebase::Tablebases { mysl, name })
+            Some(tables)
         }
         None => None,
     };
+    let syzygy = match &args.syzygy {
+        Some(path) => {
+            let mut front = mysl_tb::Tablebases::new();
+            let n = front.add_syzygy_path(path).map_err(|e| CliError::Input(format!("--syzygy {path}: {e}")))?;
+            if n == 0 {
+                eprintln!("mysl web: warning: --syzygy {path}: no Syzygy files there");
+            }
+            Some(front)
+        }
+        None => None,
+    };
+    let name = match (&args.tb, &args.syzygy) {
+        (Some(dir), None) => dir.file_name().map_or(dir.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        (None, Some(_)) => "Syzygy".to_string(),
+        (Some(dir), Some(_)) => format!(
+            "{} + Syzygy",
+            dir.file_name().map_or(dir.display().to_string(), |n| n.to_string_lossy().into_owned())
+        ),
+        (None, None) => String::new(),
+    };
+    let tablebase =
+        (mysl.is_some() || syzygy.is_some()).then(|| mysl_web::tablebase::Tablebases { mysl, syzygy, name });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

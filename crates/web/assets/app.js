@@ -587,7 +587,7 @@ async function loadTablebase() {
     head.dataset.dtm = data.dtm;
     head.textContent = ['checkmate', 'stalemate'].includes(data.state)
       ? `${TB_WORDS[data.state]} (${side} to move)`
-      : `${side} to move: ${TB_WORDS[data.state]} · WDL ${data.wdl} · DTZ ${data.dtz} · DTM ${data.dtm}`;
+      : `${side} to move: ${TB_WORDS[data.state]} · WDL ${data.wdl} · DTZ ${data.dtz ?? '–'} · DTM ${data.dtm ?? '–'}`;
     for (const m of data.moves) {
       const tr = document.createElement('tr');
       tr.className = `clickable tb-${m.category}`;
@@ -596,7 +596,7 @@ async function loadTablebase() {
       tr.dataset.dtz = m.dtz;
       tr.dataset.dtm = m.dtm;
       tr.title = m.zeroing ? 'a zeroing move (capture or pawn move)' : '';
-      for (const text of [m.san, TB_WORDS[m.category], m.dtz, m.dtm]) {
+      for (const text of [m.san, TB_WORDS[m.category], m.dtz ?? '–', m.dtm ?? '–']) {
         const td = document.createElement('td');
         td.textContent = text;
         tr.append(td);

@@ -2,10 +2,10 @@
 //! through `mysl_tb::Tablebase::probe_fen`, the same call as `mysl tb probe`, and adds SAN and the
 //! win/draw/loss category of each value for the page.
 //!
-//! Syzygy tables (`--syzygy DIR`) are meant to come through a facade in `mysl-tb` with the same probe
-//! call; [`Tablebases`] is the one place here that would hold it.
+//! Syzygy tables (`--syzygy DIR`) answer through `mysl_tb::Tablebases`, the engine's front, for the
+//! endings our directory lacks (WDL and DTZ; no DTM).
 
-use mysl_core::{san, uci, Chess};
+use mysl_core::{san, uci, Chess, Color};
 use mysl_tb::{ProbeResult, TbError};
 use serde_json::{json, Value};
 
@@ -13,7 +13,9 @@ use serde_json::{json, Value};
 #[derive(Debug)]
 pub struct Tablebases {
     /// mysl's own tables (`--tb DIR`).
-    pub mysl: mysl_tb::Tablebase,
+    pub mysl: Option<mysl_tb::Tablebase>,
+    /// Syzygy files (`--syzygy DIR`), asked when `mysl` lacks the ending.
+    pub syzygy: Option<mysl_tb::Tablebases>,
     /// What the page shows as the source ("mysl tables in DIRNAME").
     pub name: String,
 }
@@ -48,7 +50,18 @@ fn values(r: &ProbeResult) -> Value {
 /// it gives the mover, best first, as the page shows them.
 pub fn probe(tb: &Tablebases, fen: &str) -> Result<Value, ProbeError> {
     let pos: Chess = crate::game::parse_fen(fen).map_err(ProbeError::Bad)?;
-    let (root, moves) = tb.mysl.probe_fen(fen).map_err(|e| match e {
+    let ours = tb.mysl.as_ref().map(|t| t.probe_fen(fen));
+    // Syzygy for what ours lacks or does not cover (more pieces than our tables have).
+    let missing = matches!(ours, None | Some(Err(TbError::Missing { .. } | TbError::Unsupported(_))));
+    if missing {
+        if let Some(front) = &tb.syzygy {
+            return probe_syzygy(front, &pos);
+        }
+    }
+    let Some(ours) = ours else {
+        return Err(ProbeError::Missing("no tables".into()));
+    };
+    let (root, moves) = ours.map_err(|e| match e {
         TbError::Missing { material, .. } => ProbeError::Missing(format!(
             "no table for {material} in the tablebase (generate it with `mysl tb gen {material} --dir DIR`)"
         )),
@@ -65,15 +78,7 @@ pub fn probe(tb: &Tablebases, fen: &str) -> Result<Value, ProbeError> {
         v["zeroing"] = json!(m.zeroing);
         list.push(v);
     }
-    let state = if moves.is_empty() {
-        if pos.is_check() {
-            "checkmate"
-        } else {
-            "stalemate"
-        }
-    } else {
-        category(root.wdl())
-    };
+    let state = state(&pos, moves.is_empty(), root.wdl());
     let mut out = values(&root);
     out["fen"] = json!(pos.fen());
     out["turn"] = json!(if pos.turn().is_white() { "white" } else { "black" });
@@ -83,8 +88,49 @@ pub fn probe(tb: &Tablebases, fen: &str) -> Result<Value, ProbeError> {
     Ok(out)
 }
 
+/// What the panel's headline says: the game's end, or the WDL category.
+fn state(pos: &Chess, no_moves: bool, wdl: i8) -> &'static str {
+    match (no_moves, pos.is_check()) {
+        (true, true) => "checkmate",
+        (true, false) => "stalemate",
+        _ => category(wdl),
+    }
+}
+
+/// The Syzygy answer: WDL and DTZ of the position and of every move (DTM is not in Syzygy files).
+fn probe_syzygy(front: &mysl_tb::Tablebases, pos: &Chess) -> Result<Value, ProbeError> {
+    if pos.castling().has_any(Color::White) || pos.castling().has_any(Color::Black) {
+        return Err(ProbeError::Bad("the tables do not cover positions with castling rights".into()));
+    }
+    let pieces = pos.board().occupied().count() as usize;
+    if pieces > front.max_pieces() {
+        return Err(ProbeError::Missing(format!(
+            "{pieces} pieces: the Syzygy files here have at most {}",
+            front.max_pieces()
+        )));
+    }
+    let Some(root) = front.probe_root(pos) else {
+        return Err(ProbeError::Missing("no Syzygy table for this ending".into()));
+    };
+    let moves: Vec<Value> = root
+        .moves
+        .iter()
+        .map(|m| {
+            json!({"uci": m.uci, "san": san::move_to_san(pos, m.mv), "zeroing": m.zeroing, "wdl": m.wdl,
+                   "dtz": m.dtz, "dtm": m.dtm, "category": category(m.wdl)})
+        })
+        .collect();
+    let state = state(pos, moves.is_empty(), root.value.wdl);
+    Ok(json!({"wdl": root.value.wdl, "dtz": root.value.dtz, "dtm": root.value.dtm,
+              "category": category(root.value.wdl), "fen": pos.fen(),
+              "turn": if pos.turn().is_white() { "white" } else { "black" }, "state": state,
+              "moves": moves, "source": "Syzygy"}))
+}
+
 /// `/api/info`'s description of the tablebase.
 pub fn info(tb: &Tablebases) -> Value {
-    let materials = tb.mysl.materials();
-    json!({"name": tb.name, "kind": "mysl", "materials": materials, "metrics": ["wdl", "dtz", "dtm"]})
+    let materials = tb.mysl.as_ref().map(|t| t.materials()).unwrap_or_default();
+    let syzygy = tb.syzygy.as_ref().map(|f| f.max_pieces());
+    json!({"name": tb.name, "kind": if tb.mysl.is_some() { "mysl" } else { "syzygy" }, "materials": materials,
+           "syzygy_max_pieces": syzygy, "metrics": ["wdl", "dtz", "dtm"]})
 }

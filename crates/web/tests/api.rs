@@ -343,7 +343,7 @@ fn app_with_krvk() -> Router {
     g.generate(mysl_tb::Material::parse("KRvK").expect("material"), &mysl_tb::Silent);
     let tablebase = mysl_tb::Tablebase::from_tables(g.tables);
     let config = mysl_web::Config {
-        tablebase: Some(mysl_web::tablebase::Tablebases { mysl: tablebase, name: "test".into() }),
+        tablebase: Some(mysl_web::tablebase::Tablebases { mysl: Some(tablebase), syzygy: None, name: "test".into() }),
         ..mysl_web::Config::default()
     };
     mysl_web::router(mysl_web::AppState::new(config, 8080))
@@ -557,4 +557,47 @@ async fn evaluation_of_every_move_for_the_graph() {
     // Kept with the game: the view carries them now.
     let (_, view, _) = get(&app, &format!("/api/games/{id}")).await;
     assert_eq!(view["moves"][0]["eval"]["source"], "analysis", "{view}");
+}
+
+#[tokio::test]
+async fn syzygy_answers_for_the_endings_our_tables_lack() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/syzygy");
+    if !dir.join("KQvK.rtbw").exists() {
+        eprintln!("skipped: ../shared/data/syzygy (Syzygy files) is absent");
+        return;
+    }
+    let mut g = mysl_tb::Generator::new(1);
+    g.generate(mysl_tb::Material::parse("KRvK").expect("material"), &mysl_tb::Silent);
+    let mut front = mysl_tb::Tablebases::new();
+    assert!(front.add_syzygy(&dir).expect("syzygy") > 0);
+    let config = mysl_web::Config {
+        tablebase: Some(mysl_web::tablebase::Tablebases {
+            mysl: Some(mysl_tb::Tablebase::from_tables(g.tables)),
+            syzygy: Some(front),
+            name: "test + Syzygy".into(),
+        }),
+        ..mysl_web::Config::default()
+    };
+    let app = mysl_web::router(mysl_web::AppState::new(config, 8080));
+    // KRvK: ours first (with DTM).
+    let fen = "8/8/8/8/8/2k5/8/K6R w - - 0 1";
+    let (s, ours, _) = get(&app, &format!("/api/tablebase?variant=chess&fen={}", q(fen))).await;
+    assert_eq!(s, StatusCode::OK, "{ours}");
+    assert_eq!(ours["source"], "test + Syzygy");
+    assert!(ours["dtm"].as_i64().is_some_and(|d| d > 0), "{ours}");
+    // KQvKR is not ours: Syzygy answers, without DTM; White to move wins, and every move's WDL is listed.
+    let fen = "8/8/8/3k4/8/8/2r5/KQ6 w - - 0 1";
+    let (s, v, _) = get(&app, &format!("/api/tablebase?variant=chess&fen={}", q(fen))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["source"], "Syzygy");
+    assert!(v["dtm"].is_null(), "{v}");
+    assert_eq!(v["category"], "win", "{v}");
+    let moves = v["moves"].as_array().expect("moves");
+    assert!(!moves.is_empty());
+    assert_eq!(moves[0]["wdl"], 2, "best first: {v}");
+    assert!(moves.iter().any(|m| m["san"] == "Qxc2" && m["wdl"] == 2), "{v}");
+    // Six pieces: beyond the files here.
+    let fen = "8/8/3k4/8/8/2rp4/8/KQR5 w - - 0 1";
+    let (s, v, _) = get(&app, &format!("/api/tablebase?variant=chess&fen={}", q(fen))).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
 }
