@@ -45,9 +45,18 @@ pub struct Move {
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
     captured: Option<(u8, Piece)>,
+    /// Circe: the captured piece reborn on this square.
+    reborn: Option<(u8, Piece)>,
     castling: u8,
     ep: Option<(u8, u8)>,
     key: u64,
+}
+
+impl Undo {
+    /// Circe: the square and piece of the rebirth the move caused, if any.
+    pub fn reborn(&self) -> Option<(u8, Piece)> {
+        self.reborn
+    }
 }
 
 /// Castling right bits: white king side (rook h1), white queen side (a1), black h8, black a8.
@@ -55,6 +64,10 @@ pub const CASTLE_WK: u8 = 1;
 pub const CASTLE_WQ: u8 = 2;
 pub const CASTLE_BK: u8 = 4;
 pub const CASTLE_BQ: u8 = 8;
+/// The white king has not left e1 (Popeye's king castling flag): with Circe, a white rook reborn
+/// on a1/h1 regains its castling right while this bit is set. 32: the same for Black (e8).
+pub const KING_HOME_W: u8 = 16;
+pub const KING_HOME_B: u8 = 32;
 
 const fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -65,8 +78,8 @@ const fn splitmix(mut x: u64) -> u64 {
 }
 
 const ZOBRIST_PIECES: usize = 2 * NUM_KINDS * 64;
-static ZOBRIST: [u64; ZOBRIST_PIECES + 16 + 64 + 1] = {
-    let mut t = [0u64; ZOBRIST_PIECES + 16 + 64 + 1];
+static ZOBRIST: [u64; ZOBRIST_PIECES + 64 + 64 + 1] = {
+    let mut t = [0u64; ZOBRIST_PIECES + 64 + 64 + 1];
     let mut i = 0;
     while i < t.len() {
         t[i] = splitmix(0x6d79_736c_5f70_726f ^ (i as u64).wrapping_mul(0x1000_0000_01b3));
@@ -85,9 +98,9 @@ fn z_castle(c: u8) -> u64 {
 }
 #[inline(always)]
 fn z_ep(sq: u8) -> u64 {
-    ZOBRIST[ZOBRIST_PIECES + 16 + sq as usize]
+    ZOBRIST[ZOBRIST_PIECES + 64 + sq as usize]
 }
-const Z_SIDE: usize = ZOBRIST_PIECES + 16 + 64;
+const Z_SIDE: usize = ZOBRIST_PIECES + 64 + 64;
 
 #[inline(always)]
 fn sq(i: u8) -> Square {
@@ -106,6 +119,12 @@ pub struct Board {
     pub ep: Option<(u8, u8)>,
     /// Pairs of castling-right bits that exclude each other (Option CastlingMutuallyExclusive).
     pub castling_exclusive: Vec<(u8, u8)>,
+    /// Condition Circe: a captured piece other than a king is reborn on its game-array square
+    /// ([`rebirth_square`]) if that square is empty after the move, else it vanishes.
+    pub circe: bool,
+    /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
+    /// fairy kinds present in the position.
+    pub promotion_fairies: u32,
     key: u64,
 }
 
@@ -125,6 +144,8 @@ impl Board {
             castling: 0,
             ep: None,
             castling_exclusive: Vec::new(),
+            circe: false,
+            promotion_fairies: 0,
             key: 0,
         }
     }
@@ -188,6 +209,7 @@ impl Board {
         let mut c = 0;
         let is = |s: u8, col: Color, k: Kind| self.piece_at(s) == Some(Piece { color: col, kind: k });
         if is(4, Color::White, walk::KING) {
+            c |= KING_HOME_W;
             if is(7, Color::White, walk::ROOK) {
                 c |= CASTLE_WK;
             }
@@ -196,6 +218,7 @@ impl Board {
             }
         }
         if is(60, Color::Black, walk::KING) {
+            c |= KING_HOME_B;
             if is(63, Color::Black, walk::ROOK) {
                 c |= CASTLE_BK;
             }
@@ -228,7 +251,106 @@ impl Board {
         if (attacks::rook_attacks(t, occ) & (k[walk::ROOK as usize] | q)).any() {
             return true;
         }
-        (attacks::bishop_attacks(t, occ) & (k[walk::BISHOP as usize] | q)).any()
+        if (attacks::bishop_attacks(t, occ) & (k[walk::BISHOP as usize] | q)).any() {
+            return true;
+        }
+        self.fairy_attacked(s, by)
+    }
+
+    /// Does a piece of colour `by` have a fairy kind?
+    #[inline(always)]
+    pub fn has_fairy(&self, by: Color) -> bool {
+        self.by_kind[by.index()][walk::FIRST_FAIRY as usize..].iter().any(|b| b.any())
+    }
+
+    /// The fairy kinds present on the board, as a bit set (bit k for kind k).
+    pub fn fairy_kinds_present(&self) -> u32 {
+        let mut m = 0;
+        for k in walk::FIRST_FAIRY as usize..NUM_KINDS {
+            if self.by_kind[0][k].any() || self.by_kind[1][k].any() {
+                m |= 1 << k;
+            }
+        }
+        m
+    }
+
+    /// Is square `s` attacked by a fairy piece of colour `by`? All fairy walks are symmetric, so
+    /// the walk is followed backwards from `s`.
+    fn fairy_attacked(&self, s: u8, by: Color) -> bool {
+        if !self.has_fairy(by) {
+            return false;
+        }
+        for kind in walk::FIRST_FAIRY..NUM_KINDS as Kind {
+            let pieces = self.by_kind[by.index()][kind as usize];
+            if !pieces.any() {
+                continue;
+            }
+            let found = |t: u8| pieces.contains(sq(t));
+            let hit = match KINDS[kind as usize].walk {
+                Walk::Leaper(v) => v.iter().any(|&d| offset(s, d).is_some_and(found)),
+                Walk::Rider(v) => v.iter().any(|&d| self.ride_to_piece(s, d).is_some_and(found)),
+                // The hurdle stands next to `s` (one vector away); the hopper is the first piece
+                // behind it on the same line.
+                Walk::Hopper(v) => v.iter().any(|&d| {
+                    offset(s, d).is_some_and(|h| {
+                        self.squares[h as usize].is_some() && self.ride_to_piece(h, d).is_some_and(found)
+                    })
+                }),
+                _ => false,
+            };
+            if hit {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The first occupied square from `s` (exclusive) along vector `d`, if any.
+    #[inline(always)]
+    fn ride_to_piece(&self, mut s: u8, d: (i8, i8)) -> Option<u8> {
+        while let Some(t) = offset(s, d) {
+            if self.squares[t as usize].is_some() {
+                return Some(t);
+            }
+            s = t;
+        }
+        None
+    }
+
+    /// Target squares of a fairy piece of colour `us` on `from` (moves and captures; squares of
+    /// own pieces excluded).
+    pub fn fairy_targets(&self, from: u8, kind: Kind, us: Color) -> Bitboard {
+        let mut out = Bitboard(0);
+        match KINDS[kind as usize].walk {
+            Walk::Leaper(v) => {
+                for &d in v {
+                    if let Some(t) = offset(from, d) {
+                        out.set(sq(t));
+                    }
+                }
+            }
+            Walk::Rider(v) => {
+                for &d in v {
+                    let mut s = from;
+                    while let Some(t) = offset(s, d) {
+                        out.set(sq(t));
+                        if self.squares[t as usize].is_some() {
+                            break;
+                        }
+                        s = t;
+                    }
+                }
+            }
+            Walk::Hopper(v) => {
+                for &d in v {
+                    if let Some(t) = self.ride_to_piece(from, d).and_then(|h| offset(h, d)) {
+                        out.set(sq(t));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out & !self.color_bb(us)
     }
 
     /// Is the king of colour `c` in check? (No king: never.)
@@ -244,6 +366,10 @@ impl Board {
     pub fn could_check(&self, m: Move, ksq: u8) -> bool {
         let us = self.side;
         let Some(p) = self.piece_at(m.from) else { return true };
+        // Our fairy pieces: any move may add or remove a hurdle or open a rider's line.
+        if self.has_fairy(us) {
+            return true;
+        }
         let kind = match m.special {
             Special::None | Special::Double => p.kind,
             Special::Promote(k) => k,
@@ -259,6 +385,8 @@ impl Board {
             Walk::Bishop => attacks::bishop_attacks(t, occ).contains(k),
             Walk::Knight => attacks::knight_attacks(t).contains(k),
             Walk::Pawn => attacks::pawn_attacks(us, t).contains(k),
+            // A promotion to a fairy kind (the board has none of ours yet).
+            Walk::Leaper(_) | Walk::Rider(_) | Walk::Hopper(_) => return true,
         };
         if direct {
             return true;
@@ -304,6 +432,7 @@ impl Board {
                     self.pawn_moves(f, us, theirs, occ, out);
                     continue;
                 }
+                Walk::Leaper(_) | Walk::Rider(_) | Walk::Hopper(_) => self.fairy_targets(f, p.kind, us),
             } & !own;
             for to in targets {
                 out.push(Move { from: f, to: to as u8, special: Special::None });
@@ -318,6 +447,12 @@ impl Board {
         let push = |out: &mut Vec<Move>, to: u8, double: bool| {
             if to / 8 == last {
                 for k in walk::PROMOTIONS {
+                    out.push(Move { from: f, to, special: Special::Promote(k) });
+                }
+                let mut fairies = self.promotion_fairies;
+                while fairies != 0 {
+                    let k = fairies.trailing_zeros() as Kind;
+                    fairies &= fairies - 1;
                     out.push(Move { from: f, to, special: Special::Promote(k) });
                 }
             } else {
@@ -390,7 +525,7 @@ impl Board {
 
     /// Plays a pseudo-legal move; returns the undo record.
     pub fn make(&mut self, m: Move) -> Undo {
-        let undo = Undo { captured: None, castling: self.castling, ep: self.ep, key: self.key };
+        let undo = Undo { captured: None, reborn: None, castling: self.castling, ep: self.ep, key: self.key };
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
         match m.special {
@@ -427,6 +562,31 @@ impl Board {
             }
         }
         self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
+        if self.circe {
+            if let Some((cs, cp)) = undo.captured {
+                if cp.kind != walk::KING {
+                    let r = rebirth_square(cp, cs);
+                    if self.squares[r as usize].is_none() {
+                        self.add(r, cp);
+                        undo.reborn = Some((r, cp));
+                        // A rook reborn in its corner regains its castling right (Popeye's
+                        // restore_castling_rights); castling also needs the king's right.
+                        if cp.kind == walk::ROOK {
+                            let (home, bits) = match r {
+                                0 => (KING_HOME_W, CASTLE_WQ),
+                                7 => (KING_HOME_W, CASTLE_WK),
+                                56 => (KING_HOME_B, CASTLE_BQ),
+                                63 => (KING_HOME_B, CASTLE_BK),
+                                _ => (0, 0),
+                            };
+                            if self.castling & home != 0 {
+                                self.castling |= bits;
+                            }
+                        }
+                    }
+                }
+            }
+        }
         self.ep = match m.special {
             Special::Double => Some(((m.from + m.to) / 2, m.to)),
             _ => None,
@@ -438,6 +598,9 @@ impl Board {
     /// Takes back the move `m` made with `make`.
     pub fn unmake(&mut self, m: Move, undo: Undo) {
         self.side = !self.side;
+        if let Some((r, rp)) = undo.reborn {
+            self.remove(r, rp);
+        }
         let placed = self.squares[m.to as usize].expect("moved piece");
         self.remove(m.to, placed);
         let p = match m.special {
@@ -540,6 +703,42 @@ impl Board {
     }
 }
 
+/// The square `d` away from `s`, if it is on the board.
+#[inline(always)]
+pub fn offset(s: u8, d: (i8, i8)) -> Option<u8> {
+    let f = (s % 8) as i8 + d.0;
+    let r = (s / 8) as i8 + d.1;
+    ((0..8).contains(&f) && (0..8).contains(&r)).then_some((r * 8 + f) as u8)
+}
+
+/// Circe rebirth square of piece `p` captured on `s` (Popeye's `rennormal`, plain Circe): a pawn
+/// on the capture file, 2nd rank (white) or 7th (black); a queen on d1/d8; a king on e1/e8 (only
+/// used by Rex inclusive variants); a rook, bishop or knight on its game-array square of the same
+/// square colour as `s`; a fairy piece on the capture file, on its promotion rank (8th rank for
+/// a white piece, 1st for a black one).
+pub fn rebirth_square(p: Piece, s: u8) -> u8 {
+    let file = s % 8;
+    let base = if p.color == Color::White { 0 } else { 56 };
+    let colour = |t: u8| (t % 8 + t / 8) % 2;
+    // The two game-array squares (files x and y) differ in colour: take the one of `s`'s colour.
+    let home = |x: u8, y: u8| if colour(base + x) == colour(s) { base + x } else { base + y };
+    match KINDS[p.kind as usize].walk {
+        Walk::Pawn => {
+            if p.color == Color::White {
+                8 + file
+            } else {
+                48 + file
+            }
+        }
+        Walk::Queen => base + 3,
+        Walk::King => base + 4,
+        Walk::Rook => home(0, 7),
+        Walk::Bishop => home(2, 5),
+        Walk::Knight => home(1, 6),
+        Walk::Leaper(_) | Walk::Rider(_) | Walk::Hopper(_) => (56 - base) + file,
+    }
+}
+
 /// `a1`..`h8` for a square index.
 pub fn square_name(s: u8) -> String {
     let f = (b'a' + s % 8) as char;
@@ -567,10 +766,10 @@ pub(crate) fn castle_bits(s: u8) -> u8 {
     match s {
         0 => CASTLE_WQ,
         7 => CASTLE_WK,
-        4 => CASTLE_WK | CASTLE_WQ,
+        4 => CASTLE_WK | CASTLE_WQ | KING_HOME_W,
         56 => CASTLE_BQ,
         63 => CASTLE_BK,
-        60 => CASTLE_BK | CASTLE_BQ,
+        60 => CASTLE_BK | CASTLE_BQ | KING_HOME_B,
         _ => 0,
     }
 }

@@ -103,6 +103,8 @@ pub struct Problem {
     pub twins: Vec<Twin>,
     /// Features used by the problem that the solver does not support yet ("not supported yet: X").
     pub unsupported: Vec<String>,
+    /// `Condition Circe` (plain Circe; see `Board::circe`).
+    pub circe: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -387,6 +389,7 @@ impl Parser<'_> {
             options: Options { defence: 1, ..Options::default() },
             twins: Vec::new(),
             unsupported: Vec::new(),
+            circe: false,
         };
         let mut have_pieces = false;
         let mut stip_seen = false;
@@ -467,8 +470,15 @@ impl Parser<'_> {
                         words.push(n.text.clone());
                         self.pos += 1;
                     }
-                    if !words.is_empty() {
-                        p.unsupported.push(format!("condition {}", words.join(" ")));
+                    // Only plain Circe is supported; any other word (a Circe variant, another
+                    // condition, a parameter) makes the problem unsupported.
+                    for w in &words {
+                        if w.eq_ignore_ascii_case("circe") {
+                            p.circe = true;
+                        } else {
+                            p.unsupported.push(format!("condition {}", words.join(" ")));
+                            break;
+                        }
                     }
                 }
                 "option" => self.options(&mut p)?,
@@ -486,7 +496,7 @@ impl Parser<'_> {
         let mut color: Option<Color> = None;
         while let Some(t) = self.peek().cloned() {
             if let Some((code, squares)) = split_piece_spec(&t.text) {
-                if let Some(kind) = walk::orthodox_kind(&code) {
+                if let Some(kind) = walk::kind_by_code(&code) {
                     let Some(c) = color else {
                         return Err(self.err(Some(&t), "piece before its colour (White/Black)"));
                     };
@@ -572,7 +582,7 @@ impl Parser<'_> {
             if file > 7 || rank < 0 {
                 return Err(self.err(Some(t), "rank too long in Forsyth"));
             }
-            let Some(kind) = walk::orthodox_kind(&code) else {
+            let Some(kind) = walk::kind_by_code(&code) else {
                 if walk::fairy_name(&code).is_some() {
                     p.unsupported.push(format!("fairy piece {code}"));
                     file += 1;
@@ -709,7 +719,7 @@ impl Parser<'_> {
                         return Err(self.err(Some(&ps), "piece expected"));
                     };
                     self.pos += 1;
-                    match walk::orthodox_kind(&code) {
+                    match walk::kind_by_code(&code) {
                         Some(k) => {
                             for s in squares {
                                 tw.changes.push(TwinChange::Add(color, k, s));
@@ -788,7 +798,7 @@ impl Parser<'_> {
     fn kind_arg(&mut self, p: &mut Problem) -> PResult<Option<Kind>> {
         let Some(t) = self.peek().cloned() else { return Err(self.err(None, "piece expected")) };
         self.pos += 1;
-        match walk::orthodox_kind(&t.text) {
+        match walk::kind_by_code(&t.text) {
             Some(k) => Ok(Some(k)),
             None if walk::fairy_name(&t.text).is_some() => {
                 p.unsupported.push(format!("fairy piece {}", t.text));

@@ -102,7 +102,7 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
             for (s, p) in squares {
                 board.put(s, Piece { color: p.color, kind: b });
             }
-            format!("{}==>{}", walk::KINDS[a as usize].code, walk::KINDS[b as usize].code)
+            format!("{} ==> {}", walk::KINDS[a as usize].code, walk::KINDS[b as usize].code)
         }
         TwinChange::Rotate(deg) => {
             let f = |s: u8| -> Option<u8> {
@@ -203,6 +203,8 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         board.castling = ct;
         board.castling_exclusive = p.board.castling_exclusive.clone();
         board.ep = p.board.ep;
+        board.circe = p.circe;
+        board.promotion_fairies = board.fairy_kinds_present();
         out.push((header, board, stip));
     }
     Ok(out)

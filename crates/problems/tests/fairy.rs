@@ -1,0 +1,191 @@
+//! Fairy piece walks and Circe rebirth squares on the solver board.
+
+use mysl_core::Color;
+use mysl_problems::board::{parse_square, rebirth_square, Board, Piece};
+use mysl_problems::walk::{self, kind_by_code, Kind};
+
+fn sq(s: &str) -> u8 {
+    parse_square(s).expect("square")
+}
+
+fn kind(code: &str) -> Kind {
+    kind_by_code(code).expect("supported code")
+}
+
+fn piece(c: Color, code: &str) -> Piece {
+    Piece { color: c, kind: kind(code) }
+}
+
+/// Target squares (sorted names) of the piece on `from`.
+fn targets(b: &Board, from: &str) -> Vec<String> {
+    let p = b.piece_at(sq(from)).expect("piece");
+    let mut v: Vec<String> = b
+        .fairy_targets(sq(from), p.kind, p.color)
+        .into_iter()
+        .map(|s| mysl_problems::board::square_name(s as u8))
+        .collect();
+    v.sort();
+    v
+}
+
+fn count(b: &Board, from: &str) -> usize {
+    targets(b, from).len()
+}
+
+fn board(pieces: &[(Color, &str, &str)]) -> Board {
+    let mut b = Board::empty();
+    for &(c, code, s) in pieces {
+        b.put(sq(s), piece(c, code));
+    }
+    b
+}
+
+const W: Color = Color::White;
+const B: Color = Color::Black;
+
+#[test]
+fn codes_parse_to_kinds() {
+    for code in ["G", "N", "NH", "CA", "Z", "GI", "15", "16", "24", "25", "35", "37"] {
+        let k = kind(code);
+        assert!(k >= walk::FIRST_FAIRY);
+        assert_eq!(walk::KINDS[k as usize].code, code);
+    }
+    assert_eq!(kind_by_code("s"), Some(walk::KNIGHT));
+    assert_eq!(kind_by_code("nh"), Some(walk::NIGHTRIDER_HOPPER));
+    assert_eq!(kind_by_code("EQ"), None, "equihopper is not implemented");
+}
+
+#[test]
+fn leapers_on_an_empty_board() {
+    // Camel (1,3).
+    let b = board(&[(W, "CA", "d4")]);
+    assert_eq!(targets(&b, "d4"), ["a3", "a5", "c1", "c7", "e1", "e7", "g3", "g5"]);
+    assert_eq!(count(&board(&[(W, "CA", "a1")]), "a1"), 2);
+    assert_eq!(count(&board(&[(W, "Z", "d4")]), "d4"), 8);
+    assert_eq!(count(&board(&[(W, "Z", "a1")]), "a1"), 2);
+    assert_eq!(targets(&board(&[(W, "GI", "d4")]), "d4"), ["c8", "e8", "h3", "h5"]);
+    assert_eq!(targets(&board(&[(W, "35", "a1")]), "a1"), ["d6", "f4"]);
+    assert_eq!(targets(&board(&[(W, "16", "g7")]), "g7"), ["a6", "a8", "f1", "h1"]);
+    assert_eq!(count(&board(&[(W, "37", "d4")]), "d4"), 0);
+}
+
+#[test]
+fn leaper_blocked_by_own_captures_enemy() {
+    let b = board(&[(W, "CA", "a1"), (W, "P", "b4"), (B, "P", "d2")]);
+    assert_eq!(targets(&b, "a1"), ["d2"]);
+}
+
+#[test]
+fn nightrider_rides_until_blocked() {
+    // From a1: (1,2) b3 c5 d7; (2,1) c2 e3 g4.
+    assert_eq!(targets(&board(&[(W, "N", "a1")]), "a1"), ["b3", "c2", "c5", "d7", "e3", "g4"]);
+    // Own piece on c5 stops the ride before it; enemy on e3 is captured and stops it.
+    let b = board(&[(W, "N", "a1"), (W, "P", "c5"), (B, "P", "e3")]);
+    assert_eq!(targets(&b, "a1"), ["b3", "c2", "e3"]);
+    assert_eq!(count(&board(&[(W, "N", "d4")]), "d4"), 12);
+}
+
+#[test]
+fn grasshopper_hops_over_one_piece() {
+    // Alone: no moves.
+    assert_eq!(count(&board(&[(W, "G", "d4")]), "d4"), 0);
+    // Hurdles of both colours at any distance; lands right behind, captures an enemy there, not
+    // an own piece; no landing square beyond the edge.
+    let b = board(&[
+        (W, "G", "d4"),
+        (W, "P", "d6"), // hurdle (own) -> d7
+        (B, "P", "f4"), // hurdle (enemy) -> g4,
+        (B, "R", "g4"), // where an enemy rook is captured
+        (W, "B", "b2"), // hurdle -> a1
+        (B, "S", "a4"), // hurdle on the edge: no landing square
+        (W, "P", "f6"), // hurdle -> g7 (own piece on g7 blocks)
+        (W, "P", "g7"),
+    ]);
+    assert_eq!(targets(&b, "d4"), ["a1", "d7", "g4"]);
+}
+
+#[test]
+fn nightrider_hopper_hops_on_knight_lines() {
+    // From a1 along (1,2): hurdle c5 (b3 empty) -> d7; along (2,1): hurdle c2 -> e3.
+    let b = board(&[(W, "NH", "a1"), (B, "P", "c5"), (W, "P", "c2")]);
+    assert_eq!(targets(&b, "a1"), ["d7", "e3"]);
+    // Hurdle next to the edge: b3 hurdle -> c5; d7 hurdle -> nothing beyond (e9).
+    let b = board(&[(W, "NH", "a1"), (W, "P", "b3"), (B, "P", "c5")]);
+    assert_eq!(targets(&b, "a1"), ["c5"]);
+    let b = board(&[(W, "NH", "a1"), (W, "P", "d7")]);
+    assert_eq!(targets(&b, "a1"), Vec::<String>::new());
+}
+
+#[test]
+fn fairy_pieces_give_check() {
+    // Grasshopper checks over a hurdle, not without one.
+    let mut b = board(&[(W, "K", "a1"), (B, "K", "e8"), (W, "G", "e1")]);
+    assert!(!b.in_check(B));
+    b.put(sq("e7"), piece(W, "P"));
+    assert!(b.in_check(B));
+    // A second piece between: the hurdle is e5, landing e6, not e8.
+    b.put(sq("e5"), piece(B, "P"));
+    assert!(!b.in_check(B));
+    // Nightrider from far away (a1-c2-e3-g4); blocked on e3.
+    let mut b = board(&[(W, "K", "h1"), (B, "K", "g4"), (W, "N", "a1")]);
+    assert!(b.in_check(B));
+    b.put(sq("e3"), piece(B, "P"));
+    assert!(!b.in_check(B));
+}
+
+#[test]
+fn fairy_checks_make_moves_illegal() {
+    // The black king on e8 may not step where the zebra attacks.
+    let mut b = board(&[(W, "K", "a1"), (B, "K", "e8"), (W, "Z", "b5")]);
+    b.side = B;
+    let moves = b.legal_moves();
+    // Zebra b5 attacks d8 (2,3) and e7 (3,2).
+    let tos: Vec<u8> = moves.iter().map(|m| m.to).collect();
+    assert!(!tos.contains(&sq("d8")));
+    assert!(!tos.contains(&sq("e7")));
+    assert!(tos.contains(&sq("f8")));
+}
+
+#[test]
+fn circe_rebirth_squares() {
+    let r = |c: Color, code: &str, s: &str| mysl_problems::board::square_name(rebirth_square(piece(c, code), sq(s)));
+    assert_eq!(r(B, "P", "c4"), "c7");
+    assert_eq!(r(W, "P", "f7"), "f2");
+    assert_eq!(r(W, "Q", "h8"), "d1");
+    assert_eq!(r(B, "Q", "a1"), "d8");
+    // Rook, bishop, knight: the game-array square of the capture square's colour.
+    assert_eq!(r(W, "R", "d7"), "h1"); // light
+    assert_eq!(r(W, "R", "d8"), "a1"); // dark
+    assert_eq!(r(B, "R", "e2"), "a8"); // light
+    assert_eq!(r(B, "R", "d2"), "h8"); // dark
+    assert_eq!(r(W, "B", "b3"), "f1");
+    assert_eq!(r(B, "B", "f2"), "f8");
+    assert_eq!(r(W, "S", "c6"), "b1");
+    assert_eq!(r(W, "S", "f8"), "g1");
+    assert_eq!(r(B, "S", "e1"), "b8");
+    assert_eq!(r(B, "S", "d7"), "g8");
+    // Fairy pieces: the capture file on their promotion rank (Popeye's rennormal).
+    assert_eq!(r(W, "G", "c5"), "c8");
+    assert_eq!(r(B, "N", "g2"), "g1");
+}
+
+#[test]
+fn circe_make_and_unmake() {
+    let mut b = board(&[(W, "K", "e1"), (B, "K", "e8"), (W, "R", "a4"), (B, "P", "c4")]);
+    b.circe = true;
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("a4") && m.to == sq("c4")).expect("Ra4*c4");
+    let u = b.make(m);
+    assert_eq!(u.reborn(), Some((sq("c7"), piece(B, "P"))));
+    assert_eq!(b.piece_at(sq("c7")), Some(piece(B, "P")));
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("c7")), None);
+    assert_eq!(b.piece_at(sq("c4")), Some(piece(B, "P")));
+    assert_eq!(b.key(), key);
+    // Occupied rebirth square: the piece vanishes.
+    b.put(sq("c7"), piece(W, "S"));
+    let u = b.make(m);
+    assert_eq!(u.reborn(), None);
+    assert_eq!(b.piece_at(sq("c7")), Some(piece(W, "S")));
+    b.unmake(m, u);
+}
