@@ -119,9 +119,10 @@ pub struct Board {
     pub ep: Option<(u8, u8)>,
     /// Pairs of castling-right bits that exclude each other (Option CastlingMutuallyExclusive).
     pub castling_exclusive: Vec<(u8, u8)>,
-    /// Condition Circe: a captured piece other than a king is reborn on its game-array square
-    /// ([`rebirth_square`]) if that square is empty after the move, else it vanishes.
-    pub circe: bool,
+    /// Condition Circe (and its Chameleon and Clone variants): a captured piece other than a king
+    /// is reborn on its game-array square ([`rebirth_square`]) if that square is empty after the
+    /// move, else it vanishes.
+    pub circe: Circe,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
     pub promotion_fairies: u32,
@@ -144,7 +145,7 @@ impl Board {
             castling: 0,
             ep: None,
             castling_exclusive: Vec::new(),
-            circe: false,
+            circe: Circe::Off,
             promotion_fairies: 0,
             key: 0,
         }
@@ -562,9 +563,10 @@ impl Board {
             }
         }
         self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
-        if self.circe {
-            if let Some((cs, cp)) = undo.captured {
-                if cp.kind != walk::KING {
+        if self.circe != Circe::Off {
+            if let Some((cs, captured)) = undo.captured {
+                if captured.kind != walk::KING {
+                    let cp = self.circe.reborn_piece(captured, p);
                     let r = rebirth_square(cp, cs);
                     if self.squares[r as usize].is_none() {
                         self.add(r, cp);
@@ -689,6 +691,7 @@ impl Board {
     pub fn transformed(&self, f: impl Fn(u8) -> Option<u8>) -> Option<Board> {
         let mut b = Board::empty();
         b.side = self.side;
+        b.circe = self.circe;
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
                 b.put(f(s)?, p);
@@ -700,6 +703,56 @@ impl Board {
     /// Pieces as (square, piece), a1..h8.
     pub fn pieces(&self) -> impl Iterator<Item = (u8, Piece)> + '_ {
         (0..64u8).filter_map(|s| self.piece_at(s).map(|p| (s, p)))
+    }
+}
+
+/// Which Circe, if any (Popeye's `Circe`, `Circe Chameleon` = `ChameleonCirce`, `Circe Clone` =
+/// `CirceClone`; all "relaxed": an occupied rebirth square means no rebirth).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Circe {
+    #[default]
+    Off,
+    /// The captured piece is reborn as it is.
+    Plain,
+    /// The captured piece changes S -> B -> R -> Q -> S before its rebirth (pawns, kings and fairy
+    /// pieces keep their kind); the new kind decides the rebirth square.
+    Chameleon,
+    /// The captured piece is reborn with the kind of the piece that moved (as it was before a
+    /// promotion), in its own colour; a captured piece taken by a king is reborn as it is.
+    Clone,
+}
+
+impl Circe {
+    /// The piece reborn after `captured` was taken by `mover` (the moving piece before the move).
+    pub fn reborn_piece(self, captured: Piece, mover: Piece) -> Piece {
+        let kind = match self {
+            Circe::Off | Circe::Plain => captured.kind,
+            Circe::Chameleon => match captured.kind {
+                walk::KNIGHT => walk::BISHOP,
+                walk::BISHOP => walk::ROOK,
+                walk::ROOK => walk::QUEEN,
+                walk::QUEEN => walk::KNIGHT,
+                k => k,
+            },
+            Circe::Clone => {
+                if mover.kind == walk::KING {
+                    captured.kind
+                } else {
+                    mover.kind
+                }
+            }
+        };
+        Piece { color: captured.color, kind }
+    }
+
+    /// Popeye's name of the condition in twin headers (`Circe Chameleon`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Circe::Off => "",
+            Circe::Plain => "Circe",
+            Circe::Chameleon => "Circe Chameleon",
+            Circe::Clone => "Circe Clone",
+        }
     }
 }
 

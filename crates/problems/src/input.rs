@@ -7,7 +7,7 @@ use std::fmt;
 
 use mysl_core::Color;
 
-use crate::board::{castle_bits, parse_square, Board, Piece};
+use crate::board::{castle_bits, parse_square, Board, Circe, Piece};
 use crate::stipulation::{self, StipError, Stipulation};
 use crate::walk::{self, Kind};
 
@@ -71,6 +71,8 @@ pub enum TwinChange {
     Mirror(Mirror),
     Shift(u8, u8),
     Stipulation(Stipulation),
+    /// `Twin Condition ...`: replaces the conditions (only the supported Circe ones).
+    Condition(Circe),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,8 +105,8 @@ pub struct Problem {
     pub twins: Vec<Twin>,
     /// Features used by the problem that the solver does not support yet ("not supported yet: X").
     pub unsupported: Vec<String>,
-    /// `Condition Circe` (plain Circe; see `Board::circe`).
-    pub circe: bool,
+    /// `Condition Circe` / `ChameleonCirce` / `CirceClone` (see `Board::circe`).
+    pub circe: Circe,
 }
 
 #[derive(Clone, Debug)]
@@ -389,7 +391,7 @@ impl Parser<'_> {
             options: Options { defence: 1, ..Options::default() },
             twins: Vec::new(),
             unsupported: Vec::new(),
-            circe: false,
+            circe: Circe::Off,
         };
         let mut have_pieces = false;
         let mut stip_seen = false;
@@ -470,14 +472,10 @@ impl Parser<'_> {
                         words.push(n.text.clone());
                         self.pos += 1;
                     }
-                    // Only plain Circe is supported; any other word (a Circe variant, another
-                    // condition, a parameter) makes the problem unsupported.
-                    for w in &words {
-                        if w.eq_ignore_ascii_case("circe") {
-                            p.circe = true;
-                        } else {
-                            p.unsupported.push(format!("condition {}", words.join(" ")));
-                            break;
+                    if !words.is_empty() {
+                        match parse_conditions(&words) {
+                            Some(c) => p.circe = c,
+                            None => p.unsupported.push(format!("condition {}", words.join(" "))),
                         }
                     }
                 }
@@ -769,7 +767,7 @@ impl Parser<'_> {
                     }
                 }
                 other => {
-                    // condition, polishtype, sstipulation, forsyth: not yet.
+                    // condition (only the Circe ones), polishtype, sstipulation, forsyth: not yet.
                     let mut words = vec![other.to_string()];
                     while let Some(n) = self.peek() {
                         if self.is_command(n).is_some() || match_keyword(&n.text, TWIN_WORDS).is_some() {
@@ -778,7 +776,10 @@ impl Parser<'_> {
                         words.push(n.text.clone());
                         self.pos += 1;
                     }
-                    p.unsupported.push(format!("twin {}", words.join(" ")));
+                    match parse_conditions(&words[1..]) {
+                        Some(c) if other == "condition" && words.len() > 1 => tw.changes.push(TwinChange::Condition(c)),
+                        _ => p.unsupported.push(format!("twin {}", words.join(" "))),
+                    }
                 }
             }
         }
@@ -807,6 +808,31 @@ impl Parser<'_> {
             None => Err(self.err(Some(&t), format!("unknown piece '{}'", t.text))),
         }
     }
+}
+
+/// The supported conditions: `Circe`, `ChameleonCirce` (= `Circe Chameleon`), `CirceClone` (=
+/// `Circe Clone`), case-insensitive. `None` for anything else (another condition, a Circe option
+/// or parameter we do not implement), which makes the problem unsupported.
+fn parse_conditions(words: &[String]) -> Option<Circe> {
+    let mut circe = None;
+    let mut variant = Circe::Plain;
+    for w in words {
+        match w.to_ascii_lowercase().as_str() {
+            "circe" => circe = Some(()),
+            "chameleoncirce" | "circechameleon" => {
+                circe = Some(());
+                variant = Circe::Chameleon;
+            }
+            "circeclone" => {
+                circe = Some(());
+                variant = Circe::Clone;
+            }
+            "chameleon" if circe.is_some() && variant == Circe::Plain => variant = Circe::Chameleon,
+            "clone" if circe.is_some() && variant == Circe::Plain => variant = Circe::Clone,
+            _ => return None,
+        }
+    }
+    circe.map(|()| variant)
 }
 
 enum End {

@@ -145,6 +145,10 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
                 board.transformed(f).ok_or_else(|| SolveError::Invalid("shift moves a piece off the board".into()))?;
             format!("shift {} ==> {}", square_name(a), square_name(b))
         }
+        TwinChange::Condition(c) => {
+            board.circe = c;
+            c.name().to_string()
+        }
         TwinChange::Stipulation(st) => {
             *stip = st;
             st.to_string()
@@ -173,13 +177,15 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     let stip0 = check_supported(p)?;
     let mut positions: Vec<(String, Board, Stipulation)> = Vec::new();
     let has_twins = !p.twins.is_empty();
-    positions.push((if has_twins { "a)".into() } else { String::new() }, p.board.clone(), stip0));
+    let mut base = p.board.clone();
+    base.circe = p.circe;
+    positions.push((if has_twins { "a)".into() } else { String::new() }, base.clone(), stip0));
     for (i, tw) in p.twins.iter().enumerate() {
         let (mut board, mut stip) = if tw.continued {
             let last = positions.last().expect("twin a exists");
             (last.1.clone(), last.2)
         } else {
-            (p.board.clone(), stip0)
+            (base.clone(), stip0)
         };
         let mut parts = Vec::new();
         for ch in &tw.changes {
@@ -203,7 +209,6 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         board.castling = ct;
         board.castling_exclusive = p.board.castling_exclusive.clone();
         board.ep = p.board.ep;
-        board.circe = p.circe;
         board.promotion_fairies = board.fairy_kinds_present();
         out.push((header, board, stip));
     }

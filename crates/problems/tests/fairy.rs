@@ -1,7 +1,7 @@
 //! Fairy piece walks and Circe rebirth squares on the solver board.
 
 use mysl_core::Color;
-use mysl_problems::board::{parse_square, rebirth_square, Board, Piece};
+use mysl_problems::board::{parse_square, rebirth_square, Board, Circe, Piece};
 use mysl_problems::walk::{self, kind_by_code, Kind};
 
 fn sq(s: &str) -> u8 {
@@ -172,7 +172,7 @@ fn circe_rebirth_squares() {
 #[test]
 fn circe_make_and_unmake() {
     let mut b = board(&[(W, "K", "e1"), (B, "K", "e8"), (W, "R", "a4"), (B, "P", "c4")]);
-    b.circe = true;
+    b.circe = Circe::Plain;
     let key = b.key();
     let m = b.legal_moves().into_iter().find(|m| m.from == sq("a4") && m.to == sq("c4")).expect("Ra4*c4");
     let u = b.make(m);
@@ -188,4 +188,43 @@ fn circe_make_and_unmake() {
     assert_eq!(u.reborn(), None);
     assert_eq!(b.piece_at(sq("c7")), Some(piece(W, "S")));
     b.unmake(m, u);
+}
+
+#[test]
+fn circe_variants_choose_the_reborn_piece() {
+    let (wb, bq, wk, wp) = (piece(W, "B"), piece(B, "Q"), piece(W, "K"), piece(W, "P"));
+    let rook = piece(B, "R");
+    // Chameleon: S -> B -> R -> Q -> S; pawns and fairy pieces keep their kind.
+    assert_eq!(Circe::Chameleon.reborn_piece(wb, rook), piece(W, "R"));
+    assert_eq!(Circe::Chameleon.reborn_piece(bq, wb), piece(B, "S"));
+    assert_eq!(Circe::Chameleon.reborn_piece(wp, rook), wp);
+    assert_eq!(Circe::Chameleon.reborn_piece(piece(W, "G"), rook), piece(W, "G"));
+    // Clone: the capturer's kind in the captured piece's colour; taken by a king: as it is.
+    assert_eq!(Circe::Clone.reborn_piece(bq, wb), piece(B, "B"));
+    assert_eq!(Circe::Clone.reborn_piece(bq, wp), piece(B, "P"));
+    assert_eq!(Circe::Clone.reborn_piece(bq, wk), bq);
+    assert_eq!(Circe::Plain.reborn_piece(bq, wb), bq);
+    // The new kind decides the rebirth square: a bishop taken on b3 under Chameleon Circe
+    // becomes a rook reborn on h1.
+    let reborn = Circe::Chameleon.reborn_piece(piece(W, "B"), rook);
+    assert_eq!(rebirth_square(reborn, sq("b3")), sq("h1"));
+}
+
+#[test]
+fn twin_condition_switches_circe_variant() {
+    use mysl_problems::input::parse_problems;
+    use mysl_problems::twin_positions;
+    let text = "BeginProblem\nstip #2\npieces white Ke1 black Ke8\ncondition Circe\ntwin condition ChameleonCirce\ntwin condition CirceClone\ntwin rotate 90\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let t = twin_positions(&p).expect("supported");
+    let got: Vec<(String, Circe)> = t.iter().map(|(h, b, _)| (h.clone(), b.circe)).collect();
+    assert_eq!(
+        got,
+        [
+            ("a)".to_string(), Circe::Plain),
+            ("b) Circe Chameleon".to_string(), Circe::Chameleon),
+            ("c) Circe Clone".to_string(), Circe::Clone),
+            ("d) rotate 90".to_string(), Circe::Plain),
+        ]
+    );
 }
