@@ -125,7 +125,7 @@ pub struct Board {
     pub circe: Circe,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
-    pub promotion_fairies: u32,
+    pub promotion_fairies: u64,
     key: u64,
 }
 
@@ -265,7 +265,7 @@ impl Board {
     }
 
     /// The fairy kinds present on the board, as a bit set (bit k for kind k).
-    pub fn fairy_kinds_present(&self) -> u32 {
+    pub fn fairy_kinds_present(&self) -> u64 {
         let mut m = 0;
         for k in walk::FIRST_FAIRY as usize..NUM_KINDS {
             if self.by_kind[0][k].any() || self.by_kind[1][k].any() {
@@ -275,8 +275,9 @@ impl Board {
         m
     }
 
-    /// Is square `s` attacked by a fairy piece of colour `by`? All fairy walks are symmetric, so
-    /// the walk is followed backwards from `s`.
+    /// Is square `s` attacked by a fairy piece of colour `by`? Leapers, riders, grasshopper-type
+    /// hoppers and Chinese pieces are symmetric, so their walk is followed backwards from `s`;
+    /// the other walks generate each piece's captures.
     fn fairy_attacked(&self, s: u8, by: Color) -> bool {
         if !self.has_fairy(by) {
             return false;
@@ -297,7 +298,12 @@ impl Board {
                         self.squares[h as usize].is_some() && self.ride_to_piece(h, d).is_some_and(found)
                     })
                 }),
-                _ => false,
+                // Screen next to nothing in particular: the first piece from `s` is the screen, the
+                // next one behind it must be the Chinese piece.
+                Walk::Chinese(v) => v
+                    .iter()
+                    .any(|&d| self.ride_to_piece(s, d).and_then(|h| self.ride_to_piece(h, d)).is_some_and(found)),
+                _ => Iterator::any(&mut pieces.into_iter(), |f| self.fairy_targets(f as u8, kind, by).contains(sq(s))),
             };
             if hit {
                 return true;
@@ -349,6 +355,73 @@ impl Board {
                     }
                 }
             }
+            Walk::LongHopper(v, n) => {
+                for &d in v {
+                    let Some(mut t) = self.ride_to_piece(from, d) else { continue };
+                    let mut ok = true;
+                    for i in 0..n {
+                        match offset(t, d) {
+                            Some(u) if i + 1 == n || self.squares[u as usize].is_none() => t = u,
+                            _ => {
+                                ok = false;
+                                break;
+                            }
+                        }
+                    }
+                    if ok {
+                        out.set(sq(t));
+                    }
+                }
+            }
+            Walk::Lion(v, hurdles) => {
+                for &d in v {
+                    let mut h = Some(from);
+                    for _ in 0..hurdles {
+                        h = h.and_then(|x| self.ride_to_piece(x, d));
+                    }
+                    let Some(mut t) = h else { continue };
+                    while let Some(u) = offset(t, d) {
+                        out.set(sq(u));
+                        if self.squares[u as usize].is_some() {
+                            break;
+                        }
+                        t = u;
+                    }
+                }
+            }
+            Walk::Chinese(v) => {
+                for &d in v {
+                    let mut t = from;
+                    while let Some(u) = offset(t, d) {
+                        if self.squares[u as usize].is_some() {
+                            // The screen: capture the first piece behind it (own pieces are
+                            // masked out below).
+                            if let Some(c) = self.ride_to_piece(u, d) {
+                                out.set(sq(c));
+                            }
+                            break;
+                        }
+                        out.set(sq(u));
+                        t = u;
+                    }
+                }
+            }
+            Walk::Rose => {
+                let v = &walk::KNIGHT_VECTORS;
+                for start in 0..8usize {
+                    for turn in [1usize, 7] {
+                        let mut t = from;
+                        for k in 0..7 {
+                            let Some(u) = offset(t, v[(start + k * turn) % 8]) else { break };
+                            out.set(sq(u));
+                            if self.squares[u as usize].is_some() {
+                                break;
+                            }
+                            t = u;
+                        }
+                    }
+                }
+            }
             _ => {}
         }
         out & !self.color_bb(us)
@@ -387,7 +460,7 @@ impl Board {
             Walk::Knight => attacks::knight_attacks(t).contains(k),
             Walk::Pawn => attacks::pawn_attacks(us, t).contains(k),
             // A promotion to a fairy kind (the board has none of ours yet).
-            Walk::Leaper(_) | Walk::Rider(_) | Walk::Hopper(_) => return true,
+            _ => return true,
         };
         if direct {
             return true;
@@ -433,7 +506,7 @@ impl Board {
                     self.pawn_moves(f, us, theirs, occ, out);
                     continue;
                 }
-                Walk::Leaper(_) | Walk::Rider(_) | Walk::Hopper(_) => self.fairy_targets(f, p.kind, us),
+                _ => self.fairy_targets(f, p.kind, us),
             } & !own;
             for to in targets {
                 out.push(Move { from: f, to: to as u8, special: Special::None });
@@ -788,7 +861,7 @@ pub fn rebirth_square(p: Piece, s: u8) -> u8 {
         Walk::Rook => home(0, 7),
         Walk::Bishop => home(2, 5),
         Walk::Knight => home(1, 6),
-        Walk::Leaper(_) | Walk::Rider(_) | Walk::Hopper(_) => (56 - base) + file,
+        _ => (56 - base) + file,
     }
 }
 

@@ -22,6 +22,20 @@ pub enum Walk {
     Leaper(&'static [(i8, i8)]),
     Rider(&'static [(i8, i8)]),
     Hopper(&'static [(i8, i8)]),
+    /// A hopper landing `n` squares behind the hurdle (grasshopper-2, -3); the squares between
+    /// hurdle and landing square must be empty.
+    LongHopper(&'static [(i8, i8)], u8),
+    /// Lion-type hopper over `n` hurdles (kangaroo-lion: 2): any distance before, between and
+    /// after the hurdles; lands on any empty square behind the last hurdle up to and including
+    /// the first piece there (captured if it is an enemy).
+    Lion(&'static [(i8, i8)], u8),
+    /// Chinese piece (nao = nightrider lines, pao = rook lines, vao = bishop lines): moves like
+    /// the rider, captures only by hopping over exactly one piece (any distance) to the first
+    /// piece behind it.
+    Chinese(&'static [(i8, i8)]),
+    /// Rose: knight steps turning around an octagon (clockwise or counter-clockwise), up to seven
+    /// steps, every square before the last empty.
+    Rose,
 }
 
 /// A piece kind: index into [`KINDS`].
@@ -39,7 +53,7 @@ pub const GRASSHOPPER: Kind = 6;
 pub const NIGHTRIDER: Kind = 7;
 pub const NIGHTRIDER_HOPPER: Kind = 8;
 /// Number of supported kinds.
-pub const NUM_KINDS: usize = 18;
+pub const NUM_KINDS: usize = 32;
 
 /// The eight images of an (x,y) step (x != y, both > 0, or one of them 0).
 const fn images(x: i8, y: i8) -> [(i8, i8); 8] {
@@ -47,7 +61,10 @@ const fn images(x: i8, y: i8) -> [(i8, i8); 8] {
 }
 
 pub const QUEEN_VECTORS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
-pub const KNIGHT_VECTORS: [(i8, i8); 8] = images(1, 2);
+/// Knight vectors in circular order (the rose turns through them).
+pub const KNIGHT_VECTORS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const ROOK_VECTORS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP_VECTORS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 const CAMEL: [(i8, i8); 8] = images(1, 3);
 const ZEBRA: [(i8, i8); 8] = images(2, 3);
 const GIRAFFE: [(i8, i8); 8] = images(1, 4);
@@ -57,6 +74,25 @@ const L24: [(i8, i8); 8] = images(2, 4);
 const L25: [(i8, i8); 8] = images(2, 5);
 const L35: [(i8, i8); 8] = images(3, 5);
 const L37: [(i8, i8); 8] = images(3, 7);
+const L36: [(i8, i8); 8] = images(3, 6);
+
+/// Two (x,y) leaps together (bison = camel + zebra, ...).
+const fn images2(a: (i8, i8), b: (i8, i8)) -> [(i8, i8); 16] {
+    let x = images(a.0, a.1);
+    let y = images(b.0, b.1);
+    let mut out = [(0, 0); 16];
+    let mut i = 0;
+    while i < 8 {
+        out[i] = x[i];
+        out[i + 8] = y[i];
+        i += 1;
+    }
+    out
+}
+const BISON: [(i8, i8); 16] = images2((1, 3), (2, 3));
+const OKAPI: [(i8, i8); 16] = images2((1, 2), (2, 3));
+const GNU: [(i8, i8); 16] = images2((1, 2), (1, 3));
+const ZEBU: [(i8, i8); 16] = images2((1, 3), (1, 4));
 
 /// One row of the kind table.
 #[derive(Clone, Copy, Debug)]
@@ -86,6 +122,20 @@ pub const KINDS: [KindInfo; NUM_KINDS] = [
     KindInfo { walk: Walk::Leaper(&L25), code: "25" },
     KindInfo { walk: Walk::Leaper(&L35), code: "35" },
     KindInfo { walk: Walk::Leaper(&L37), code: "37" },
+    KindInfo { walk: Walk::Leaper(&L36), code: "36" },
+    KindInfo { walk: Walk::Leaper(&BISON), code: "BI" },
+    KindInfo { walk: Walk::Leaper(&OKAPI), code: "OK" },
+    KindInfo { walk: Walk::Leaper(&GNU), code: "GN" },
+    KindInfo { walk: Walk::Leaper(&ZEBU), code: "ZE" },
+    KindInfo { walk: Walk::Rider(&CAMEL), code: "CR" },
+    KindInfo { walk: Walk::Rider(&ZEBRA), code: "ZR" },
+    KindInfo { walk: Walk::LongHopper(&QUEEN_VECTORS, 2), code: "G2" },
+    KindInfo { walk: Walk::LongHopper(&QUEEN_VECTORS, 3), code: "G3" },
+    KindInfo { walk: Walk::Lion(&QUEEN_VECTORS, 2), code: "KL" },
+    KindInfo { walk: Walk::Chinese(&KNIGHT_VECTORS), code: "NA" },
+    KindInfo { walk: Walk::Chinese(&ROOK_VECTORS), code: "PA" },
+    KindInfo { walk: Walk::Chinese(&BISHOP_VECTORS), code: "VA" },
+    KindInfo { walk: Walk::Rose, code: "RO" },
 ];
 
 /// Orthodox kinds a pawn may promote to, in Popeye's output order (the fairy kinds present in

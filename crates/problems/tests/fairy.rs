@@ -45,7 +45,10 @@ const B: Color = Color::Black;
 
 #[test]
 fn codes_parse_to_kinds() {
-    for code in ["G", "N", "NH", "CA", "Z", "GI", "15", "16", "24", "25", "35", "37"] {
+    for code in [
+        "G", "N", "NH", "CA", "Z", "GI", "15", "16", "24", "25", "35", "36", "37", "BI", "OK", "GN", "ZE", "CR", "ZR",
+        "G2", "G3", "KL", "NA", "PA", "VA", "RO",
+    ] {
         let k = kind(code);
         assert!(k >= walk::FIRST_FAIRY);
         assert_eq!(walk::KINDS[k as usize].code, code);
@@ -227,4 +230,75 @@ fn twin_condition_switches_circe_variant() {
             ("d) rotate 90".to_string(), Circe::Plain),
         ]
     );
+}
+
+#[test]
+fn compound_leapers() {
+    // Bison = camel + zebra; gnu = knight + camel; okapi = knight + zebra; zebu = camel + giraffe.
+    assert_eq!(count(&board(&[(W, "BI", "d4")]), "d4"), 16);
+    assert_eq!(count(&board(&[(W, "GN", "d4")]), "d4"), 16);
+    assert_eq!(count(&board(&[(W, "OK", "d4")]), "d4"), 16);
+    assert_eq!(count(&board(&[(W, "ZE", "d4")]), "d4"), 12);
+    assert_eq!(targets(&board(&[(W, "BI", "a1")]), "a1"), ["b4", "c4", "d2", "d3"]);
+}
+
+#[test]
+fn camelrider_rides() {
+    // a1-b4-c7 and a1-d2-g3.
+    assert_eq!(targets(&board(&[(W, "CR", "a1")]), "a1"), ["b4", "c7", "d2", "g3"]);
+    assert_eq!(targets(&board(&[(W, "CR", "a1"), (B, "P", "b4")]), "a1"), ["b4", "d2", "g3"]);
+}
+
+#[test]
+fn chinese_pieces_capture_over_a_screen() {
+    // Nao: moves as a nightrider; captures over a screen (b3) the first piece behind it (d7);
+    // the screen itself is not captured.
+    let b = board(&[(W, "NA", "a1"), (B, "P", "b3"), (B, "R", "d7")]);
+    assert_eq!(targets(&b, "a1"), ["c2", "d7", "e3", "g4"]);
+    // Pao: rook lines; own screen a3, enemy a6 taken; a8 not reached; own piece behind a screen
+    // is not taken.
+    let b = board(&[(W, "PA", "a1"), (W, "P", "a3"), (B, "R", "a6"), (W, "S", "c1"), (W, "S", "e1")]);
+    assert_eq!(targets(&b, "a1"), ["a2", "a6", "b1"]);
+    // Vao: bishop lines.
+    let b = board(&[(W, "VA", "a1"), (B, "P", "c3"), (B, "P", "h8")]);
+    assert_eq!(targets(&b, "a1"), ["b2", "h8"]);
+    // And they check the same way.
+    let mut b = board(&[(W, "K", "h1"), (W, "PA", "a1"), (B, "K", "a8")]);
+    assert!(!b.in_check(B));
+    b.put(sq("a4"), piece(B, "P"));
+    assert!(b.in_check(B));
+}
+
+#[test]
+fn grasshopper_2_and_3_land_further() {
+    assert_eq!(targets(&board(&[(W, "G2", "a1"), (B, "P", "a3")]), "a1"), ["a5"]);
+    // The square between hurdle and landing square must be empty.
+    assert_eq!(count(&board(&[(W, "G2", "a1"), (B, "P", "a3"), (B, "P", "a4")]), "a1"), 0);
+    assert_eq!(targets(&board(&[(W, "G2", "a1"), (B, "P", "a6"), (B, "P", "a8")]), "a1"), ["a8"]);
+    assert_eq!(count(&board(&[(W, "G2", "a1"), (B, "P", "a7")]), "a1"), 0);
+    assert_eq!(targets(&board(&[(W, "G3", "a1"), (B, "P", "a2")]), "a1"), ["a5"]);
+}
+
+#[test]
+fn kangaroo_lion_hops_two_hurdles() {
+    let b = board(&[(W, "KL", "a1"), (B, "P", "a3"), (W, "P", "a5")]);
+    assert_eq!(targets(&b, "a1"), ["a6", "a7", "a8"]);
+    let b = board(&[(W, "KL", "a1"), (B, "P", "a3"), (W, "P", "a5"), (B, "R", "a7")]);
+    assert_eq!(targets(&b, "a1"), ["a6", "a7"]);
+    // One hurdle is not enough.
+    assert_eq!(count(&board(&[(W, "KL", "a1"), (B, "P", "a3")]), "a1"), 0);
+}
+
+#[test]
+fn rose_turns_around_the_octagon() {
+    assert_eq!(targets(&board(&[(W, "RO", "a1")]), "a1"), ["a5", "a7", "b3", "c2", "c6", "d4", "e1", "f3", "g1"]);
+    assert_eq!(count(&board(&[(W, "RO", "d4")]), "d4"), 14);
+    // An enemy on b3 is captured and blocks the circles through it; d4 is still reached via c2.
+    let b = board(&[(W, "RO", "a1"), (B, "P", "b3")]);
+    assert_eq!(targets(&b, "a1"), ["a7", "b3", "c2", "c6", "d4", "e1"]);
+    // Rose check along a circle.
+    let mut b = board(&[(W, "K", "h1"), (W, "RO", "a1"), (B, "K", "a7")]);
+    assert!(b.in_check(B));
+    b.put(sq("c6"), piece(B, "P"));
+    assert!(!b.in_check(B));
 }
