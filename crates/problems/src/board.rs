@@ -113,6 +113,8 @@ pub struct Board {
     squares: [Option<Piece>; 64],
     by_color: [Bitboard; 2],
     by_kind: [[Bitboard; NUM_KINDS]; 2],
+    /// Squares of fairy pieces per colour (so orthodox positions skip the fairy code at once).
+    fairy: [Bitboard; 2],
     pub side: Color,
     pub castling: u8,
     /// En-passant: (square passed over, square of the pawn that can be taken).
@@ -141,6 +143,7 @@ impl Board {
             squares: [None; 64],
             by_color: [Bitboard(0); 2],
             by_kind: [[Bitboard(0); NUM_KINDS]; 2],
+            fairy: [Bitboard(0); 2],
             side: Color::White,
             castling: 0,
             ep: None,
@@ -194,6 +197,9 @@ impl Board {
         self.squares[s as usize] = Some(p);
         self.by_color[p.color.index()].set(sq(s));
         self.by_kind[p.color.index()][p.kind as usize].set(sq(s));
+        if p.kind >= walk::FIRST_FAIRY {
+            self.fairy[p.color.index()].set(sq(s));
+        }
         self.key ^= z_piece(p, s);
     }
 
@@ -202,6 +208,9 @@ impl Board {
         self.squares[s as usize] = None;
         self.by_color[p.color.index()].clear(sq(s));
         self.by_kind[p.color.index()][p.kind as usize].clear(sq(s));
+        if p.kind >= walk::FIRST_FAIRY {
+            self.fairy[p.color.index()].clear(sq(s));
+        }
         self.key ^= z_piece(p, s);
     }
 
@@ -261,7 +270,7 @@ impl Board {
     /// Does a piece of colour `by` have a fairy kind?
     #[inline(always)]
     pub fn has_fairy(&self, by: Color) -> bool {
-        self.by_kind[by.index()][walk::FIRST_FAIRY as usize..].iter().any(|b| b.any())
+        self.fairy[by.index()].any()
     }
 
     /// The fairy kinds present on the board, as a bit set (bit k for kind k).
