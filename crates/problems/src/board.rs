@@ -264,7 +264,7 @@ impl Board {
         if (attacks::bishop_attacks(t, occ) & (k[walk::BISHOP as usize] | q)).any() {
             return true;
         }
-        self.fairy_attacked(s, by)
+        self.fairy[by.index()].any() && self.fairy_attacked(s, by)
     }
 
     /// Does a piece of colour `by` have a fairy kind?
@@ -287,10 +287,8 @@ impl Board {
     /// Is square `s` attacked by a fairy piece of colour `by`? Leapers, riders, grasshopper-type
     /// hoppers and Chinese pieces are symmetric, so their walk is followed backwards from `s`;
     /// the other walks generate each piece's captures.
+    #[inline(never)]
     fn fairy_attacked(&self, s: u8, by: Color) -> bool {
-        if !self.has_fairy(by) {
-            return false;
-        }
         for kind in walk::FIRST_FAIRY..NUM_KINDS as Kind {
             let pieces = self.by_kind[by.index()][kind as usize];
             if !pieces.any() {
