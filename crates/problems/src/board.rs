@@ -284,9 +284,9 @@ impl Board {
         m
     }
 
-    /// Is square `s` attacked by a fairy piece of colour `by`? Leapers, riders, grasshopper-type
-    /// hoppers and Chinese pieces are symmetric, so their walk is followed backwards from `s`;
-    /// the other walks generate each piece's captures.
+    /// Is square `s` attacked by a fairy piece of colour `by`? Leapers, riders, hoppers (also
+    /// long ones) and Chinese pieces are symmetric, so their walk is followed backwards from `s`;
+    /// lions and the rose generate each piece's captures.
     #[inline(never)]
     fn fairy_attacked(&self, s: u8, by: Color) -> bool {
         for kind in walk::FIRST_FAIRY..NUM_KINDS as Kind {
@@ -305,8 +305,20 @@ impl Board {
                         self.squares[h as usize].is_some() && self.ride_to_piece(h, d).is_some_and(found)
                     })
                 }),
-                // Screen next to nothing in particular: the first piece from `s` is the screen, the
-                // next one behind it must be the Chinese piece.
+                // Landing `n` squares behind the hurdle: the n-1 squares next to `s` are empty, the
+                // next one is the hurdle, and the hopper is the first piece behind it.
+                Walk::LongHopper(v, n) => v.iter().any(|&d| {
+                    let mut t = s;
+                    for i in 0..n {
+                        match offset(t, d) {
+                            Some(u) if i + 1 == n || self.squares[u as usize].is_none() => t = u,
+                            _ => return false,
+                        }
+                    }
+                    self.squares[t as usize].is_some() && self.ride_to_piece(t, d).is_some_and(found)
+                }),
+                // The first piece from `s` is the screen, the next one behind it must be the
+                // Chinese piece.
                 Walk::Chinese(v) => v
                     .iter()
                     .any(|&d| self.ride_to_piece(s, d).and_then(|h| self.ride_to_piece(h, d)).is_some_and(found)),

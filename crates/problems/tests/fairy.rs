@@ -302,3 +302,18 @@ fn rose_turns_around_the_octagon() {
     b.put(sq("c6"), piece(B, "P"));
     assert!(!b.in_check(B));
 }
+
+#[test]
+fn grasshopper_2_checks() {
+    // G2 a1, hurdle a4, a5 empty, king a6: check; a piece on a5 stops it.
+    let mut b = board(&[(W, "K", "h1"), (W, "G2", "a1"), (W, "P", "a4"), (B, "K", "a6")]);
+    assert!(b.in_check(B));
+    b.put(sq("a5"), piece(B, "P"));
+    assert!(!b.in_check(B));
+    // Hurdle directly next to the king: the king is one square behind it, not two.
+    let b = board(&[(W, "K", "h1"), (W, "G2", "a1"), (W, "P", "a5"), (B, "K", "a6")]);
+    assert!(!b.in_check(B));
+    // Kangaroo-lion and rose checks come from their forward generation.
+    let b = board(&[(W, "K", "h1"), (W, "KL", "a1"), (W, "P", "a2"), (B, "P", "a4"), (B, "K", "a7")]);
+    assert!(b.in_check(B));
+}
