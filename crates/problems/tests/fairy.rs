@@ -317,3 +317,79 @@ fn grasshopper_2_checks() {
     let b = board(&[(W, "K", "h1"), (W, "KL", "a1"), (W, "P", "a2"), (B, "P", "a4"), (B, "K", "a7")]);
     assert!(b.in_check(B));
 }
+
+/// Rebuilds the board from its pieces and state, so the incremental Zobrist key can be checked.
+fn rebuilt_key(b: &Board) -> u64 {
+    let mut r = Board::empty();
+    for (s, p) in b.pieces() {
+        r.put(s, p);
+    }
+    r.side = b.side;
+    r.castling = b.castling;
+    r.ep = b.ep;
+    r.key()
+}
+
+/// Walks every legal line `depth` plies deep; after each make the key matches a rebuilt board and
+/// after each unmake the position is exactly the one before. Returns the number of leaves.
+fn walk_lines(b: &mut Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let before: Vec<(u8, Piece)> = b.pieces().collect();
+    let (key, castling, ep, side) = (b.key(), b.castling, b.ep, b.side);
+    let mut n = 0;
+    for m in b.legal_moves() {
+        let u = b.make(m);
+        assert_eq!(b.key(), rebuilt_key(b), "incremental key after {m:?}");
+        n += walk_lines(b, depth - 1);
+        b.unmake(m, u);
+        assert_eq!(b.pieces().collect::<Vec<_>>(), before, "pieces after unmaking {m:?}");
+        assert_eq!((b.key(), b.castling, b.ep, b.side), (key, castling, ep, side));
+    }
+    n
+}
+
+fn problem_board(pieces: &str, condition: &str) -> Board {
+    use mysl_problems::input::parse_problems;
+    use mysl_problems::twin_positions;
+    let text = format!("BeginProblem\nstip #2\npieces {pieces}\n{condition}\nEndProblem\n");
+    let p = parse_problems(&text).remove(0).expect("parsed");
+    twin_positions(&p).expect("supported").remove(0).1
+}
+
+#[test]
+fn make_unmake_restore_fairy_and_circe_positions() {
+    // pyset-051's fairy-heavy position, and pyset-060's Circe position (many captures).
+    let mut b =
+        problem_board("White Kb8 Rc4 Be6 Ga8d3f8 NHa1 Pa5c2g6g7 Black Kc6 Gb2b6e7f5 NHb3d6d7 Pc5d2d4e5f3h7", "");
+    assert!(walk_lines(&mut b, 3) > 1000);
+    for circe in ["condition Circe", "condition ChameleonCirce", "condition CirceClone"] {
+        let mut b = problem_board("White Kd5 Pd4 Sb3 Qg3 Black Pg6c4f4c3d3e2 Bh5f2 Ke3 Rf3c2 Se1", circe);
+        assert!(walk_lines(&mut b, 3) > 1000, "{circe}");
+        // Fairy pieces under Circe (reborn on their promotion rank), castling rooks.
+        let mut b = problem_board("White Ke1 Ra1h1 Gd4 Nc3 CAe2 Pb2g5 Black Ke8 Ra8h8 NHd5 ZRf6 ROc6 Ph7a3", circe);
+        assert!(walk_lines(&mut b, 3) > 1000, "{circe}");
+    }
+}
+
+#[test]
+fn circe_reborn_rook_can_castle_again() {
+    // 1.Rd1-d5 Qd8*d5 [+wRh1]: the white king never moved, so 0-0 is possible again.
+    let mut b = problem_board("White Ke1 Rd1 Black Ke8 Qd8", "condition Circe");
+    let castle_right = |b: &mut Board| b.legal_moves().iter().any(|m| m.from == sq("e1") && m.to == sq("g1"));
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("d1") && m.to == sq("d5")).expect("Rd5");
+    b.make(m);
+    let c = b.legal_moves().into_iter().find(|m| m.from == sq("d8") && m.to == sq("d5")).expect("Qxd5");
+    let u = b.make(c);
+    assert_eq!(u.reborn(), Some((sq("h1"), piece(W, "R"))));
+    assert!(castle_right(&mut b));
+    // Had the king moved (Ke1-f1-e1), the reborn rook could not castle.
+    let mut b = problem_board("White Ke1 Rd1 Black Ke8 Qd8", "condition Circe");
+    for (f, t) in [("e1", "f1"), ("e8", "f8"), ("f1", "e1"), ("f8", "e8"), ("d1", "d5"), ("d8", "d5")] {
+        let m = b.legal_moves().into_iter().find(|m| m.from == sq(f) && m.to == sq(t)).expect("move");
+        b.make(m);
+    }
+    assert_eq!(b.piece_at(sq("h1")), Some(piece(W, "R")));
+    assert!(!castle_right(&mut b));
+}
