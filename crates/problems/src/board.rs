@@ -125,6 +125,8 @@ pub struct Board {
     /// is reborn on its game-array square ([`rebirth_square`]) if that square is empty after the
     /// move, else it vanishes.
     pub circe: Circe,
+    /// Madrasi or Isardam (see [`Paralysis`]).
+    pub paralysis: Paralysis,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
     pub promotion_fairies: u64,
@@ -149,6 +151,7 @@ impl Board {
             ep: None,
             castling_exclusive: Vec::new(),
             circe: Circe::Off,
+            paralysis: Paralysis::Off,
             promotion_fairies: 0,
             key: 0,
         }
@@ -245,6 +248,9 @@ impl Board {
 
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
+        if self.paralysis != Paralysis::Off {
+            return self.attacked_checked(s, by);
+        }
         let t = sq(s);
         let occ = self.occupied();
         let k = &self.by_kind[by.index()];
@@ -265,6 +271,70 @@ impl Board {
             return true;
         }
         self.fairy[by.index()].any() && self.fairy_attacked(s, by)
+    }
+
+    /// Does the piece on `f` attack square `s` by its walk (geometry only)?
+    fn piece_attacks(&self, f: u8, p: Piece, s: u8) -> bool {
+        let (from, t, occ) = (sq(f), sq(s), self.occupied());
+        match KINDS[p.kind as usize].walk {
+            Walk::King => attacks::king_attacks(from).contains(t),
+            Walk::Queen => attacks::queen_attacks(from, occ).contains(t),
+            Walk::Rook => attacks::rook_attacks(from, occ).contains(t),
+            Walk::Bishop => attacks::bishop_attacks(from, occ).contains(t),
+            Walk::Knight => attacks::knight_attacks(from).contains(t),
+            Walk::Pawn => attacks::pawn_attacks(p.color, from).contains(t),
+            _ => self.fairy_targets(f, p.kind, p.color).contains(t),
+        }
+    }
+
+    /// Madrasi observation: is the piece on `z` (not a king) attacked by an enemy piece of the
+    /// same kind (geometry only, as Popeye's `madrasi_is_moving_piece_observed`)?
+    pub fn observed_by_same_walk(&self, z: u8) -> bool {
+        let Some(p) = self.piece_at(z) else { return false };
+        if p.kind == walk::KING {
+            return false;
+        }
+        let enemies = self.kind_bb(!p.color, p.kind);
+        if !enemies.any() {
+            return false;
+        }
+        let mut it = enemies.into_iter();
+        Iterator::any(&mut it, |x| self.piece_attacks(x as u8, Piece { color: !p.color, kind: p.kind }, z))
+    }
+
+    /// Is any piece observed by an enemy piece of its own kind (an Isardam-illegal position)?
+    pub fn any_same_walk_observation(&self) -> bool {
+        let mut it = self.occupied().into_iter();
+        Iterator::any(&mut it, |z| self.observed_by_same_walk(z as u8))
+    }
+
+    /// `attacked` under Madrasi or Isardam: attackers one by one. Madrasi: a paralysed piece
+    /// (observed by an enemy piece of its kind; kings never) does not attack. Isardam: an attack
+    /// counts only if the capture on `s` would be legal, i.e. leave no same-kind observation
+    /// (Popeye's observation validator for Isardam type A).
+    fn attacked_checked(&self, s: u8, by: Color) -> bool {
+        for f in self.color_bb(by) {
+            let f = f as u8;
+            let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            if !self.piece_attacks(f, p, s) {
+                continue;
+            }
+            match self.paralysis {
+                Paralysis::Madrasi if self.observed_by_same_walk(f) => continue,
+                Paralysis::Isardam => {
+                    let mut after = self.clone();
+                    after.paralysis = Paralysis::Off;
+                    after.clear(f);
+                    after.put(s, p);
+                    if after.any_same_walk_observation() {
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            return true;
+        }
+        false
     }
 
     /// Does a piece of colour `by` have a fairy kind?
@@ -446,8 +516,13 @@ impl Board {
         out & !self.color_bb(us)
     }
 
-    /// Is the king of colour `c` in check? (No king: never.)
+    /// Is the king of colour `c` in check? (No king: never.) Under Isardam a position with a
+    /// Madrasi observation counts as "in check" for both sides: no legal move leads to one, so
+    /// the legality test after a move ("is my king attacked") rejects such moves.
     pub fn in_check(&self, c: Color) -> bool {
+        if self.paralysis == Paralysis::Isardam && self.any_same_walk_observation() {
+            return true;
+        }
         match self.king_square(c) {
             Some(k) => self.attacked(k, !c),
             None => false,
@@ -459,8 +534,9 @@ impl Board {
     pub fn could_check(&self, m: Move, ksq: u8) -> bool {
         let us = self.side;
         let Some(p) = self.piece_at(m.from) else { return true };
-        // Our fairy pieces: any move may add or remove a hurdle or open a rider's line.
-        if self.has_fairy(us) {
+        // Our fairy pieces: any move may add or remove a hurdle or open a rider's line. Madrasi:
+        // a move may free a paralysed piece.
+        if self.has_fairy(us) || self.paralysis != Paralysis::Off {
             return true;
         }
         let kind = match m.special {
@@ -515,6 +591,9 @@ impl Board {
         for from in own {
             let f = from as u8;
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            if self.paralysis == Paralysis::Madrasi && self.observed_by_same_walk(f) {
+                continue; // paralysed
+            }
             let targets = match KINDS[p.kind as usize].walk {
                 Walk::King => attacks::king_attacks(from),
                 Walk::Queen => attacks::queen_attacks(from, occ),
@@ -784,6 +863,7 @@ impl Board {
         let mut b = Board::empty();
         b.side = self.side;
         b.circe = self.circe;
+        b.paralysis = self.paralysis;
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
                 b.put(f(s)?, p);
@@ -844,6 +924,30 @@ impl Circe {
             Circe::Plain => "Circe",
             Circe::Chameleon => "Circe Chameleon",
             Circe::Clone => "Circe Clone",
+        }
+    }
+}
+
+/// Madrasi-type conditions (Popeye's `Madrasi` and `Isardam`, kings not included).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Paralysis {
+    #[default]
+    Off,
+    /// A piece (not a king) observed by an enemy piece of its own kind is paralysed: it cannot
+    /// move, capture or give check.
+    Madrasi,
+    /// Type A: a move after which a piece is observed by an enemy piece of its own kind is
+    /// illegal; a check counts only if capturing the king would be legal by that rule.
+    Isardam,
+}
+
+impl Paralysis {
+    /// Popeye's name in twin headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paralysis::Off => "",
+            Paralysis::Madrasi => "Madrasi",
+            Paralysis::Isardam => "Isardam",
         }
     }
 }

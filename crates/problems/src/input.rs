@@ -7,7 +7,7 @@ use std::fmt;
 
 use mysl_core::Color;
 
-use crate::board::{castle_bits, parse_square, Board, Circe, Piece};
+use crate::board::{castle_bits, parse_square, Board, Circe, Paralysis, Piece};
 use crate::stipulation::{self, StipError, Stipulation};
 use crate::walk::{self, Kind};
 
@@ -71,8 +71,8 @@ pub enum TwinChange {
     Mirror(Mirror),
     Shift(u8, u8),
     Stipulation(Stipulation),
-    /// `Twin Condition ...`: replaces the conditions (only the supported Circe ones).
-    Condition(Circe),
+    /// `Twin Condition ...`: replaces the conditions (only the supported ones).
+    Condition(Circe, Paralysis),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +107,8 @@ pub struct Problem {
     pub unsupported: Vec<String>,
     /// `Condition Circe` / `ChameleonCirce` / `CirceClone` (see `Board::circe`).
     pub circe: Circe,
+    /// `Condition Madrasi` / `Isardam`.
+    pub paralysis: Paralysis,
 }
 
 #[derive(Clone, Debug)]
@@ -392,6 +394,7 @@ impl Parser<'_> {
             twins: Vec::new(),
             unsupported: Vec::new(),
             circe: Circe::Off,
+            paralysis: Paralysis::Off,
         };
         let mut have_pieces = false;
         let mut stip_seen = false;
@@ -474,7 +477,10 @@ impl Parser<'_> {
                     }
                     if !words.is_empty() {
                         match parse_conditions(&words) {
-                            Some(c) => p.circe = c,
+                            Some((c, m)) => {
+                                p.circe = c;
+                                p.paralysis = m;
+                            }
                             None => p.unsupported.push(format!("condition {}", words.join(" "))),
                         }
                     }
@@ -777,7 +783,9 @@ impl Parser<'_> {
                         self.pos += 1;
                     }
                     match parse_conditions(&words[1..]) {
-                        Some(c) if other == "condition" && words.len() > 1 => tw.changes.push(TwinChange::Condition(c)),
+                        Some((c, m)) if other == "condition" && words.len() > 1 => {
+                            tw.changes.push(TwinChange::Condition(c, m))
+                        }
                         _ => p.unsupported.push(format!("twin {}", words.join(" "))),
                     }
                 }
@@ -811,13 +819,17 @@ impl Parser<'_> {
 }
 
 /// The supported conditions: `Circe`, `ChameleonCirce` (= `Circe Chameleon`), `CirceClone` (=
-/// `Circe Clone`), case-insensitive. `None` for anything else (another condition, a Circe option
-/// or parameter we do not implement), which makes the problem unsupported.
-fn parse_conditions(words: &[String]) -> Option<Circe> {
+/// `Circe Clone`), `Madrasi`, `Isardam`, case-insensitive. `None` for anything else (another
+/// condition, an option or parameter we do not implement such as `RexInclusive` or `TypeB`),
+/// which makes the problem unsupported.
+fn parse_conditions(words: &[String]) -> Option<(Circe, Paralysis)> {
     let mut circe = None;
     let mut variant = Circe::Plain;
+    let mut paralysis = Paralysis::Off;
     for w in words {
         match w.to_ascii_lowercase().as_str() {
+            "madrasi" if paralysis == Paralysis::Off => paralysis = Paralysis::Madrasi,
+            "isardam" if paralysis == Paralysis::Off => paralysis = Paralysis::Isardam,
             "circe" => circe = Some(()),
             "chameleoncirce" | "circechameleon" => {
                 circe = Some(());
@@ -832,7 +844,7 @@ fn parse_conditions(words: &[String]) -> Option<Circe> {
             _ => return None,
         }
     }
-    circe.map(|()| variant)
+    Some((circe.map_or(Circe::Off, |()| variant), paralysis))
 }
 
 enum End {

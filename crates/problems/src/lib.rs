@@ -146,9 +146,11 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
                 board.transformed(f).ok_or_else(|| SolveError::Invalid("shift moves a piece off the board".into()))?;
             format!("shift {} ==> {}", square_name(a), square_name(b))
         }
-        TwinChange::Condition(c) => {
+        TwinChange::Condition(c, m) => {
             board.circe = c;
-            c.name().to_string()
+            board.paralysis = m;
+            // Popeye writes one condition a line; the header keeps them on one.
+            [c.name(), m.name()].iter().filter(|n| !n.is_empty()).copied().collect::<Vec<_>>().join("  ")
         }
         TwinChange::Stipulation(st) => {
             *stip = st;
@@ -180,6 +182,7 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     let has_twins = !p.twins.is_empty();
     let mut base = p.board.clone();
     base.circe = p.circe;
+    base.paralysis = p.paralysis;
     positions.push((if has_twins { "a)".into() } else { String::new() }, base.clone(), stip0));
     for (i, tw) in p.twins.iter().enumerate() {
         let (mut board, mut stip) = if tw.continued {

@@ -393,3 +393,39 @@ fn circe_reborn_rook_can_castle_again() {
     assert_eq!(b.piece_at(sq("h1")), Some(piece(W, "R")));
     assert!(!castle_right(&mut b));
 }
+
+#[test]
+fn madrasi_paralyses_pieces_observed_by_their_own_kind() {
+    use mysl_problems::board::Paralysis;
+    // The queens observe each other on the d-file: both paralysed, White can only move the king.
+    let mut b = board(&[(W, "K", "a1"), (W, "Q", "d1"), (B, "K", "h5"), (B, "Q", "d8")]);
+    b.paralysis = Paralysis::Madrasi;
+    assert!(b.legal_moves().iter().all(|m| m.from == sq("a1")));
+    // A paralysed queen gives no check (d1-h5); without the black queen it does.
+    assert!(!b.in_check(B));
+    b.clear(sq("d8"));
+    assert!(b.in_check(B));
+    // Kings are not paralysed (Madrasi without RexInclusive).
+    let mut b = board(&[(W, "K", "d4"), (B, "K", "d6"), (W, "R", "a1")]);
+    b.paralysis = Paralysis::Madrasi;
+    assert!(b.legal_moves().iter().any(|m| m.from == sq("d4")));
+}
+
+#[test]
+fn isardam_forbids_moves_into_observation_and_checks_by_illegal_captures() {
+    use mysl_problems::board::Paralysis;
+    // Qc2-d2 would make the queens observe each other: illegal; Qc2-c3 is fine.
+    let mut b = board(&[(W, "K", "a1"), (W, "Q", "c2"), (B, "K", "h8"), (B, "Q", "d8")]);
+    b.paralysis = Paralysis::Isardam;
+    let moves = b.legal_moves();
+    assert!(!moves.iter().any(|m| m.from == sq("c2") && m.to == sq("d2")));
+    assert!(moves.iter().any(|m| m.from == sq("c2") && m.to == sq("c3")));
+    // Qd1 "checks" Kd8, but Qd1*d8 would put the queen under the black queen's eye on h4: no
+    // check. With the black queen on h3 it is a check.
+    let mut b = board(&[(W, "K", "a1"), (W, "Q", "d1"), (B, "K", "d8"), (B, "Q", "h4")]);
+    b.paralysis = Paralysis::Isardam;
+    assert!(!b.in_check(B));
+    b.clear(sq("h4"));
+    b.put(sq("h3"), piece(B, "Q"));
+    assert!(b.in_check(B));
+}

@@ -70,11 +70,11 @@ fn fairy_pieces_and_conditions_are_unsupported_not_errors() {
     for (text, what) in [
         ("BeginProblem\nstip h#2\npieces white Ka1 EQd4 black Kh8\nEndProblem\n", "equihopper"),
         ("BeginProblem\nstip h#2\npieces white Ka1 B1d4 black Kh8\nEndProblem\n", "B1"),
-        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Madrasi\nEndProblem\n", "Madrasi"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Madrasi RexInclusive\nEndProblem\n", "RexInclusive"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe Parrain\nEndProblem\n", "Parrain"),
         (
-            "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe\ntwin condition Madrasi\nEndProblem\n",
-            "Madrasi",
+            "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe\ntwin condition AntiCirce\nEndProblem\n",
+            "AntiCirce",
         ),
         ("BeginProblem\nstip pser-h#2\npieces white Ka1 black Kh8\nEndProblem\n", "pser"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\nneutral Pe4\nEndProblem\n", "neutral"),
