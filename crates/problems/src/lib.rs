@@ -3,7 +3,8 @@
 //! Reads Popeye's input language ([`input`]), keeps stipulations as structures
 //! ([`stipulation`]), solves on its own board whose piece kinds are data ([`board`], [`walk`]) and
 //! writes Popeye-compatible solution lines ([`solve`], [`output`]). Orthodox pieces, the fairy
-//! pieces of [`walk::KINDS`] and the Circe conditions of [`board::Circe`] (docs/problems.md).
+//! pieces of [`walk::KINDS`], the Circe conditions of [`board::Circe`] and Madrasi/Isardam
+//! ([`board::Paralysis`]); docs/problems.md.
 //! Everything the solver does not support yet is reported as
 //! "not supported yet: X" and never solved halfway.
 //!
