@@ -45,9 +45,18 @@ pub struct Move {
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
     captured: Option<(u8, Piece)>,
+    /// Circe: the captured piece reborn on this square.
+    reborn: Option<(u8, Piece)>,
     castling: u8,
     ep: Option<(u8, u8)>,
     key: u64,
+}
+
+impl Undo {
+    /// Circe: the square and piece of the rebirth the move caused, if any.
+    pub fn reborn(&self) -> Option<(u8, Piece)> {
+        self.reborn
+    }
 }
 
 /// Castling right bits: white king side (rook h1), white queen side (a1), black h8, black a8.
@@ -55,6 +64,10 @@ pub const CASTLE_WK: u8 = 1;
 pub const CASTLE_WQ: u8 = 2;
 pub const CASTLE_BK: u8 = 4;
 pub const CASTLE_BQ: u8 = 8;
+/// The white king has not left e1 (Popeye's king castling flag): with Circe, a white rook reborn
+/// on a1/h1 regains its castling right while this bit is set. 32: the same for Black (e8).
+pub const KING_HOME_W: u8 = 16;
+pub const KING_HOME_B: u8 = 32;
 
 const fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -65,8 +78,8 @@ const fn splitmix(mut x: u64) -> u64 {
 }
 
 const ZOBRIST_PIECES: usize = 2 * NUM_KINDS * 64;
-static ZOBRIST: [u64; ZOBRIST_PIECES + 16 + 64 + 1] = {
-    let mut t = [0u64; ZOBRIST_PIECES + 16 + 64 + 1];
+static ZOBRIST: [u64; ZOBRIST_PIECES + 64 + 64 + 1] = {
+    let mut t = [0u64; ZOBRIST_PIECES + 64 + 64 + 1];
     let mut i = 0;
     while i < t.len() {
         t[i] = splitmix(0x6d79_736c_5f70_726f ^ (i as u64).wrapping_mul(0x1000_0000_01b3));
@@ -85,9 +98,9 @@ fn z_castle(c: u8) -> u64 {
 }
 #[inline(always)]
 fn z_ep(sq: u8) -> u64 {
-    ZOBRIST[ZOBRIST_PIECES + 16 + sq as usize]
+    ZOBRIST[ZOBRIST_PIECES + 64 + sq as usize]
 }
-const Z_SIDE: usize = ZOBRIST_PIECES + 16 + 64;
+const Z_SIDE: usize = ZOBRIST_PIECES + 64 + 64;
 
 #[inline(always)]
 fn sq(i: u8) -> Square {
@@ -100,12 +113,23 @@ pub struct Board {
     squares: [Option<Piece>; 64],
     by_color: [Bitboard; 2],
     by_kind: [[Bitboard; NUM_KINDS]; 2],
+    /// Squares of fairy pieces per colour (so orthodox positions skip the fairy code at once).
+    fairy: [Bitboard; 2],
     pub side: Color,
     pub castling: u8,
     /// En-passant: (square passed over, square of the pawn that can be taken).
     pub ep: Option<(u8, u8)>,
     /// Pairs of castling-right bits that exclude each other (Option CastlingMutuallyExclusive).
     pub castling_exclusive: Vec<(u8, u8)>,
+    /// Condition Circe (and its Chameleon and Clone variants): a captured piece other than a king
+    /// is reborn on its game-array square ([`rebirth_square`]) if that square is empty after the
+    /// move, else it vanishes.
+    pub circe: Circe,
+    /// Madrasi or Isardam (see [`Paralysis`]).
+    pub paralysis: Paralysis,
+    /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
+    /// fairy kinds present in the position.
+    pub promotion_fairies: u64,
     key: u64,
 }
 
@@ -121,10 +145,14 @@ impl Board {
             squares: [None; 64],
             by_color: [Bitboard(0); 2],
             by_kind: [[Bitboard(0); NUM_KINDS]; 2],
+            fairy: [Bitboard(0); 2],
             side: Color::White,
             castling: 0,
             ep: None,
             castling_exclusive: Vec::new(),
+            circe: Circe::Off,
+            paralysis: Paralysis::Off,
+            promotion_fairies: 0,
             key: 0,
         }
     }
@@ -172,6 +200,9 @@ impl Board {
         self.squares[s as usize] = Some(p);
         self.by_color[p.color.index()].set(sq(s));
         self.by_kind[p.color.index()][p.kind as usize].set(sq(s));
+        if p.kind >= walk::FIRST_FAIRY {
+            self.fairy[p.color.index()].set(sq(s));
+        }
         self.key ^= z_piece(p, s);
     }
 
@@ -180,6 +211,9 @@ impl Board {
         self.squares[s as usize] = None;
         self.by_color[p.color.index()].clear(sq(s));
         self.by_kind[p.color.index()][p.kind as usize].clear(sq(s));
+        if p.kind >= walk::FIRST_FAIRY {
+            self.fairy[p.color.index()].clear(sq(s));
+        }
         self.key ^= z_piece(p, s);
     }
 
@@ -188,6 +222,7 @@ impl Board {
         let mut c = 0;
         let is = |s: u8, col: Color, k: Kind| self.piece_at(s) == Some(Piece { color: col, kind: k });
         if is(4, Color::White, walk::KING) {
+            c |= KING_HOME_W;
             if is(7, Color::White, walk::ROOK) {
                 c |= CASTLE_WK;
             }
@@ -196,6 +231,7 @@ impl Board {
             }
         }
         if is(60, Color::Black, walk::KING) {
+            c |= KING_HOME_B;
             if is(63, Color::Black, walk::ROOK) {
                 c |= CASTLE_BK;
             }
@@ -212,6 +248,9 @@ impl Board {
 
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
+        if self.paralysis != Paralysis::Off {
+            return self.attacked_checked(s, by);
+        }
         let t = sq(s);
         let occ = self.occupied();
         let k = &self.by_kind[by.index()];
@@ -228,11 +267,262 @@ impl Board {
         if (attacks::rook_attacks(t, occ) & (k[walk::ROOK as usize] | q)).any() {
             return true;
         }
-        (attacks::bishop_attacks(t, occ) & (k[walk::BISHOP as usize] | q)).any()
+        if (attacks::bishop_attacks(t, occ) & (k[walk::BISHOP as usize] | q)).any() {
+            return true;
+        }
+        self.fairy[by.index()].any() && self.fairy_attacked(s, by)
     }
 
-    /// Is the king of colour `c` in check? (No king: never.)
+    /// Does the piece on `f` attack square `s` by its walk (geometry only)?
+    fn piece_attacks(&self, f: u8, p: Piece, s: u8) -> bool {
+        let (from, t, occ) = (sq(f), sq(s), self.occupied());
+        match KINDS[p.kind as usize].walk {
+            Walk::King => attacks::king_attacks(from).contains(t),
+            Walk::Queen => attacks::queen_attacks(from, occ).contains(t),
+            Walk::Rook => attacks::rook_attacks(from, occ).contains(t),
+            Walk::Bishop => attacks::bishop_attacks(from, occ).contains(t),
+            Walk::Knight => attacks::knight_attacks(from).contains(t),
+            Walk::Pawn => attacks::pawn_attacks(p.color, from).contains(t),
+            _ => self.fairy_targets(f, p.kind, p.color).contains(t),
+        }
+    }
+
+    /// Madrasi observation: is the piece on `z` (not a king) attacked by an enemy piece of the
+    /// same kind (geometry only, as Popeye's `madrasi_is_moving_piece_observed`)?
+    pub fn observed_by_same_walk(&self, z: u8) -> bool {
+        let Some(p) = self.piece_at(z) else { return false };
+        if p.kind == walk::KING {
+            return false;
+        }
+        let enemies = self.kind_bb(!p.color, p.kind);
+        if !enemies.any() {
+            return false;
+        }
+        let mut it = enemies.into_iter();
+        Iterator::any(&mut it, |x| self.piece_attacks(x as u8, Piece { color: !p.color, kind: p.kind }, z))
+    }
+
+    /// Is any piece observed by an enemy piece of its own kind (an Isardam-illegal position)?
+    pub fn any_same_walk_observation(&self) -> bool {
+        let mut it = self.occupied().into_iter();
+        Iterator::any(&mut it, |z| self.observed_by_same_walk(z as u8))
+    }
+
+    /// `attacked` under Madrasi or Isardam: attackers one by one. Madrasi: a paralysed piece
+    /// (observed by an enemy piece of its kind; kings never) does not attack. Isardam: an attack
+    /// counts only if the capture on `s` would be legal, i.e. leave no same-kind observation
+    /// (Popeye's observation validator for Isardam type A).
+    fn attacked_checked(&self, s: u8, by: Color) -> bool {
+        for f in self.color_bb(by) {
+            let f = f as u8;
+            let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            if !self.piece_attacks(f, p, s) {
+                continue;
+            }
+            match self.paralysis {
+                Paralysis::Madrasi if self.observed_by_same_walk(f) => continue,
+                Paralysis::Isardam => {
+                    let mut after = self.clone();
+                    after.paralysis = Paralysis::Off;
+                    after.clear(f);
+                    after.put(s, p);
+                    if after.any_same_walk_observation() {
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            return true;
+        }
+        false
+    }
+
+    /// Does a piece of colour `by` have a fairy kind?
+    #[inline(always)]
+    pub fn has_fairy(&self, by: Color) -> bool {
+        self.fairy[by.index()].any()
+    }
+
+    /// The fairy kinds present on the board, as a bit set (bit k for kind k).
+    pub fn fairy_kinds_present(&self) -> u64 {
+        let mut m = 0;
+        for k in walk::FIRST_FAIRY as usize..NUM_KINDS {
+            if self.by_kind[0][k].any() || self.by_kind[1][k].any() {
+                m |= 1 << k;
+            }
+        }
+        m
+    }
+
+    /// Is square `s` attacked by a fairy piece of colour `by`? Leapers, riders, hoppers (also
+    /// long ones) and Chinese pieces are symmetric, so their walk is followed backwards from `s`;
+    /// lions and the rose generate each piece's captures.
+    #[inline(never)]
+    fn fairy_attacked(&self, s: u8, by: Color) -> bool {
+        for kind in walk::FIRST_FAIRY..NUM_KINDS as Kind {
+            let pieces = self.by_kind[by.index()][kind as usize];
+            if !pieces.any() {
+                continue;
+            }
+            let found = |t: u8| pieces.contains(sq(t));
+            let hit = match KINDS[kind as usize].walk {
+                Walk::Leaper(v) => v.iter().any(|&d| offset(s, d).is_some_and(found)),
+                Walk::Rider(v) => v.iter().any(|&d| self.ride_to_piece(s, d).is_some_and(found)),
+                // The hurdle stands next to `s` (one vector away); the hopper is the first piece
+                // behind it on the same line.
+                Walk::Hopper(v) => v.iter().any(|&d| {
+                    offset(s, d).is_some_and(|h| {
+                        self.squares[h as usize].is_some() && self.ride_to_piece(h, d).is_some_and(found)
+                    })
+                }),
+                // Landing `n` squares behind the hurdle: the n-1 squares next to `s` are empty, the
+                // next one is the hurdle, and the hopper is the first piece behind it.
+                Walk::LongHopper(v, n) => v.iter().any(|&d| {
+                    let mut t = s;
+                    for i in 0..n {
+                        match offset(t, d) {
+                            Some(u) if i + 1 == n || self.squares[u as usize].is_none() => t = u,
+                            _ => return false,
+                        }
+                    }
+                    self.squares[t as usize].is_some() && self.ride_to_piece(t, d).is_some_and(found)
+                }),
+                // The first piece from `s` is the screen, the next one behind it must be the
+                // Chinese piece.
+                Walk::Chinese(v) => v
+                    .iter()
+                    .any(|&d| self.ride_to_piece(s, d).and_then(|h| self.ride_to_piece(h, d)).is_some_and(found)),
+                _ => Iterator::any(&mut pieces.into_iter(), |f| self.fairy_targets(f as u8, kind, by).contains(sq(s))),
+            };
+            if hit {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The first occupied square from `s` (exclusive) along vector `d`, if any.
+    #[inline(always)]
+    fn ride_to_piece(&self, mut s: u8, d: (i8, i8)) -> Option<u8> {
+        while let Some(t) = offset(s, d) {
+            if self.squares[t as usize].is_some() {
+                return Some(t);
+            }
+            s = t;
+        }
+        None
+    }
+
+    /// Target squares of a fairy piece of colour `us` on `from` (moves and captures; squares of
+    /// own pieces excluded).
+    pub fn fairy_targets(&self, from: u8, kind: Kind, us: Color) -> Bitboard {
+        let mut out = Bitboard(0);
+        match KINDS[kind as usize].walk {
+            Walk::Leaper(v) => {
+                for &d in v {
+                    if let Some(t) = offset(from, d) {
+                        out.set(sq(t));
+                    }
+                }
+            }
+            Walk::Rider(v) => {
+                for &d in v {
+                    let mut s = from;
+                    while let Some(t) = offset(s, d) {
+                        out.set(sq(t));
+                        if self.squares[t as usize].is_some() {
+                            break;
+                        }
+                        s = t;
+                    }
+                }
+            }
+            Walk::Hopper(v) => {
+                for &d in v {
+                    if let Some(t) = self.ride_to_piece(from, d).and_then(|h| offset(h, d)) {
+                        out.set(sq(t));
+                    }
+                }
+            }
+            Walk::LongHopper(v, n) => {
+                for &d in v {
+                    let Some(mut t) = self.ride_to_piece(from, d) else { continue };
+                    let mut ok = true;
+                    for i in 0..n {
+                        match offset(t, d) {
+                            Some(u) if i + 1 == n || self.squares[u as usize].is_none() => t = u,
+                            _ => {
+                                ok = false;
+                                break;
+                            }
+                        }
+                    }
+                    if ok {
+                        out.set(sq(t));
+                    }
+                }
+            }
+            Walk::Lion(v, hurdles) => {
+                for &d in v {
+                    let mut h = Some(from);
+                    for _ in 0..hurdles {
+                        h = h.and_then(|x| self.ride_to_piece(x, d));
+                    }
+                    let Some(mut t) = h else { continue };
+                    while let Some(u) = offset(t, d) {
+                        out.set(sq(u));
+                        if self.squares[u as usize].is_some() {
+                            break;
+                        }
+                        t = u;
+                    }
+                }
+            }
+            Walk::Chinese(v) => {
+                for &d in v {
+                    let mut t = from;
+                    while let Some(u) = offset(t, d) {
+                        if self.squares[u as usize].is_some() {
+                            // The screen: capture the first piece behind it (own pieces are
+                            // masked out below).
+                            if let Some(c) = self.ride_to_piece(u, d) {
+                                out.set(sq(c));
+                            }
+                            break;
+                        }
+                        out.set(sq(u));
+                        t = u;
+                    }
+                }
+            }
+            Walk::Rose => {
+                let v = &walk::KNIGHT_VECTORS;
+                for start in 0..8usize {
+                    for turn in [1usize, 7] {
+                        let mut t = from;
+                        for k in 0..7 {
+                            let Some(u) = offset(t, v[(start + k * turn) % 8]) else { break };
+                            out.set(sq(u));
+                            if self.squares[u as usize].is_some() {
+                                break;
+                            }
+                            t = u;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        out & !self.color_bb(us)
+    }
+
+    /// Is the king of colour `c` in check? (No king: never.) Under Isardam a position with a
+    /// Madrasi observation counts as "in check" for both sides: no legal move leads to one, so
+    /// the legality test after a move ("is my king attacked") rejects such moves.
     pub fn in_check(&self, c: Color) -> bool {
+        if self.paralysis == Paralysis::Isardam && self.any_same_walk_observation() {
+            return true;
+        }
         match self.king_square(c) {
             Some(k) => self.attacked(k, !c),
             None => false,
@@ -244,6 +534,11 @@ impl Board {
     pub fn could_check(&self, m: Move, ksq: u8) -> bool {
         let us = self.side;
         let Some(p) = self.piece_at(m.from) else { return true };
+        // Our fairy pieces: any move may add or remove a hurdle or open a rider's line. Madrasi:
+        // a move may free a paralysed piece.
+        if self.has_fairy(us) || self.paralysis != Paralysis::Off {
+            return true;
+        }
         let kind = match m.special {
             Special::None | Special::Double => p.kind,
             Special::Promote(k) => k,
@@ -259,6 +554,8 @@ impl Board {
             Walk::Bishop => attacks::bishop_attacks(t, occ).contains(k),
             Walk::Knight => attacks::knight_attacks(t).contains(k),
             Walk::Pawn => attacks::pawn_attacks(us, t).contains(k),
+            // A promotion to a fairy kind (the board has none of ours yet).
+            _ => return true,
         };
         if direct {
             return true;
@@ -294,6 +591,9 @@ impl Board {
         for from in own {
             let f = from as u8;
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            if self.paralysis == Paralysis::Madrasi && self.observed_by_same_walk(f) {
+                continue; // paralysed
+            }
             let targets = match KINDS[p.kind as usize].walk {
                 Walk::King => attacks::king_attacks(from),
                 Walk::Queen => attacks::queen_attacks(from, occ),
@@ -304,6 +604,7 @@ impl Board {
                     self.pawn_moves(f, us, theirs, occ, out);
                     continue;
                 }
+                _ => self.fairy_targets(f, p.kind, us),
             } & !own;
             for to in targets {
                 out.push(Move { from: f, to: to as u8, special: Special::None });
@@ -318,6 +619,12 @@ impl Board {
         let push = |out: &mut Vec<Move>, to: u8, double: bool| {
             if to / 8 == last {
                 for k in walk::PROMOTIONS {
+                    out.push(Move { from: f, to, special: Special::Promote(k) });
+                }
+                let mut fairies = self.promotion_fairies;
+                while fairies != 0 {
+                    let k = fairies.trailing_zeros() as Kind;
+                    fairies &= fairies - 1;
                     out.push(Move { from: f, to, special: Special::Promote(k) });
                 }
             } else {
@@ -390,7 +697,7 @@ impl Board {
 
     /// Plays a pseudo-legal move; returns the undo record.
     pub fn make(&mut self, m: Move) -> Undo {
-        let undo = Undo { captured: None, castling: self.castling, ep: self.ep, key: self.key };
+        let undo = Undo { captured: None, reborn: None, castling: self.castling, ep: self.ep, key: self.key };
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
         match m.special {
@@ -427,6 +734,32 @@ impl Board {
             }
         }
         self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
+        if self.circe != Circe::Off {
+            if let Some((cs, captured)) = undo.captured {
+                if captured.kind != walk::KING {
+                    let cp = self.circe.reborn_piece(captured, p);
+                    let r = rebirth_square(cp, cs);
+                    if self.squares[r as usize].is_none() {
+                        self.add(r, cp);
+                        undo.reborn = Some((r, cp));
+                        // A rook reborn in its corner regains its castling right (Popeye's
+                        // restore_castling_rights); castling also needs the king's right.
+                        if cp.kind == walk::ROOK {
+                            let (home, bits) = match r {
+                                0 => (KING_HOME_W, CASTLE_WQ),
+                                7 => (KING_HOME_W, CASTLE_WK),
+                                56 => (KING_HOME_B, CASTLE_BQ),
+                                63 => (KING_HOME_B, CASTLE_BK),
+                                _ => (0, 0),
+                            };
+                            if self.castling & home != 0 {
+                                self.castling |= bits;
+                            }
+                        }
+                    }
+                }
+            }
+        }
         self.ep = match m.special {
             Special::Double => Some(((m.from + m.to) / 2, m.to)),
             _ => None,
@@ -438,6 +771,9 @@ impl Board {
     /// Takes back the move `m` made with `make`.
     pub fn unmake(&mut self, m: Move, undo: Undo) {
         self.side = !self.side;
+        if let Some((r, rp)) = undo.reborn {
+            self.remove(r, rp);
+        }
         let placed = self.squares[m.to as usize].expect("moved piece");
         self.remove(m.to, placed);
         let p = match m.special {
@@ -526,6 +862,8 @@ impl Board {
     pub fn transformed(&self, f: impl Fn(u8) -> Option<u8>) -> Option<Board> {
         let mut b = Board::empty();
         b.side = self.side;
+        b.circe = self.circe;
+        b.paralysis = self.paralysis;
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
                 b.put(f(s)?, p);
@@ -537,6 +875,116 @@ impl Board {
     /// Pieces as (square, piece), a1..h8.
     pub fn pieces(&self) -> impl Iterator<Item = (u8, Piece)> + '_ {
         (0..64u8).filter_map(|s| self.piece_at(s).map(|p| (s, p)))
+    }
+}
+
+/// Which Circe, if any (Popeye's `Circe`, `Circe Chameleon` = `ChameleonCirce`, `Circe Clone` =
+/// `CirceClone`; all "relaxed": an occupied rebirth square means no rebirth).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Circe {
+    #[default]
+    Off,
+    /// The captured piece is reborn as it is.
+    Plain,
+    /// The captured piece changes S -> B -> R -> Q -> S before its rebirth (pawns, kings and fairy
+    /// pieces keep their kind); the new kind decides the rebirth square.
+    Chameleon,
+    /// The captured piece is reborn with the kind of the piece that moved (as it was before a
+    /// promotion), in its own colour; a captured piece taken by a king is reborn as it is.
+    Clone,
+}
+
+impl Circe {
+    /// The piece reborn after `captured` was taken by `mover` (the moving piece before the move).
+    pub fn reborn_piece(self, captured: Piece, mover: Piece) -> Piece {
+        let kind = match self {
+            Circe::Off | Circe::Plain => captured.kind,
+            Circe::Chameleon => match captured.kind {
+                walk::KNIGHT => walk::BISHOP,
+                walk::BISHOP => walk::ROOK,
+                walk::ROOK => walk::QUEEN,
+                walk::QUEEN => walk::KNIGHT,
+                k => k,
+            },
+            Circe::Clone => {
+                if mover.kind == walk::KING {
+                    captured.kind
+                } else {
+                    mover.kind
+                }
+            }
+        };
+        Piece { color: captured.color, kind }
+    }
+
+    /// Popeye's name of the condition in twin headers (`Circe Chameleon`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Circe::Off => "",
+            Circe::Plain => "Circe",
+            Circe::Chameleon => "Circe Chameleon",
+            Circe::Clone => "Circe Clone",
+        }
+    }
+}
+
+/// Madrasi-type conditions (Popeye's `Madrasi` and `Isardam`, kings not included).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Paralysis {
+    #[default]
+    Off,
+    /// A piece (not a king) observed by an enemy piece of its own kind is paralysed: it cannot
+    /// move, capture or give check.
+    Madrasi,
+    /// Type A: a move after which a piece is observed by an enemy piece of its own kind is
+    /// illegal; a check counts only if capturing the king would be legal by that rule.
+    Isardam,
+}
+
+impl Paralysis {
+    /// Popeye's name in twin headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paralysis::Off => "",
+            Paralysis::Madrasi => "Madrasi",
+            Paralysis::Isardam => "Isardam",
+        }
+    }
+}
+
+/// The square `d` away from `s`, if it is on the board.
+#[inline(always)]
+pub fn offset(s: u8, d: (i8, i8)) -> Option<u8> {
+    let f = (s % 8) as i8 + d.0;
+    let r = (s / 8) as i8 + d.1;
+    ((0..8).contains(&f) && (0..8).contains(&r)).then_some((r * 8 + f) as u8)
+}
+
+/// Circe rebirth square of piece `p` captured on `s` (Popeye's `rennormal`, plain Circe): a pawn
+/// on the capture file, 2nd rank (white) or 7th (black); a queen on d1/d8; a king on e1/e8 (only
+/// used by Rex inclusive variants); a rook, bishop or knight on its game-array square of the same
+/// square colour as `s`; a fairy piece on the capture file, on its promotion rank (8th rank for
+/// a white piece, 1st for a black one).
+pub fn rebirth_square(p: Piece, s: u8) -> u8 {
+    let file = s % 8;
+    let base = if p.color == Color::White { 0 } else { 56 };
+    let colour = |t: u8| (t % 8 + t / 8) % 2;
+    // The two game-array squares (files x and y) differ in colour: take the one of `s`'s colour.
+    let home = |x: u8, y: u8| if colour(base + x) == colour(s) { base + x } else { base + y };
+    match KINDS[p.kind as usize].walk {
+        Walk::Pawn => {
+            if p.color == Color::White {
+                8 + file
+            } else {
+                48 + file
+            }
+        }
+        Walk::Queen => base + 3,
+        Walk::King => base + 4,
+        Walk::Rook => home(0, 7),
+        Walk::Bishop => home(2, 5),
+        Walk::Knight => home(1, 6),
+        _ => (56 - base) + file,
     }
 }
 
@@ -567,10 +1015,10 @@ pub(crate) fn castle_bits(s: u8) -> u8 {
     match s {
         0 => CASTLE_WQ,
         7 => CASTLE_WK,
-        4 => CASTLE_WK | CASTLE_WQ,
+        4 => CASTLE_WK | CASTLE_WQ | KING_HOME_W,
         56 => CASTLE_BQ,
         63 => CASTLE_BK,
-        60 => CASTLE_BK | CASTLE_BQ,
+        60 => CASTLE_BK | CASTLE_BQ | KING_HOME_B,
         _ => 0,
     }
 }

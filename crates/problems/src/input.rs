@@ -7,7 +7,7 @@ use std::fmt;
 
 use mysl_core::Color;
 
-use crate::board::{castle_bits, parse_square, Board, Piece};
+use crate::board::{castle_bits, parse_square, Board, Circe, Paralysis, Piece};
 use crate::stipulation::{self, StipError, Stipulation};
 use crate::walk::{self, Kind};
 
@@ -71,6 +71,8 @@ pub enum TwinChange {
     Mirror(Mirror),
     Shift(u8, u8),
     Stipulation(Stipulation),
+    /// `Twin Condition ...`: replaces the conditions (only the supported ones).
+    Condition(Circe, Paralysis),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +105,10 @@ pub struct Problem {
     pub twins: Vec<Twin>,
     /// Features used by the problem that the solver does not support yet ("not supported yet: X").
     pub unsupported: Vec<String>,
+    /// `Condition Circe` / `ChameleonCirce` / `CirceClone` (see `Board::circe`).
+    pub circe: Circe,
+    /// `Condition Madrasi` / `Isardam`.
+    pub paralysis: Paralysis,
 }
 
 #[derive(Clone, Debug)]
@@ -387,6 +393,8 @@ impl Parser<'_> {
             options: Options { defence: 1, ..Options::default() },
             twins: Vec::new(),
             unsupported: Vec::new(),
+            circe: Circe::Off,
+            paralysis: Paralysis::Off,
         };
         let mut have_pieces = false;
         let mut stip_seen = false;
@@ -468,7 +476,13 @@ impl Parser<'_> {
                         self.pos += 1;
                     }
                     if !words.is_empty() {
-                        p.unsupported.push(format!("condition {}", words.join(" ")));
+                        match parse_conditions(&words) {
+                            Some((c, m)) => {
+                                p.circe = c;
+                                p.paralysis = m;
+                            }
+                            None => p.unsupported.push(format!("condition {}", words.join(" "))),
+                        }
                     }
                 }
                 "option" => self.options(&mut p)?,
@@ -486,7 +500,7 @@ impl Parser<'_> {
         let mut color: Option<Color> = None;
         while let Some(t) = self.peek().cloned() {
             if let Some((code, squares)) = split_piece_spec(&t.text) {
-                if let Some(kind) = walk::orthodox_kind(&code) {
+                if let Some(kind) = walk::kind_by_code(&code) {
                     let Some(c) = color else {
                         return Err(self.err(Some(&t), "piece before its colour (White/Black)"));
                     };
@@ -572,7 +586,7 @@ impl Parser<'_> {
             if file > 7 || rank < 0 {
                 return Err(self.err(Some(t), "rank too long in Forsyth"));
             }
-            let Some(kind) = walk::orthodox_kind(&code) else {
+            let Some(kind) = walk::kind_by_code(&code) else {
                 if walk::fairy_name(&code).is_some() {
                     p.unsupported.push(format!("fairy piece {code}"));
                     file += 1;
@@ -709,7 +723,7 @@ impl Parser<'_> {
                         return Err(self.err(Some(&ps), "piece expected"));
                     };
                     self.pos += 1;
-                    match walk::orthodox_kind(&code) {
+                    match walk::kind_by_code(&code) {
                         Some(k) => {
                             for s in squares {
                                 tw.changes.push(TwinChange::Add(color, k, s));
@@ -759,7 +773,7 @@ impl Parser<'_> {
                     }
                 }
                 other => {
-                    // condition, polishtype, sstipulation, forsyth: not yet.
+                    // condition (only the Circe ones), polishtype, sstipulation, forsyth: not yet.
                     let mut words = vec![other.to_string()];
                     while let Some(n) = self.peek() {
                         if self.is_command(n).is_some() || match_keyword(&n.text, TWIN_WORDS).is_some() {
@@ -768,7 +782,12 @@ impl Parser<'_> {
                         words.push(n.text.clone());
                         self.pos += 1;
                     }
-                    p.unsupported.push(format!("twin {}", words.join(" ")));
+                    match parse_conditions(&words[1..]) {
+                        Some((c, m)) if other == "condition" && words.len() > 1 => {
+                            tw.changes.push(TwinChange::Condition(c, m))
+                        }
+                        _ => p.unsupported.push(format!("twin {}", words.join(" "))),
+                    }
                 }
             }
         }
@@ -788,7 +807,7 @@ impl Parser<'_> {
     fn kind_arg(&mut self, p: &mut Problem) -> PResult<Option<Kind>> {
         let Some(t) = self.peek().cloned() else { return Err(self.err(None, "piece expected")) };
         self.pos += 1;
-        match walk::orthodox_kind(&t.text) {
+        match walk::kind_by_code(&t.text) {
             Some(k) => Ok(Some(k)),
             None if walk::fairy_name(&t.text).is_some() => {
                 p.unsupported.push(format!("fairy piece {}", t.text));
@@ -797,6 +816,35 @@ impl Parser<'_> {
             None => Err(self.err(Some(&t), format!("unknown piece '{}'", t.text))),
         }
     }
+}
+
+/// The supported conditions: `Circe`, `ChameleonCirce` (= `Circe Chameleon`), `CirceClone` (=
+/// `Circe Clone`), `Madrasi`, `Isardam`, case-insensitive. `None` for anything else (another
+/// condition, an option or parameter we do not implement such as `RexInclusive` or `TypeB`),
+/// which makes the problem unsupported.
+fn parse_conditions(words: &[String]) -> Option<(Circe, Paralysis)> {
+    let mut circe = None;
+    let mut variant = Circe::Plain;
+    let mut paralysis = Paralysis::Off;
+    for w in words {
+        match w.to_ascii_lowercase().as_str() {
+            "madrasi" if paralysis == Paralysis::Off => paralysis = Paralysis::Madrasi,
+            "isardam" if paralysis == Paralysis::Off => paralysis = Paralysis::Isardam,
+            "circe" => circe = Some(()),
+            "chameleoncirce" | "circechameleon" => {
+                circe = Some(());
+                variant = Circe::Chameleon;
+            }
+            "circeclone" => {
+                circe = Some(());
+                variant = Circe::Clone;
+            }
+            "chameleon" if circe.is_some() && variant == Circe::Plain => variant = Circe::Chameleon,
+            "clone" if circe.is_some() && variant == Circe::Plain => variant = Circe::Clone,
+            _ => return None,
+        }
+    }
+    Some((circe.map_or(Circe::Off, |()| variant), paralysis))
 }
 
 enum End {

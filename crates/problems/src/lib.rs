@@ -2,8 +2,10 @@
 //!
 //! Reads Popeye's input language ([`input`]), keeps stipulations as structures
 //! ([`stipulation`]), solves on its own board whose piece kinds are data ([`board`], [`walk`]) and
-//! writes Popeye-compatible solution lines ([`solve`], [`output`]). Milestone M1: orthodox pieces,
-//! no fairy conditions. Everything the solver does not support yet is reported as
+//! writes Popeye-compatible solution lines ([`solve`], [`output`]). Orthodox pieces, the fairy
+//! pieces of [`walk::KINDS`], the Circe conditions of [`board::Circe`] and Madrasi/Isardam
+//! ([`board::Paralysis`]); docs/problems.md.
+//! Everything the solver does not support yet is reported as
 //! "not supported yet: X" and never solved halfway.
 //!
 //! ```
@@ -102,7 +104,7 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
             for (s, p) in squares {
                 board.put(s, Piece { color: p.color, kind: b });
             }
-            format!("{}==>{}", walk::KINDS[a as usize].code, walk::KINDS[b as usize].code)
+            format!("{} ==> {}", walk::KINDS[a as usize].code, walk::KINDS[b as usize].code)
         }
         TwinChange::Rotate(deg) => {
             let f = |s: u8| -> Option<u8> {
@@ -145,6 +147,12 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
                 board.transformed(f).ok_or_else(|| SolveError::Invalid("shift moves a piece off the board".into()))?;
             format!("shift {} ==> {}", square_name(a), square_name(b))
         }
+        TwinChange::Condition(c, m) => {
+            board.circe = c;
+            board.paralysis = m;
+            // Popeye writes one condition a line; the header keeps them on one.
+            [c.name(), m.name()].iter().filter(|n| !n.is_empty()).copied().collect::<Vec<_>>().join("  ")
+        }
         TwinChange::Stipulation(st) => {
             *stip = st;
             st.to_string()
@@ -173,13 +181,16 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     let stip0 = check_supported(p)?;
     let mut positions: Vec<(String, Board, Stipulation)> = Vec::new();
     let has_twins = !p.twins.is_empty();
-    positions.push((if has_twins { "a)".into() } else { String::new() }, p.board.clone(), stip0));
+    let mut base = p.board.clone();
+    base.circe = p.circe;
+    base.paralysis = p.paralysis;
+    positions.push((if has_twins { "a)".into() } else { String::new() }, base.clone(), stip0));
     for (i, tw) in p.twins.iter().enumerate() {
         let (mut board, mut stip) = if tw.continued {
             let last = positions.last().expect("twin a exists");
             (last.1.clone(), last.2)
         } else {
-            (p.board.clone(), stip0)
+            (base.clone(), stip0)
         };
         let mut parts = Vec::new();
         for ch in &tw.changes {
@@ -203,6 +214,7 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         board.castling = ct;
         board.castling_exclusive = p.board.castling_exclusive.clone();
         board.ep = p.board.ep;
+        board.promotion_fairies = board.fairy_kinds_present();
         out.push((header, board, stip));
     }
     Ok(out)

@@ -212,6 +212,11 @@ impl Searcher {
             }
         }
         let u = self.board.make(m);
+        if let Some((r, rp)) = u.reborn() {
+            // Circe rebirth, Popeye's way: `[+bPc7]`.
+            let c = if rp.color == Color::White { 'w' } else { 'b' };
+            s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
+        }
         let victim = self.board.side;
         if self.board.in_check(victim) {
             s.push_str(if self.board.has_legal_move() { " +" } else { " #" });

@@ -1,10 +1,16 @@
 //! Piece kinds as data: each kind has a walk (how it moves and captures) and its Popeye code.
 //!
-//! M1 supports the orthodox walks; they are evaluated with mysl-core's magic attack tables. The
-//! generic walk shapes (leaper, rider, hopper) are here so fairy pieces can be added as table rows;
-//! the parser reports every fairy code as "not supported yet" until their generators are written.
+//! Orthodox walks are evaluated with mysl-core's magic attack tables; fairy walks (leapers, riders,
+//! hoppers given by their vectors) by the generic generators in `board.rs`. Known fairy codes
+//! without a row here are reported as "not supported yet".
 
 /// How a piece moves.
+///
+/// Fairy walks are given by their vectors (all eight symmetric images of one (x,y) step, or the
+/// eight queen directions): a leaper jumps one vector, a rider repeats it until the first occupied
+/// square, a hopper rides to the first piece (the hurdle, of either colour) and lands on the square
+/// directly behind it (one more vector), which must be empty or hold an enemy piece. Every fairy
+/// piece captures the way it moves, so the same walks decide checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Walk {
     King,
@@ -13,6 +19,23 @@ pub enum Walk {
     Bishop,
     Knight,
     Pawn,
+    Leaper(&'static [(i8, i8)]),
+    Rider(&'static [(i8, i8)]),
+    Hopper(&'static [(i8, i8)]),
+    /// A hopper landing `n` squares behind the hurdle (grasshopper-2, -3); the squares between
+    /// hurdle and landing square must be empty.
+    LongHopper(&'static [(i8, i8)], u8),
+    /// Lion-type hopper over `n` hurdles (kangaroo-lion: 2): any distance before, between and
+    /// after the hurdles; lands on any empty square behind the last hurdle up to and including
+    /// the first piece there (captured if it is an enemy).
+    Lion(&'static [(i8, i8)], u8),
+    /// Chinese piece (nao = nightrider lines, pao = rook lines, vao = bishop lines): moves like
+    /// the rider, captures only by hopping over exactly one piece (any distance) to the first
+    /// piece behind it.
+    Chinese(&'static [(i8, i8)]),
+    /// Rose: knight steps turning around an octagon (clockwise or counter-clockwise), up to seven
+    /// steps, every square before the last empty.
+    Rose,
 }
 
 /// A piece kind: index into [`KINDS`].
@@ -24,8 +47,52 @@ pub const ROOK: Kind = 2;
 pub const BISHOP: Kind = 3;
 pub const KNIGHT: Kind = 4;
 pub const PAWN: Kind = 5;
+/// The first fairy kind; kinds from here on use the generic walks.
+pub const FIRST_FAIRY: Kind = 6;
+pub const GRASSHOPPER: Kind = 6;
+pub const NIGHTRIDER: Kind = 7;
+pub const NIGHTRIDER_HOPPER: Kind = 8;
 /// Number of supported kinds.
-pub const NUM_KINDS: usize = 6;
+pub const NUM_KINDS: usize = 32;
+
+/// The eight images of an (x,y) step (x != y, both > 0, or one of them 0).
+const fn images(x: i8, y: i8) -> [(i8, i8); 8] {
+    [(x, y), (y, x), (-x, y), (-y, x), (x, -y), (y, -x), (-x, -y), (-y, -x)]
+}
+
+pub const QUEEN_VECTORS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+/// Knight vectors in circular order (the rose turns through them).
+pub const KNIGHT_VECTORS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const ROOK_VECTORS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP_VECTORS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const CAMEL: [(i8, i8); 8] = images(1, 3);
+const ZEBRA: [(i8, i8); 8] = images(2, 3);
+const GIRAFFE: [(i8, i8); 8] = images(1, 4);
+const L15: [(i8, i8); 8] = images(1, 5);
+const L16: [(i8, i8); 8] = images(1, 6);
+const L24: [(i8, i8); 8] = images(2, 4);
+const L25: [(i8, i8); 8] = images(2, 5);
+const L35: [(i8, i8); 8] = images(3, 5);
+const L37: [(i8, i8); 8] = images(3, 7);
+const L36: [(i8, i8); 8] = images(3, 6);
+
+/// Two (x,y) leaps together (bison = camel + zebra, ...).
+const fn images2(a: (i8, i8), b: (i8, i8)) -> [(i8, i8); 16] {
+    let x = images(a.0, a.1);
+    let y = images(b.0, b.1);
+    let mut out = [(0, 0); 16];
+    let mut i = 0;
+    while i < 8 {
+        out[i] = x[i];
+        out[i + 8] = y[i];
+        i += 1;
+    }
+    out
+}
+const BISON: [(i8, i8); 16] = images2((1, 3), (2, 3));
+const OKAPI: [(i8, i8); 16] = images2((1, 2), (2, 3));
+const GNU: [(i8, i8); 16] = images2((1, 2), (1, 3));
+const ZEBU: [(i8, i8); 16] = images2((1, 3), (1, 4));
 
 /// One row of the kind table.
 #[derive(Clone, Copy, Debug)]
@@ -35,7 +102,7 @@ pub struct KindInfo {
     pub code: &'static str,
 }
 
-/// The kind table (orthodox pieces).
+/// The kind table: orthodox pieces, then the supported fairy pieces.
 pub const KINDS: [KindInfo; NUM_KINDS] = [
     KindInfo { walk: Walk::King, code: "K" },
     KindInfo { walk: Walk::Queen, code: "Q" },
@@ -43,9 +110,36 @@ pub const KINDS: [KindInfo; NUM_KINDS] = [
     KindInfo { walk: Walk::Bishop, code: "B" },
     KindInfo { walk: Walk::Knight, code: "S" },
     KindInfo { walk: Walk::Pawn, code: "P" },
+    KindInfo { walk: Walk::Hopper(&QUEEN_VECTORS), code: "G" },
+    KindInfo { walk: Walk::Rider(&KNIGHT_VECTORS), code: "N" },
+    KindInfo { walk: Walk::Hopper(&KNIGHT_VECTORS), code: "NH" },
+    KindInfo { walk: Walk::Leaper(&CAMEL), code: "CA" },
+    KindInfo { walk: Walk::Leaper(&ZEBRA), code: "Z" },
+    KindInfo { walk: Walk::Leaper(&GIRAFFE), code: "GI" },
+    KindInfo { walk: Walk::Leaper(&L15), code: "15" },
+    KindInfo { walk: Walk::Leaper(&L16), code: "16" },
+    KindInfo { walk: Walk::Leaper(&L24), code: "24" },
+    KindInfo { walk: Walk::Leaper(&L25), code: "25" },
+    KindInfo { walk: Walk::Leaper(&L35), code: "35" },
+    KindInfo { walk: Walk::Leaper(&L37), code: "37" },
+    KindInfo { walk: Walk::Leaper(&L36), code: "36" },
+    KindInfo { walk: Walk::Leaper(&BISON), code: "BI" },
+    KindInfo { walk: Walk::Leaper(&OKAPI), code: "OK" },
+    KindInfo { walk: Walk::Leaper(&GNU), code: "GN" },
+    KindInfo { walk: Walk::Leaper(&ZEBU), code: "ZE" },
+    KindInfo { walk: Walk::Rider(&CAMEL), code: "CR" },
+    KindInfo { walk: Walk::Rider(&ZEBRA), code: "ZR" },
+    KindInfo { walk: Walk::LongHopper(&QUEEN_VECTORS, 2), code: "G2" },
+    KindInfo { walk: Walk::LongHopper(&QUEEN_VECTORS, 3), code: "G3" },
+    KindInfo { walk: Walk::Lion(&QUEEN_VECTORS, 2), code: "KL" },
+    KindInfo { walk: Walk::Chinese(&KNIGHT_VECTORS), code: "NA" },
+    KindInfo { walk: Walk::Chinese(&ROOK_VECTORS), code: "PA" },
+    KindInfo { walk: Walk::Chinese(&BISHOP_VECTORS), code: "VA" },
+    KindInfo { walk: Walk::Rose, code: "RO" },
 ];
 
-/// Kinds a pawn may promote to, in Popeye's output order.
+/// Orthodox kinds a pawn may promote to, in Popeye's output order (the fairy kinds present in
+/// the position follow, see `Board::promotion_fairies`).
 pub const PROMOTIONS: [Kind; 4] = [QUEEN, ROOK, BISHOP, KNIGHT];
 
 /// Popeye's fairy piece codes (English), recognised so that they are reported as unsupported
@@ -120,13 +214,15 @@ pub const FAIRY_CODES: &[(&str, &str)] = &[
     ("RM", "reflecting?"),
 ];
 
-/// Numeric (x,y)-leaper codes such as `15`, `16`, `24`, `25`, `35`, `37`: fairy, unsupported for now.
+/// Numeric (x,y)-leaper codes such as `15`, `16`, `24`, `25`, `35`, `37` (those not in [`KINDS`]
+/// are reported unsupported).
 pub fn is_numeric_leaper_code(code: &str) -> bool {
     code.len() == 2 && code.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// The orthodox kind for an English Popeye code (`K Q R B S P`, case-insensitive).
-pub fn orthodox_kind(code: &str) -> Option<Kind> {
+/// The supported kind for an English Popeye code (`K Q R B S P`, `G`, `N`, `NH`, `CA`, `Z`, `GI`,
+/// `15`, ...; case-insensitive).
+pub fn kind_by_code(code: &str) -> Option<Kind> {
     KINDS.iter().position(|k| k.code.eq_ignore_ascii_case(code)).map(|i| i as Kind)
 }
 

@@ -68,8 +68,14 @@ fn one_bad_problem_does_not_stop_the_others() {
 #[test]
 fn fairy_pieces_and_conditions_are_unsupported_not_errors() {
     for (text, what) in [
-        ("BeginProblem\nstip h#2\npieces white Ka1 Gd4 black Kh8\nEndProblem\n", "grasshopper"),
-        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe\nEndProblem\n", "Circe"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 EQd4 black Kh8\nEndProblem\n", "equihopper"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 B1d4 black Kh8\nEndProblem\n", "B1"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Madrasi RexInclusive\nEndProblem\n", "RexInclusive"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe Parrain\nEndProblem\n", "Parrain"),
+        (
+            "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe\ntwin condition AntiCirce\nEndProblem\n",
+            "AntiCirce",
+        ),
         ("BeginProblem\nstip pser-h#2\npieces white Ka1 black Kh8\nEndProblem\n", "pser"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\nneutral Pe4\nEndProblem\n", "neutral"),
     ] {
@@ -80,6 +86,17 @@ fn fairy_pieces_and_conditions_are_unsupported_not_errors() {
             other => panic!("expected unsupported {what}, got {other:?}"),
         }
     }
+}
+
+#[test]
+fn grasshopper_and_circe_are_supported() {
+    // A grasshopper and Condition Circe: parsed and solved, not reported unsupported.
+    let text = "BeginProblem\nstip h#1\npieces white Kc7 Gh1 black Ka8 Pa7b7\ncondition Circe\nEndProblem\n";
+    let res = parse_problems(text);
+    let p = res[0].as_ref().expect("parsed");
+    assert_eq!(p.circe, mysl_problems::board::Circe::Plain);
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    solve_problem(p, &Limits::default()).expect("supported");
 }
 
 #[test]
@@ -110,7 +127,8 @@ proptest! {
         Just("move"), Just("a1"), Just("h8"), Just("add"), Just("remove"), Just("rotate"), Just("90"),
         Just("option"), Just("try"), Just("defence"), Just("forsyth"), Just("8/8/8/8/8/8/8/8"), Just("cont"),
         Just("enpassant"), Just("d2d3d4"), Just("\n"), Just("Gd4"), Just("condition"), Just("mirror"), Just("a1<-->h1"),
-        Just("shift"), Just("substitute"), Just("Q"), Just("S"),
+        Just("shift"), Just("substitute"), Just("Q"), Just("S"), Just("Circe"), Just("NHb3"), Just("35a1"),
+        Just("Nc3"), Just("G"), Just("CAe2"), Just("h#1"),
     ], 0..60)) {
         let text = words.join(" ");
         for p in parse_problems(&text).into_iter().flatten() {

@@ -31,7 +31,7 @@ fn mirror_substitute_move_and_continued() {
     assert_eq!(t[0].1, ["1.b7-b5 Rh1-h8 #", "1.b7-b6 Rh1-h8 #"]);
     assert_eq!(t[1].0, "b) mirror a1<-->h1");
     assert_eq!(t[1].1, ["1.g7-g5 Ra1-a8 #", "1.g7-g6 Ra1-a8 #"]);
-    assert_eq!(t[2].0, "c) R==>Q");
+    assert_eq!(t[2].0, "c) R ==> Q");
     // The queen on h1 pins the b7 pawn: only a7 moves, then Qh1*b7 #.
     assert_eq!(t[2].1, ["1.a7-a5 Qh1*b7 #", "1.a7-a6 Qh1*b7 #"]);
     // Continued: the queen of twin c) moves from h1 to g1.

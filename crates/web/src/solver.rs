@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mysl_core::{san, uci, Chess, Color, Square};
-use mysl_problems::board::{square_name, Board, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
+use mysl_problems::board::{square_name, Board, Circe, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
 use mysl_problems::input::{parse_problems, Problem};
 use mysl_problems::solve::Limits;
 use mysl_problems::stipulation::{Play, Stipulation};
@@ -240,6 +240,11 @@ fn line_moves(line: &str) -> Option<(usize, Vec<Token>)> {
 /// 1); battle play prints a tree, so a line continues the lines above it of smaller depth (a threat
 /// skips the defender's ply: the replay then lets the attacker move again).
 pub fn replay_lines(board: &Board, stip: &Stipulation, lines: &[String]) -> Vec<Value> {
+    // The replay runs on the orthodox rules core: fairy pieces and Circe rebirths cannot be shown
+    // (a nightrider would pass for a knight), so such twins get no replays.
+    if board.has_fairy(Color::White) || board.has_fairy(Color::Black) || board.circe != Circe::Off {
+        return vec![Value::Null; lines.len()];
+    }
     let tree = !(stip.series || matches!(stip.play, Play::Help | Play::HelpSelf));
     let mut stack: Vec<(usize, Token)> = Vec::new();
     lines
@@ -258,7 +263,11 @@ pub fn replay_lines(board: &Board, stip: &Stipulation, lines: &[String]) -> Vec<
         .collect()
 }
 
+/// FEN letter of an orthodox kind; '?' (an invalid FEN, so no board) for a fairy piece.
 fn role_letter(kind: u8) -> char {
+    if kind >= mysl_problems::walk::FIRST_FAIRY {
+        return '?';
+    }
     match KINDS[kind as usize].code {
         "S" => 'N',
         code => code.chars().next().unwrap_or('?'),

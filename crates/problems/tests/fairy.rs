@@ -1,0 +1,431 @@
+//! Fairy piece walks and Circe rebirth squares on the solver board.
+
+use mysl_core::Color;
+use mysl_problems::board::{parse_square, rebirth_square, Board, Circe, Piece};
+use mysl_problems::walk::{self, kind_by_code, Kind};
+
+fn sq(s: &str) -> u8 {
+    parse_square(s).expect("square")
+}
+
+fn kind(code: &str) -> Kind {
+    kind_by_code(code).expect("supported code")
+}
+
+fn piece(c: Color, code: &str) -> Piece {
+    Piece { color: c, kind: kind(code) }
+}
+
+/// Target squares (sorted names) of the piece on `from`.
+fn targets(b: &Board, from: &str) -> Vec<String> {
+    let p = b.piece_at(sq(from)).expect("piece");
+    let mut v: Vec<String> = b
+        .fairy_targets(sq(from), p.kind, p.color)
+        .into_iter()
+        .map(|s| mysl_problems::board::square_name(s as u8))
+        .collect();
+    v.sort();
+    v
+}
+
+fn count(b: &Board, from: &str) -> usize {
+    targets(b, from).len()
+}
+
+fn board(pieces: &[(Color, &str, &str)]) -> Board {
+    let mut b = Board::empty();
+    for &(c, code, s) in pieces {
+        b.put(sq(s), piece(c, code));
+    }
+    b
+}
+
+const W: Color = Color::White;
+const B: Color = Color::Black;
+
+#[test]
+fn codes_parse_to_kinds() {
+    for code in [
+        "G", "N", "NH", "CA", "Z", "GI", "15", "16", "24", "25", "35", "36", "37", "BI", "OK", "GN", "ZE", "CR", "ZR",
+        "G2", "G3", "KL", "NA", "PA", "VA", "RO",
+    ] {
+        let k = kind(code);
+        assert!(k >= walk::FIRST_FAIRY);
+        assert_eq!(walk::KINDS[k as usize].code, code);
+    }
+    assert_eq!(kind_by_code("s"), Some(walk::KNIGHT));
+    assert_eq!(kind_by_code("nh"), Some(walk::NIGHTRIDER_HOPPER));
+    assert_eq!(kind_by_code("EQ"), None, "equihopper is not implemented");
+}
+
+#[test]
+fn leapers_on_an_empty_board() {
+    // Camel (1,3).
+    let b = board(&[(W, "CA", "d4")]);
+    assert_eq!(targets(&b, "d4"), ["a3", "a5", "c1", "c7", "e1", "e7", "g3", "g5"]);
+    assert_eq!(count(&board(&[(W, "CA", "a1")]), "a1"), 2);
+    assert_eq!(count(&board(&[(W, "Z", "d4")]), "d4"), 8);
+    assert_eq!(count(&board(&[(W, "Z", "a1")]), "a1"), 2);
+    assert_eq!(targets(&board(&[(W, "GI", "d4")]), "d4"), ["c8", "e8", "h3", "h5"]);
+    assert_eq!(targets(&board(&[(W, "35", "a1")]), "a1"), ["d6", "f4"]);
+    assert_eq!(targets(&board(&[(W, "16", "g7")]), "g7"), ["a6", "a8", "f1", "h1"]);
+    assert_eq!(count(&board(&[(W, "37", "d4")]), "d4"), 0);
+}
+
+#[test]
+fn leaper_blocked_by_own_captures_enemy() {
+    let b = board(&[(W, "CA", "a1"), (W, "P", "b4"), (B, "P", "d2")]);
+    assert_eq!(targets(&b, "a1"), ["d2"]);
+}
+
+#[test]
+fn nightrider_rides_until_blocked() {
+    // From a1: (1,2) b3 c5 d7; (2,1) c2 e3 g4.
+    assert_eq!(targets(&board(&[(W, "N", "a1")]), "a1"), ["b3", "c2", "c5", "d7", "e3", "g4"]);
+    // Own piece on c5 stops the ride before it; enemy on e3 is captured and stops it.
+    let b = board(&[(W, "N", "a1"), (W, "P", "c5"), (B, "P", "e3")]);
+    assert_eq!(targets(&b, "a1"), ["b3", "c2", "e3"]);
+    assert_eq!(count(&board(&[(W, "N", "d4")]), "d4"), 12);
+}
+
+#[test]
+fn grasshopper_hops_over_one_piece() {
+    // Alone: no moves.
+    assert_eq!(count(&board(&[(W, "G", "d4")]), "d4"), 0);
+    // Hurdles of both colours at any distance; lands right behind, captures an enemy there, not
+    // an own piece; no landing square beyond the edge.
+    let b = board(&[
+        (W, "G", "d4"),
+        (W, "P", "d6"), // hurdle (own) -> d7
+        (B, "P", "f4"), // hurdle (enemy) -> g4,
+        (B, "R", "g4"), // where an enemy rook is captured
+        (W, "B", "b2"), // hurdle -> a1
+        (B, "S", "a4"), // hurdle on the edge: no landing square
+        (W, "P", "f6"), // hurdle -> g7 (own piece on g7 blocks)
+        (W, "P", "g7"),
+    ]);
+    assert_eq!(targets(&b, "d4"), ["a1", "d7", "g4"]);
+}
+
+#[test]
+fn nightrider_hopper_hops_on_knight_lines() {
+    // From a1 along (1,2): hurdle c5 (b3 empty) -> d7; along (2,1): hurdle c2 -> e3.
+    let b = board(&[(W, "NH", "a1"), (B, "P", "c5"), (W, "P", "c2")]);
+    assert_eq!(targets(&b, "a1"), ["d7", "e3"]);
+    // Hurdle next to the edge: b3 hurdle -> c5; d7 hurdle -> nothing beyond (e9).
+    let b = board(&[(W, "NH", "a1"), (W, "P", "b3"), (B, "P", "c5")]);
+    assert_eq!(targets(&b, "a1"), ["c5"]);
+    let b = board(&[(W, "NH", "a1"), (W, "P", "d7")]);
+    assert_eq!(targets(&b, "a1"), Vec::<String>::new());
+}
+
+#[test]
+fn fairy_pieces_give_check() {
+    // Grasshopper checks over a hurdle, not without one.
+    let mut b = board(&[(W, "K", "a1"), (B, "K", "e8"), (W, "G", "e1")]);
+    assert!(!b.in_check(B));
+    b.put(sq("e7"), piece(W, "P"));
+    assert!(b.in_check(B));
+    // A second piece between: the hurdle is e5, landing e6, not e8.
+    b.put(sq("e5"), piece(B, "P"));
+    assert!(!b.in_check(B));
+    // Nightrider from far away (a1-c2-e3-g4); blocked on e3.
+    let mut b = board(&[(W, "K", "h1"), (B, "K", "g4"), (W, "N", "a1")]);
+    assert!(b.in_check(B));
+    b.put(sq("e3"), piece(B, "P"));
+    assert!(!b.in_check(B));
+}
+
+#[test]
+fn fairy_checks_make_moves_illegal() {
+    // The black king on e8 may not step where the zebra attacks.
+    let mut b = board(&[(W, "K", "a1"), (B, "K", "e8"), (W, "Z", "b5")]);
+    b.side = B;
+    let moves = b.legal_moves();
+    // Zebra b5 attacks d8 (2,3) and e7 (3,2).
+    let tos: Vec<u8> = moves.iter().map(|m| m.to).collect();
+    assert!(!tos.contains(&sq("d8")));
+    assert!(!tos.contains(&sq("e7")));
+    assert!(tos.contains(&sq("f8")));
+}
+
+#[test]
+fn circe_rebirth_squares() {
+    let r = |c: Color, code: &str, s: &str| mysl_problems::board::square_name(rebirth_square(piece(c, code), sq(s)));
+    assert_eq!(r(B, "P", "c4"), "c7");
+    assert_eq!(r(W, "P", "f7"), "f2");
+    assert_eq!(r(W, "Q", "h8"), "d1");
+    assert_eq!(r(B, "Q", "a1"), "d8");
+    // Rook, bishop, knight: the game-array square of the capture square's colour.
+    assert_eq!(r(W, "R", "d7"), "h1"); // light
+    assert_eq!(r(W, "R", "d8"), "a1"); // dark
+    assert_eq!(r(B, "R", "e2"), "a8"); // light
+    assert_eq!(r(B, "R", "d2"), "h8"); // dark
+    assert_eq!(r(W, "B", "b3"), "f1");
+    assert_eq!(r(B, "B", "f2"), "f8");
+    assert_eq!(r(W, "S", "c6"), "b1");
+    assert_eq!(r(W, "S", "f8"), "g1");
+    assert_eq!(r(B, "S", "e1"), "b8");
+    assert_eq!(r(B, "S", "d7"), "g8");
+    // Fairy pieces: the capture file on their promotion rank (Popeye's rennormal).
+    assert_eq!(r(W, "G", "c5"), "c8");
+    assert_eq!(r(B, "N", "g2"), "g1");
+}
+
+#[test]
+fn circe_make_and_unmake() {
+    let mut b = board(&[(W, "K", "e1"), (B, "K", "e8"), (W, "R", "a4"), (B, "P", "c4")]);
+    b.circe = Circe::Plain;
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("a4") && m.to == sq("c4")).expect("Ra4*c4");
+    let u = b.make(m);
+    assert_eq!(u.reborn(), Some((sq("c7"), piece(B, "P"))));
+    assert_eq!(b.piece_at(sq("c7")), Some(piece(B, "P")));
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("c7")), None);
+    assert_eq!(b.piece_at(sq("c4")), Some(piece(B, "P")));
+    assert_eq!(b.key(), key);
+    // Occupied rebirth square: the piece vanishes.
+    b.put(sq("c7"), piece(W, "S"));
+    let u = b.make(m);
+    assert_eq!(u.reborn(), None);
+    assert_eq!(b.piece_at(sq("c7")), Some(piece(W, "S")));
+    b.unmake(m, u);
+}
+
+#[test]
+fn circe_variants_choose_the_reborn_piece() {
+    let (wb, bq, wk, wp) = (piece(W, "B"), piece(B, "Q"), piece(W, "K"), piece(W, "P"));
+    let rook = piece(B, "R");
+    // Chameleon: S -> B -> R -> Q -> S; pawns and fairy pieces keep their kind.
+    assert_eq!(Circe::Chameleon.reborn_piece(wb, rook), piece(W, "R"));
+    assert_eq!(Circe::Chameleon.reborn_piece(bq, wb), piece(B, "S"));
+    assert_eq!(Circe::Chameleon.reborn_piece(wp, rook), wp);
+    assert_eq!(Circe::Chameleon.reborn_piece(piece(W, "G"), rook), piece(W, "G"));
+    // Clone: the capturer's kind in the captured piece's colour; taken by a king: as it is.
+    assert_eq!(Circe::Clone.reborn_piece(bq, wb), piece(B, "B"));
+    assert_eq!(Circe::Clone.reborn_piece(bq, wp), piece(B, "P"));
+    assert_eq!(Circe::Clone.reborn_piece(bq, wk), bq);
+    assert_eq!(Circe::Plain.reborn_piece(bq, wb), bq);
+    // The new kind decides the rebirth square: a bishop taken on b3 under Chameleon Circe
+    // becomes a rook reborn on h1.
+    let reborn = Circe::Chameleon.reborn_piece(piece(W, "B"), rook);
+    assert_eq!(rebirth_square(reborn, sq("b3")), sq("h1"));
+}
+
+#[test]
+fn twin_condition_switches_circe_variant() {
+    use mysl_problems::input::parse_problems;
+    use mysl_problems::twin_positions;
+    let text = "BeginProblem\nstip #2\npieces white Ke1 black Ke8\ncondition Circe\ntwin condition ChameleonCirce\ntwin condition CirceClone\ntwin rotate 90\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let t = twin_positions(&p).expect("supported");
+    let got: Vec<(String, Circe)> = t.iter().map(|(h, b, _)| (h.clone(), b.circe)).collect();
+    assert_eq!(
+        got,
+        [
+            ("a)".to_string(), Circe::Plain),
+            ("b) Circe Chameleon".to_string(), Circe::Chameleon),
+            ("c) Circe Clone".to_string(), Circe::Clone),
+            ("d) rotate 90".to_string(), Circe::Plain),
+        ]
+    );
+}
+
+#[test]
+fn compound_leapers() {
+    // Bison = camel + zebra; gnu = knight + camel; okapi = knight + zebra; zebu = camel + giraffe.
+    assert_eq!(count(&board(&[(W, "BI", "d4")]), "d4"), 16);
+    assert_eq!(count(&board(&[(W, "GN", "d4")]), "d4"), 16);
+    assert_eq!(count(&board(&[(W, "OK", "d4")]), "d4"), 16);
+    assert_eq!(count(&board(&[(W, "ZE", "d4")]), "d4"), 12);
+    assert_eq!(targets(&board(&[(W, "BI", "a1")]), "a1"), ["b4", "c4", "d2", "d3"]);
+}
+
+#[test]
+fn camelrider_rides() {
+    // a1-b4-c7 and a1-d2-g3.
+    assert_eq!(targets(&board(&[(W, "CR", "a1")]), "a1"), ["b4", "c7", "d2", "g3"]);
+    assert_eq!(targets(&board(&[(W, "CR", "a1"), (B, "P", "b4")]), "a1"), ["b4", "d2", "g3"]);
+}
+
+#[test]
+fn chinese_pieces_capture_over_a_screen() {
+    // Nao: moves as a nightrider; captures over a screen (b3) the first piece behind it (d7);
+    // the screen itself is not captured.
+    let b = board(&[(W, "NA", "a1"), (B, "P", "b3"), (B, "R", "d7")]);
+    assert_eq!(targets(&b, "a1"), ["c2", "d7", "e3", "g4"]);
+    // Pao: rook lines; own screen a3, enemy a6 taken; a8 not reached; own piece behind a screen
+    // is not taken.
+    let b = board(&[(W, "PA", "a1"), (W, "P", "a3"), (B, "R", "a6"), (W, "S", "c1"), (W, "S", "e1")]);
+    assert_eq!(targets(&b, "a1"), ["a2", "a6", "b1"]);
+    // Vao: bishop lines.
+    let b = board(&[(W, "VA", "a1"), (B, "P", "c3"), (B, "P", "h8")]);
+    assert_eq!(targets(&b, "a1"), ["b2", "h8"]);
+    // And they check the same way.
+    let mut b = board(&[(W, "K", "h1"), (W, "PA", "a1"), (B, "K", "a8")]);
+    assert!(!b.in_check(B));
+    b.put(sq("a4"), piece(B, "P"));
+    assert!(b.in_check(B));
+}
+
+#[test]
+fn grasshopper_2_and_3_land_further() {
+    assert_eq!(targets(&board(&[(W, "G2", "a1"), (B, "P", "a3")]), "a1"), ["a5"]);
+    // The square between hurdle and landing square must be empty.
+    assert_eq!(count(&board(&[(W, "G2", "a1"), (B, "P", "a3"), (B, "P", "a4")]), "a1"), 0);
+    assert_eq!(targets(&board(&[(W, "G2", "a1"), (B, "P", "a6"), (B, "P", "a8")]), "a1"), ["a8"]);
+    assert_eq!(count(&board(&[(W, "G2", "a1"), (B, "P", "a7")]), "a1"), 0);
+    assert_eq!(targets(&board(&[(W, "G3", "a1"), (B, "P", "a2")]), "a1"), ["a5"]);
+}
+
+#[test]
+fn kangaroo_lion_hops_two_hurdles() {
+    let b = board(&[(W, "KL", "a1"), (B, "P", "a3"), (W, "P", "a5")]);
+    assert_eq!(targets(&b, "a1"), ["a6", "a7", "a8"]);
+    let b = board(&[(W, "KL", "a1"), (B, "P", "a3"), (W, "P", "a5"), (B, "R", "a7")]);
+    assert_eq!(targets(&b, "a1"), ["a6", "a7"]);
+    // One hurdle is not enough.
+    assert_eq!(count(&board(&[(W, "KL", "a1"), (B, "P", "a3")]), "a1"), 0);
+}
+
+#[test]
+fn rose_turns_around_the_octagon() {
+    assert_eq!(targets(&board(&[(W, "RO", "a1")]), "a1"), ["a5", "a7", "b3", "c2", "c6", "d4", "e1", "f3", "g1"]);
+    assert_eq!(count(&board(&[(W, "RO", "d4")]), "d4"), 14);
+    // An enemy on b3 is captured and blocks the circles through it; d4 is still reached via c2.
+    let b = board(&[(W, "RO", "a1"), (B, "P", "b3")]);
+    assert_eq!(targets(&b, "a1"), ["a7", "b3", "c2", "c6", "d4", "e1"]);
+    // Rose check along a circle.
+    let mut b = board(&[(W, "K", "h1"), (W, "RO", "a1"), (B, "K", "a7")]);
+    assert!(b.in_check(B));
+    b.put(sq("c6"), piece(B, "P"));
+    assert!(!b.in_check(B));
+}
+
+#[test]
+fn grasshopper_2_checks() {
+    // G2 a1, hurdle a4, a5 empty, king a6: check; a piece on a5 stops it.
+    let mut b = board(&[(W, "K", "h1"), (W, "G2", "a1"), (W, "P", "a4"), (B, "K", "a6")]);
+    assert!(b.in_check(B));
+    b.put(sq("a5"), piece(B, "P"));
+    assert!(!b.in_check(B));
+    // Hurdle directly next to the king: the king is one square behind it, not two.
+    let b = board(&[(W, "K", "h1"), (W, "G2", "a1"), (W, "P", "a5"), (B, "K", "a6")]);
+    assert!(!b.in_check(B));
+    // Kangaroo-lion and rose checks come from their forward generation.
+    let b = board(&[(W, "K", "h1"), (W, "KL", "a1"), (W, "P", "a2"), (B, "P", "a4"), (B, "K", "a7")]);
+    assert!(b.in_check(B));
+}
+
+/// Rebuilds the board from its pieces and state, so the incremental Zobrist key can be checked.
+fn rebuilt_key(b: &Board) -> u64 {
+    let mut r = Board::empty();
+    for (s, p) in b.pieces() {
+        r.put(s, p);
+    }
+    r.side = b.side;
+    r.castling = b.castling;
+    r.ep = b.ep;
+    r.key()
+}
+
+/// Walks every legal line `depth` plies deep; after each make the key matches a rebuilt board and
+/// after each unmake the position is exactly the one before. Returns the number of leaves.
+fn walk_lines(b: &mut Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let before: Vec<(u8, Piece)> = b.pieces().collect();
+    let (key, castling, ep, side) = (b.key(), b.castling, b.ep, b.side);
+    let mut n = 0;
+    for m in b.legal_moves() {
+        let u = b.make(m);
+        assert_eq!(b.key(), rebuilt_key(b), "incremental key after {m:?}");
+        n += walk_lines(b, depth - 1);
+        b.unmake(m, u);
+        assert_eq!(b.pieces().collect::<Vec<_>>(), before, "pieces after unmaking {m:?}");
+        assert_eq!((b.key(), b.castling, b.ep, b.side), (key, castling, ep, side));
+    }
+    n
+}
+
+fn problem_board(pieces: &str, condition: &str) -> Board {
+    use mysl_problems::input::parse_problems;
+    use mysl_problems::twin_positions;
+    let text = format!("BeginProblem\nstip #2\npieces {pieces}\n{condition}\nEndProblem\n");
+    let p = parse_problems(&text).remove(0).expect("parsed");
+    twin_positions(&p).expect("supported").remove(0).1
+}
+
+#[test]
+fn make_unmake_restore_fairy_and_circe_positions() {
+    // pyset-051's fairy-heavy position, and pyset-060's Circe position (many captures).
+    let mut b =
+        problem_board("White Kb8 Rc4 Be6 Ga8d3f8 NHa1 Pa5c2g6g7 Black Kc6 Gb2b6e7f5 NHb3d6d7 Pc5d2d4e5f3h7", "");
+    assert!(walk_lines(&mut b, 3) > 1000);
+    for circe in ["condition Circe", "condition ChameleonCirce", "condition CirceClone"] {
+        let mut b = problem_board("White Kd5 Pd4 Sb3 Qg3 Black Pg6c4f4c3d3e2 Bh5f2 Ke3 Rf3c2 Se1", circe);
+        assert!(walk_lines(&mut b, 3) > 1000, "{circe}");
+        // Fairy pieces under Circe (reborn on their promotion rank), castling rooks.
+        let mut b = problem_board("White Ke1 Ra1h1 Gd4 Nc3 CAe2 Pb2g5 Black Ke8 Ra8h8 NHd5 ZRf6 ROc6 Ph7a3", circe);
+        assert!(walk_lines(&mut b, 3) > 1000, "{circe}");
+    }
+}
+
+#[test]
+fn circe_reborn_rook_can_castle_again() {
+    // 1.Rd1-d5 Qd8*d5 [+wRh1]: the white king never moved, so 0-0 is possible again.
+    let mut b = problem_board("White Ke1 Rd1 Black Ke8 Qd8", "condition Circe");
+    let castle_right = |b: &mut Board| b.legal_moves().iter().any(|m| m.from == sq("e1") && m.to == sq("g1"));
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("d1") && m.to == sq("d5")).expect("Rd5");
+    b.make(m);
+    let c = b.legal_moves().into_iter().find(|m| m.from == sq("d8") && m.to == sq("d5")).expect("Qxd5");
+    let u = b.make(c);
+    assert_eq!(u.reborn(), Some((sq("h1"), piece(W, "R"))));
+    assert!(castle_right(&mut b));
+    // Had the king moved (Ke1-f1-e1), the reborn rook could not castle.
+    let mut b = problem_board("White Ke1 Rd1 Black Ke8 Qd8", "condition Circe");
+    for (f, t) in [("e1", "f1"), ("e8", "f8"), ("f1", "e1"), ("f8", "e8"), ("d1", "d5"), ("d8", "d5")] {
+        let m = b.legal_moves().into_iter().find(|m| m.from == sq(f) && m.to == sq(t)).expect("move");
+        b.make(m);
+    }
+    assert_eq!(b.piece_at(sq("h1")), Some(piece(W, "R")));
+    assert!(!castle_right(&mut b));
+}
+
+#[test]
+fn madrasi_paralyses_pieces_observed_by_their_own_kind() {
+    use mysl_problems::board::Paralysis;
+    // The queens observe each other on the d-file: both paralysed, White can only move the king.
+    let mut b = board(&[(W, "K", "a1"), (W, "Q", "d1"), (B, "K", "h5"), (B, "Q", "d8")]);
+    b.paralysis = Paralysis::Madrasi;
+    assert!(b.legal_moves().iter().all(|m| m.from == sq("a1")));
+    // A paralysed queen gives no check (d1-h5); without the black queen it does.
+    assert!(!b.in_check(B));
+    b.clear(sq("d8"));
+    assert!(b.in_check(B));
+    // Kings are not paralysed (Madrasi without RexInclusive).
+    let mut b = board(&[(W, "K", "d4"), (B, "K", "d6"), (W, "R", "a1")]);
+    b.paralysis = Paralysis::Madrasi;
+    assert!(b.legal_moves().iter().any(|m| m.from == sq("d4")));
+}
+
+#[test]
+fn isardam_forbids_moves_into_observation_and_checks_by_illegal_captures() {
+    use mysl_problems::board::Paralysis;
+    // Qc2-d2 would make the queens observe each other: illegal; Qc2-c3 is fine.
+    let mut b = board(&[(W, "K", "a1"), (W, "Q", "c2"), (B, "K", "h8"), (B, "Q", "d8")]);
+    b.paralysis = Paralysis::Isardam;
+    let moves = b.legal_moves();
+    assert!(!moves.iter().any(|m| m.from == sq("c2") && m.to == sq("d2")));
+    assert!(moves.iter().any(|m| m.from == sq("c2") && m.to == sq("c3")));
+    // Qd1 "checks" Kd8, but Qd1*d8 would put the queen under the black queen's eye on h4: no
+    // check. With the black queen on h3 it is a check.
+    let mut b = board(&[(W, "K", "a1"), (W, "Q", "d1"), (B, "K", "d8"), (B, "Q", "h4")]);
+    b.paralysis = Paralysis::Isardam;
+    assert!(!b.in_check(B));
+    b.clear(sq("h4"));
+    b.put(sq("h3"), piece(B, "Q"));
+    assert!(b.in_check(B));
+}
