@@ -68,9 +68,14 @@ pub const PASSED_OUR_KING: usize = PASSED_THEIR_KING + 8;
 pub const PASSED_BLOCKED: usize = PASSED_OUR_KING + 8;
 /// Passed pawns whose way to promotion is free of enemy pieces and enemy attacks, by relative rank.
 pub const PASSED_FREE: usize = PASSED_BLOCKED + 8;
+/// King danger by attack units on the king (zone attacks weighted by role, safe checks), in steps of
+/// [`KING_DANGER_STEP`] units: the value for the king's side.
+pub const KING_DANGER: usize = PASSED_FREE + 8;
+pub const KING_DANGER_STEP: i32 = 8;
+const KING_DANGER_SIZE: usize = 32;
 /// Mobility by the number of safe squares (not own pawns or king, not attacked by enemy pawns): a table
 /// per piece, knight 0..=8, bishop 0..=13, rook 0..=14, queen 0..=27.
-pub const MOBILITY_TABLE: usize = PASSED_FREE + 8;
+pub const MOBILITY_TABLE: usize = KING_DANGER + KING_DANGER_SIZE;
 const MOBILITY_OFFSET: [usize; 6] = [0, 0, 9, 9 + 14, 9 + 14 + 15, 0];
 const MOBILITY_MAX: [usize; 6] = [0, 8, 13, 14, 27, 0];
 /// Number of tunable parameters (pairs).
@@ -102,7 +107,8 @@ pub fn param_name(i: usize) -> String {
         i if i < PASSED_OUR_KING => format!("passed rank {} their king distance", i - PASSED_THEIR_KING + 1),
         i if i < PASSED_BLOCKED => format!("passed rank {} our king distance", i - PASSED_OUR_KING + 1),
         i if i < PASSED_FREE => format!("passed rank {} blocked", i - PASSED_BLOCKED + 1),
-        i if i < MOBILITY_TABLE => format!("passed rank {} free", i - PASSED_FREE + 1),
+        i if i < KING_DANGER => format!("passed rank {} free", i - PASSED_FREE + 1),
+        i if i < MOBILITY_TABLE => format!("king danger {}", (i - KING_DANGER) as i32 * KING_DANGER_STEP),
         i if i < N_PARAMS => {
             let k = i - MOBILITY_TABLE;
             let role = (1..5).rev().find(|&r| k >= MOBILITY_OFFSET[r]).unwrap_or(1);
@@ -117,8 +123,10 @@ pub fn param_name(i: usize) -> String {
 pub struct Weights {
     /// The tunable pairs, indexed by the constants above (PSTs from White's side, a1 = 0).
     pub params: Vec<Score>,
-    /// King-zone attack units per attacking role (the danger term is quadratic, so not tuned linearly).
+    /// King-zone attack units per attacking role; the units index the tuned [`KING_DANGER`] table.
     pub king_attack: [i32; 6],
+    /// Units for a safe check by each role (a square that checks, reachable, not defended).
+    pub safe_check: [i32; 6],
     pub tempo: i32,
 }
 
@@ -191,6 +199,11 @@ impl Weights {
             p[PASSED_BLOCKED + r] = Score(-w, -2 * w);
             p[PASSED_FREE + r] = Score(w, 3 * w);
         }
+        for u in 0..KING_DANGER_SIZE {
+            // Saturates: the highest steps are rare, so their fitted values stay near these.
+            let d = (u as i32 * KING_DANGER_STEP).min(160);
+            p[KING_DANGER + u] = Score(-d * d / 64, -d / 4);
+        }
         // Mobility: a curve through 0 at a typical number of squares, steeper at the low end.
         let slope = [0, 6, 5, 3, 2, 0];
         for role in 1..5 {
@@ -201,7 +214,7 @@ impl Weights {
                 p[MOBILITY_TABLE + MOBILITY_OFFSET[role] + n as usize] = Score(v, v);
             }
         }
-        Weights { params: p, king_attack: [0, 8, 8, 12, 20, 0], tempo: 10 }
+        Weights { params: p, king_attack: [0, 8, 8, 12, 20, 0], safe_check: [0, 12, 8, 12, 10, 0], tempo: 10 }
     }
 }
 
@@ -235,7 +248,7 @@ pub struct Trace {
     pub terms: Vec<(u16, i16)>,
     /// Game phase, 0 (bare kings and pawns) … 24 (all pieces).
     pub phase: i32,
-    /// The untuned part (king danger, variant terms), White's point of view, already tapered.
+    /// The untuned part (variant terms), White's point of view, already tapered.
     pub fixed: i32,
 }
 
@@ -368,13 +381,9 @@ fn passed_pawns(board: &Board, color: Color) -> Bitboard {
     passed
 }
 
-/// Everything but the pawn structure; returns the phase and the king-danger units per side.
-fn piece_terms<A: Accumulator>(
-    board: &Board,
-    acc: &mut A,
-    king_attack: &[i32; 6],
-    passed: [Bitboard; 2],
-) -> (i32, [i32; 2]) {
+/// Everything but the pawn structure; returns the phase.
+fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, weights: &Weights, passed: [Bitboard; 2]) -> i32 {
+    let king_attack = &weights.king_attack;
     let occ = board.occupied();
     let mut phase = 0;
     let mut king_danger = [0i32; 2];
@@ -383,6 +392,8 @@ fn piece_terms<A: Accumulator>(
     let mut minor_att = [Bitboard::EMPTY; 2];
     let mut rook_att = [Bitboard::EMPTY; 2];
     let mut all_att = pawn_att;
+    let mut role_att = [[Bitboard::EMPTY; 6]; 2];
+    let mut zone_attackers = [0i32; 2];
     for color in Color::ALL {
         let sign = if color == Color::White { 1 } else { -1 };
         let ours = board.by_color(color);
@@ -406,6 +417,7 @@ fn piece_terms<A: Accumulator>(
                     Role::Pawn => Bitboard::EMPTY,
                 };
                 all_att[color as usize] |= att;
+                role_att[color as usize][role as usize] |= att;
                 match role {
                     Role::Knight | Role::Bishop => minor_att[color as usize] |= att,
                     Role::Rook => rook_att[color as usize] |= att,
@@ -458,15 +470,36 @@ fn piece_terms<A: Accumulator>(
             let near = front_span(color, k) & ranks & board.pawns() & ours;
             acc.add(SHIELD, sign * near.count().min(3) as i32);
         }
-        if attackers < 2 {
-            danger /= 2;
-        }
+        zone_attackers[color as usize] = attackers;
         king_danger[(!color) as usize] += danger;
     }
-    // Threats and passed pawns need both sides' attacks.
+    // Threats, safe checks and passed pawns need both sides' attacks.
     for color in Color::ALL {
         let (us, them) = (color as usize, !color as usize);
         let sign = if color == Color::White { 1 } else { -1 };
+        if let Some(k) = (board.kings() & board.by_color(!color)).first() {
+            let mut danger = king_danger[them];
+            let safe = !board.by_color(color) & !all_att[them];
+            let rook_checks = attacks::rook_attacks(k, occ) & safe;
+            let bishop_checks = attacks::bishop_attacks(k, occ) & safe;
+            let checks = [
+                (Role::Knight, attacks::knight_attacks(k) & safe),
+                (Role::Bishop, bishop_checks),
+                (Role::Rook, rook_checks),
+                (Role::Queen, rook_checks | bishop_checks),
+            ];
+            for (role, squares) in checks {
+                if (squares & role_att[us][role as usize]).any() {
+                    danger += weights.safe_check[role as usize];
+                }
+            }
+            if zone_attackers[us] < 2 {
+                danger /= 2;
+            }
+            let step = (danger / KING_DANGER_STEP).clamp(0, KING_DANGER_SIZE as i32 - 1) as usize;
+            // The table holds the value for the king's side.
+            acc.add(KING_DANGER + step, -sign);
+        }
         let enemies = board.by_color(!color) - board.kings();
         let undefended = enemies - all_att[them];
         for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
@@ -500,13 +533,7 @@ fn piece_terms<A: Accumulator>(
             }
         }
     }
-    (phase.min(MAX_PHASE), king_danger)
-}
-
-/// The untuned middlegame penalty for king danger, White's point of view.
-fn king_danger_mg(king_danger: [i32; 2]) -> i32 {
-    let penalty = |d: i32| d * d / 64;
-    penalty(king_danger[1]) - penalty(king_danger[0])
+    phase.min(MAX_PHASE)
 }
 
 fn taper(s: Score, phase: i32) -> i32 {
@@ -541,9 +568,8 @@ impl Evaluator {
         let board = pos.board();
         let (pawns, passed) = self.pawn_score(board, pos.pawn_key());
         let mut sum = Sum { params: &self.weights.params, total: pawns };
-        let (phase, danger) = piece_terms(board, &mut sum, &self.weights.king_attack, passed);
-        let total = sum.total + Score(king_danger_mg(danger), 0);
-        let mut v = taper(total, phase);
+        let phase = piece_terms(board, &mut sum, &self.weights, passed);
+        let mut v = taper(sum.total, phase);
         if R::VARIANT == Variant::Chess {
             match crate::endgame::probe(board, pos.turn()) {
                 Some(crate::endgame::Verdict::Exact(x)) => v = x,
@@ -561,10 +587,8 @@ impl Evaluator {
         let mut trace = Trace::default();
         pawn_terms(board, &mut trace);
         let passed = [passed_pawns(board, Color::White), passed_pawns(board, Color::Black)];
-        let (phase, danger) = piece_terms(board, &mut trace, &self.weights.king_attack, passed);
-        trace.phase = phase;
-        let fixed_mg = king_danger_mg(danger);
-        trace.fixed = variant_adjust::<R>(pos, taper(Score(fixed_mg, 0), phase));
+        trace.phase = piece_terms(board, &mut trace, &self.weights, passed);
+        trace.fixed = variant_adjust::<R>(pos, 0);
         trace
     }
 }
