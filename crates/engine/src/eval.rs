@@ -1,9 +1,11 @@
 //! Static evaluation, from the side to move's point of view, in centipawns.
 //!
 //! Tapered between middlegame and endgame weights by the remaining non-pawn material. Terms: material,
-//! piece-square tables, pawn structure (passed, isolated, doubled, connected; cached in a pawn hash),
-//! mobility, king safety (pawn shield, attacks on the king zone), bishop pair, rooks on open files and the
-//! seventh rank. Every linear weight is a parameter in [`Weights::params`]; the evaluation walks the
+//! piece-square tables, pawn structure (passed, isolated, doubled, connected, backward, candidate; cached
+//! in a pawn hash with the passed pawns), safe mobility (a table per piece and square count), threats
+//! (pieces attacked by pawns, minors and rooks; hanging pieces), passed pawns against the kings (king
+//! distances, blocked, free path), king safety (pawn shield, attacks on the king zone), bishop pair, outposts,
+//! rooks on open files and the seventh rank. Every linear weight is a parameter in [`Weights::params`]; the evaluation walks the
 //! position once through an [`Accumulator`], which either sums weights (play) or records how often each
 //! parameter occurs (a [`Trace`], for the Texel tuner in `mysl tune`).
 
@@ -40,8 +42,7 @@ pub const PASSED: usize = PST + 6 * 64;
 pub const ISOLATED: usize = PASSED + 8;
 pub const DOUBLED: usize = ISOLATED + 1;
 pub const CONNECTED: usize = DOUBLED + 1;
-pub const MOBILITY: usize = CONNECTED + 1;
-pub const BISHOP_PAIR: usize = MOBILITY + 6;
+pub const BISHOP_PAIR: usize = CONNECTED + 1;
 pub const ROOK_OPEN: usize = BISHOP_PAIR + 1;
 pub const ROOK_HALF_OPEN: usize = ROOK_OPEN + 1;
 pub const ROOK_SEVENTH: usize = ROOK_HALF_OPEN + 1;
@@ -51,8 +52,34 @@ pub const BACKWARD: usize = SHIELD + 1;
 pub const CANDIDATE: usize = BACKWARD + 1;
 /// Knight, bishop.
 pub const OUTPOST: usize = CANDIDATE + 8;
+/// Enemy pieces attacked by our pawns, by the victim's role.
+pub const THREAT_BY_PAWN: usize = OUTPOST + 2;
+/// Enemy pieces attacked by our knights or bishops, by the victim's role (pawns only when undefended).
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 6;
+/// Enemy pieces attacked by our rooks, by the victim's role (pawns and minors only when undefended).
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 6;
+/// Enemy pieces (not pawns, not the king) that we attack and they do not defend.
+pub const HANGING: usize = THREAT_BY_ROOK + 6;
+/// Passed pawns, by relative rank, times the Chebyshev distance of the enemy king to the stop square.
+pub const PASSED_THEIR_KING: usize = HANGING + 1;
+/// Passed pawns, by relative rank, times the distance of our king to the stop square.
+pub const PASSED_OUR_KING: usize = PASSED_THEIR_KING + 8;
+/// Passed pawns whose stop square is occupied, by relative rank.
+pub const PASSED_BLOCKED: usize = PASSED_OUR_KING + 8;
+/// Passed pawns whose way to promotion is free of enemy pieces and enemy attacks, by relative rank.
+pub const PASSED_FREE: usize = PASSED_BLOCKED + 8;
+/// King danger by attack units on the king (zone attacks weighted by role, safe checks), in steps of
+/// [`KING_DANGER_STEP`] units: the value for the king's side.
+pub const KING_DANGER: usize = PASSED_FREE + 8;
+pub const KING_DANGER_STEP: i32 = 8;
+const KING_DANGER_SIZE: usize = 32;
+/// Mobility by the number of safe squares (not own pawns or king, not attacked by enemy pawns): a table
+/// per piece, knight 0..=8, bishop 0..=13, rook 0..=14, queen 0..=27.
+pub const MOBILITY_TABLE: usize = KING_DANGER + KING_DANGER_SIZE;
+const MOBILITY_OFFSET: [usize; 6] = [0, 0, 9, 9 + 14, 9 + 14 + 15, 0];
+const MOBILITY_MAX: [usize; 6] = [0, 8, 13, 14, 27, 0];
 /// Number of tunable parameters (pairs).
-pub const N_PARAMS: usize = OUTPOST + 2;
+pub const N_PARAMS: usize = MOBILITY_TABLE + 9 + 14 + 15 + 28;
 
 /// Names of the parameters, for the tuner's output.
 pub fn param_name(i: usize) -> String {
@@ -64,7 +91,6 @@ pub fn param_name(i: usize) -> String {
         ISOLATED => "isolated".into(),
         DOUBLED => "doubled".into(),
         CONNECTED => "connected".into(),
-        i if i < BISHOP_PAIR => format!("mobility {}", ROLES[i - MOBILITY]),
         BISHOP_PAIR => "bishop pair".into(),
         ROOK_OPEN => "rook open file".into(),
         ROOK_HALF_OPEN => "rook half-open file".into(),
@@ -74,6 +100,20 @@ pub fn param_name(i: usize) -> String {
         i if (CANDIDATE..OUTPOST).contains(&i) => format!("candidate rank {}", i - CANDIDATE + 1),
         OUTPOST => "outpost knight".into(),
         i if i == OUTPOST + 1 => "outpost bishop".into(),
+        i if i < THREAT_BY_MINOR => format!("threat by pawn on {}", ROLES[i - THREAT_BY_PAWN]),
+        i if i < THREAT_BY_ROOK => format!("threat by minor on {}", ROLES[i - THREAT_BY_MINOR]),
+        i if i < HANGING => format!("threat by rook on {}", ROLES[i - THREAT_BY_ROOK]),
+        HANGING => "hanging".into(),
+        i if i < PASSED_OUR_KING => format!("passed rank {} their king distance", i - PASSED_THEIR_KING + 1),
+        i if i < PASSED_BLOCKED => format!("passed rank {} our king distance", i - PASSED_OUR_KING + 1),
+        i if i < PASSED_FREE => format!("passed rank {} blocked", i - PASSED_BLOCKED + 1),
+        i if i < KING_DANGER => format!("passed rank {} free", i - PASSED_FREE + 1),
+        i if i < MOBILITY_TABLE => format!("king danger {}", (i - KING_DANGER) as i32 * KING_DANGER_STEP),
+        i if i < N_PARAMS => {
+            let k = i - MOBILITY_TABLE;
+            let role = (1..5).rev().find(|&r| k >= MOBILITY_OFFSET[r]).unwrap_or(1);
+            format!("mobility {} {}", ROLES[role], k - MOBILITY_OFFSET[role])
+        }
         _ => "?".into(),
     }
 }
@@ -83,8 +123,10 @@ pub fn param_name(i: usize) -> String {
 pub struct Weights {
     /// The tunable pairs, indexed by the constants above (PSTs from White's side, a1 = 0).
     pub params: Vec<Score>,
-    /// King-zone attack units per attacking role (the danger term is quadratic, so not tuned linearly).
+    /// King-zone attack units per attacking role; the units index the tuned [`KING_DANGER`] table.
     pub king_attack: [i32; 6],
+    /// Units for a safe check by each role (a square that checks, reachable, not defended).
+    pub safe_check: [i32; 6],
     pub tempo: i32,
 }
 
@@ -131,10 +173,6 @@ impl Weights {
         p[ISOLATED] = Score(-12, -15);
         p[DOUBLED] = Score(-10, -25);
         p[CONNECTED] = Score(6, 8);
-        let mobility = [(0, 0), (4, 4), (5, 5), (2, 4), (1, 2), (0, 0)];
-        for (k, (m, e)) in mobility.iter().enumerate() {
-            p[MOBILITY + k] = Score(*m, *e);
-        }
         p[BISHOP_PAIR] = Score(30, 50);
         p[ROOK_OPEN] = Score(25, 10);
         p[ROOK_HALF_OPEN] = Score(12, 6);
@@ -147,7 +185,36 @@ impl Weights {
         }
         p[OUTPOST] = Score(25, 15);
         p[OUTPOST + 1] = Score(12, 6);
-        Weights { params: p, king_attack: [0, 8, 8, 12, 20, 0], tempo: 10 }
+        let victim = [0, 1, 1, 2, 3, 0];
+        for r in 0..5 {
+            p[THREAT_BY_PAWN + r] = if r == 0 { Score(0, 0) } else { Score(30 + 15 * victim[r], 20 + 10 * victim[r]) };
+            p[THREAT_BY_MINOR + r] = Score(5 + 15 * victim[r], 15 + 10 * victim[r]);
+            p[THREAT_BY_ROOK + r] = Score(5 + 10 * victim[r], 15 + 10 * victim[r]);
+        }
+        p[HANGING] = Score(30, 20);
+        for r in 1..7 {
+            let w = (r as i32 - 1) * (r as i32 - 1);
+            p[PASSED_THEIR_KING + r] = Score(0, 2 * w);
+            p[PASSED_OUR_KING + r] = Score(0, -w);
+            p[PASSED_BLOCKED + r] = Score(-w, -2 * w);
+            p[PASSED_FREE + r] = Score(w, 3 * w);
+        }
+        for u in 0..KING_DANGER_SIZE {
+            // Saturates: the highest steps are rare, so their fitted values stay near these.
+            let d = (u as i32 * KING_DANGER_STEP).min(160);
+            p[KING_DANGER + u] = Score(-d * d / 64, -d / 4);
+        }
+        // Mobility: a curve through 0 at a typical number of squares, steeper at the low end.
+        let slope = [0, 6, 5, 3, 2, 0];
+        for role in 1..5 {
+            let max = MOBILITY_MAX[role] as i32;
+            for n in 0..=max {
+                let x = n - max / 2;
+                let v = if x < 0 { 2 * slope[role] * x } else { slope[role] * x };
+                p[MOBILITY_TABLE + MOBILITY_OFFSET[role] + n as usize] = Score(v, v);
+            }
+        }
+        Weights { params: p, king_attack: [0, 8, 8, 12, 20, 0], safe_check: [0, 12, 8, 12, 10, 0], tempo: 10 }
     }
 }
 
@@ -181,7 +248,7 @@ pub struct Trace {
     pub terms: Vec<(u16, i16)>,
     /// Game phase, 0 (bare kings and pawns) … 24 (all pieces).
     pub phase: i32,
-    /// The untuned part (king danger, variant terms), White's point of view, already tapered.
+    /// The untuned part (variant terms), White's point of view, already tapered.
     pub fixed: i32,
 }
 
@@ -204,6 +271,7 @@ pub const MAX_PHASE: i32 = 24;
 struct PawnEntry {
     key: u64,
     score: Score,
+    passed: [Bitboard; 2],
 }
 
 /// The evaluator: weights plus a pawn hash table.
@@ -290,16 +358,48 @@ fn pawn_terms<A: Accumulator>(board: &Board, acc: &mut A) {
     }
 }
 
-/// Everything but the pawn structure; returns the phase and the king-danger units per side.
-fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, king_attack: &[i32; 6]) -> (i32, [i32; 2]) {
+fn pawn_attack_span(color: Color, pawns: Bitboard) -> Bitboard {
+    let forward = if color == Color::White { pawns.north() } else { pawns.south() };
+    forward.east() | forward.west()
+}
+
+fn distance(a: Square, b: Square) -> i32 {
+    (a.file() as i32 - b.file() as i32).abs().max((a.rank() as i32 - b.rank() as i32).abs())
+}
+
+/// Our passed pawns (no enemy pawn ahead on its file or the adjacent files, no own pawn ahead on its file).
+fn passed_pawns(board: &Board, color: Color) -> Bitboard {
+    let ours = board.pawns() & board.by_color(color);
+    let theirs = board.pawns() & board.by_color(!color);
+    let mut passed = Bitboard::EMPTY;
+    for sq in ours {
+        let span = front_span(color, sq);
+        if (span & theirs).is_empty() && (span & Bitboard::file(sq.file()) & ours).is_empty() {
+            passed.set(sq);
+        }
+    }
+    passed
+}
+
+/// Everything but the pawn structure; returns the phase.
+fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, weights: &Weights, passed: [Bitboard; 2]) -> i32 {
+    let king_attack = &weights.king_attack;
     let occ = board.occupied();
     let mut phase = 0;
     let mut king_danger = [0i32; 2];
+    // Squares attacked by each side: by pawns, by minors, by rooks, by anything.
+    let pawn_att = [Color::White, Color::Black].map(|c| pawn_attack_span(c, board.pawns() & board.by_color(c)));
+    let mut minor_att = [Bitboard::EMPTY; 2];
+    let mut rook_att = [Bitboard::EMPTY; 2];
+    let mut all_att = pawn_att;
+    let mut role_att = [[Bitboard::EMPTY; 6]; 2];
+    let mut zone_attackers = [0i32; 2];
     for color in Color::ALL {
         let sign = if color == Color::White { 1 } else { -1 };
         let ours = board.by_color(color);
         let their_king = (board.kings() & board.by_color(!color)).first();
         let king_zone = their_king.map_or(Bitboard::EMPTY, |k| attacks::king_attacks(k) | k);
+        let mobility_area = !(ours & (board.pawns() | board.kings())) & !pawn_att[!color as usize];
         let mut attackers = 0;
         let mut danger = 0;
         for role in Role::ALL {
@@ -313,10 +413,20 @@ fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, king_attack: &[i32; 6
                     Role::Bishop => attacks::bishop_attacks(sq, occ),
                     Role::Rook => attacks::rook_attacks(sq, occ),
                     Role::Queen => attacks::queen_attacks(sq, occ),
-                    _ => Bitboard::EMPTY,
+                    Role::King => attacks::king_attacks(sq),
+                    Role::Pawn => Bitboard::EMPTY,
                 };
-                if att.any() {
-                    acc.add(MOBILITY + role as usize, sign * (att - ours).count() as i32);
+                all_att[color as usize] |= att;
+                role_att[color as usize][role as usize] |= att;
+                match role {
+                    Role::Knight | Role::Bishop => minor_att[color as usize] |= att,
+                    Role::Rook => rook_att[color as usize] |= att,
+                    _ => {}
+                }
+                if matches!(role, Role::Knight | Role::Bishop | Role::Rook | Role::Queen) {
+                    let r = role as usize;
+                    let n = ((att & mobility_area).count() as usize).min(MOBILITY_MAX[r]);
+                    acc.add(MOBILITY_TABLE + MOBILITY_OFFSET[r] + n, sign);
                     if (att & king_zone).any() {
                         attackers += 1;
                         danger += king_attack[role as usize] * (att & king_zone).count() as i32;
@@ -360,18 +470,70 @@ fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, king_attack: &[i32; 6
             let near = front_span(color, k) & ranks & board.pawns() & ours;
             acc.add(SHIELD, sign * near.count().min(3) as i32);
         }
-        if attackers < 2 {
-            danger /= 2;
-        }
+        zone_attackers[color as usize] = attackers;
         king_danger[(!color) as usize] += danger;
     }
-    (phase.min(MAX_PHASE), king_danger)
-}
+    // Threats, safe checks and passed pawns need both sides' attacks.
+    for color in Color::ALL {
+        let (us, them) = (color as usize, !color as usize);
+        let sign = if color == Color::White { 1 } else { -1 };
+        if let Some(k) = (board.kings() & board.by_color(!color)).first() {
+            let mut danger = king_danger[them];
+            let safe = !board.by_color(color) & !all_att[them];
+            let rook_checks = attacks::rook_attacks(k, occ) & safe;
+            let bishop_checks = attacks::bishop_attacks(k, occ) & safe;
+            let checks = [
+                (Role::Knight, attacks::knight_attacks(k) & safe),
+                (Role::Bishop, bishop_checks),
+                (Role::Rook, rook_checks),
+                (Role::Queen, rook_checks | bishop_checks),
+            ];
+            for (role, squares) in checks {
+                if (squares & role_att[us][role as usize]).any() {
+                    danger += weights.safe_check[role as usize];
+                }
+            }
+            if zone_attackers[us] < 2 {
+                danger /= 2;
+            }
+            let step = (danger / KING_DANGER_STEP).clamp(0, KING_DANGER_SIZE as i32 - 1) as usize;
+            // The table holds the value for the king's side.
+            acc.add(KING_DANGER + step, -sign);
+        }
+        let enemies = board.by_color(!color) - board.kings();
+        let undefended = enemies - all_att[them];
+        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            let victims = enemies & board.by_role(role);
+            let r = role as usize;
+            acc.add(THREAT_BY_PAWN + r, sign * (victims & pawn_att[us]).count() as i32);
+            let minor_victims = if r >= Role::Rook as usize { victims } else { victims & undefended };
+            acc.add(THREAT_BY_MINOR + r, sign * (minor_victims & minor_att[us]).count() as i32);
+            let rook_victims = if role == Role::Queen { victims } else { victims & undefended };
+            acc.add(THREAT_BY_ROOK + r, sign * (rook_victims & rook_att[us]).count() as i32);
+        }
+        acc.add(HANGING, sign * (undefended & all_att[us] - board.pawns()).count() as i32);
 
-/// The untuned middlegame penalty for king danger, White's point of view.
-fn king_danger_mg(king_danger: [i32; 2]) -> i32 {
-    let penalty = |d: i32| d * d / 64;
-    penalty(king_danger[1]) - penalty(king_danger[0])
+        let our_king = (board.kings() & board.by_color(color)).first();
+        let their_king = (board.kings() & board.by_color(!color)).first();
+        for sq in passed[us] {
+            let rel_rank = color.relative_rank(sq.rank()) as usize;
+            let Some(stop) = sq.offset(if color == Color::White { 8 } else { -8 }) else { continue };
+            if let Some(k) = their_king {
+                acc.add(PASSED_THEIR_KING + rel_rank, sign * distance(k, stop).min(5));
+            }
+            if let Some(k) = our_king {
+                acc.add(PASSED_OUR_KING + rel_rank, sign * distance(k, stop).min(5));
+            }
+            if occ.contains(stop) {
+                acc.add(PASSED_BLOCKED + rel_rank, sign);
+            }
+            let path = front_span(color, sq) & Bitboard::file(sq.file());
+            if (path & (board.by_color(!color) | all_att[them])).is_empty() {
+                acc.add(PASSED_FREE + rel_rank, sign);
+            }
+        }
+    }
+    phase.min(MAX_PHASE)
 }
 
 fn taper(s: Score, phase: i32) -> i32 {
@@ -387,26 +549,27 @@ impl Evaluator {
         self.pawn_table.iter_mut().for_each(|e| *e = PawnEntry::default());
     }
 
-    fn pawn_score(&mut self, board: &Board, pawn_key: u64) -> Score {
+    /// The pawn-structure score and the passed pawns, from the pawn hash when there.
+    fn pawn_score(&mut self, board: &Board, pawn_key: u64) -> (Score, [Bitboard; 2]) {
         let idx = (pawn_key as usize) & (self.pawn_table.len() - 1);
         let e = self.pawn_table[idx];
         if e.key == pawn_key && pawn_key != 0 {
-            return e.score;
+            return (e.score, e.passed);
         }
         let mut sum = Sum { params: &self.weights.params, total: Score(0, 0) };
         pawn_terms(board, &mut sum);
-        self.pawn_table[idx] = PawnEntry { key: pawn_key, score: sum.total };
-        sum.total
+        let passed = [passed_pawns(board, Color::White), passed_pawns(board, Color::Black)];
+        self.pawn_table[idx] = PawnEntry { key: pawn_key, score: sum.total, passed };
+        (sum.total, passed)
     }
 
     /// The evaluation of `pos` for the side to move.
     pub fn evaluate<R: Rules>(&mut self, pos: &Position<R>) -> i32 {
         let board = pos.board();
-        let pawns = self.pawn_score(board, pos.pawn_key());
+        let (pawns, passed) = self.pawn_score(board, pos.pawn_key());
         let mut sum = Sum { params: &self.weights.params, total: pawns };
-        let (phase, danger) = piece_terms(board, &mut sum, &self.weights.king_attack);
-        let total = sum.total + Score(king_danger_mg(danger), 0);
-        let mut v = taper(total, phase);
+        let phase = piece_terms(board, &mut sum, &self.weights, passed);
+        let mut v = taper(sum.total, phase);
         if R::VARIANT == Variant::Chess {
             match crate::endgame::probe(board, pos.turn()) {
                 Some(crate::endgame::Verdict::Exact(x)) => v = x,
@@ -423,10 +586,9 @@ impl Evaluator {
         let board = pos.board();
         let mut trace = Trace::default();
         pawn_terms(board, &mut trace);
-        let (phase, danger) = piece_terms(board, &mut trace, &self.weights.king_attack);
-        trace.phase = phase;
-        let fixed_mg = king_danger_mg(danger);
-        trace.fixed = variant_adjust::<R>(pos, taper(Score(fixed_mg, 0), phase));
+        let passed = [passed_pawns(board, Color::White), passed_pawns(board, Color::Black)];
+        trace.phase = piece_terms(board, &mut trace, &self.weights, passed);
+        trace.fixed = variant_adjust::<R>(pos, 0);
         trace
     }
 }

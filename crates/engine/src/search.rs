@@ -269,6 +269,7 @@ impl<R: Rules> Searcher<R> {
         let multipv = limits.multipv.clamp(1, self.root_allowed.len());
         let mut previous_best: Option<Move> = None;
         let mut stable_iterations = 0;
+        let mut previous_score: Option<i32> = None;
         let mut scores = vec![0; multipv];
 
         'deepening: for depth in 1..=max_depth {
@@ -340,7 +341,9 @@ impl<R: Rules> Searcher<R> {
                 stable_iterations = 0;
             }
             previous_best = result.best;
-            if self.budget.should_stop_iterating(self.start.elapsed(), stable_iterations) {
+            let score_drop = previous_score.map_or(0, |p| p - result.score);
+            previous_score = Some(result.score);
+            if self.budget.should_stop_iterating(self.start.elapsed(), stable_iterations, score_drop) {
                 break;
             }
         }

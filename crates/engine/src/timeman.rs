@@ -30,7 +30,7 @@ impl TimeBudget {
         };
         let overhead = limits.move_overhead;
         let usable = time.saturating_sub(overhead).max(Duration::from_millis(1));
-        let moves = movestogo.unwrap_or(30).clamp(1, 50);
+        let moves = movestogo.unwrap_or(25).clamp(1, 50);
         // Target: an equal share of the remaining time plus most of the increment.
         let share = usable / moves.max(2) + inc * 3 / 4;
         let soft = share.min(usable / 2);
@@ -38,18 +38,21 @@ impl TimeBudget {
         TimeBudget { soft: Some(soft.max(Duration::from_millis(1))), hard: Some(hard.max(Duration::from_millis(1))) }
     }
 
-    /// After an iteration: stop deepening once the soft limit is used (earlier when the best move is stable).
-    pub fn should_stop_iterating(&self, elapsed: Duration, stable_iterations: u32) -> bool {
+    /// After an iteration: stop deepening once the soft limit is used, earlier when the best move is
+    /// stable, later when the score has just dropped (`score_drop` centipawns below the previous iteration).
+    pub fn should_stop_iterating(&self, elapsed: Duration, stable_iterations: u32, score_drop: i32) -> bool {
         match self.soft {
             None => false,
             Some(soft) => {
-                let factor = match stable_iterations {
-                    0 => 1.3,
-                    1 => 1.0,
-                    2 => 0.8,
-                    _ => 0.6,
+                let stability = match stable_iterations {
+                    0 => 1.4,
+                    1 => 1.1,
+                    2 => 0.9,
+                    _ => 0.75,
                 };
-                elapsed.as_secs_f64() >= soft.as_secs_f64() * factor * 0.6
+                let falling = 1.0 + (score_drop.clamp(0, 100) as f64) / 150.0;
+                // The next iteration takes longer than the last one: stop when it would likely overrun.
+                elapsed.as_secs_f64() >= soft.as_secs_f64() * stability * falling * 0.7
             }
         }
     }
