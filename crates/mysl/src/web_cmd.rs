@@ -53,17 +53,17 @@ pub fn run(args: WebArgs) -> Result<ExitCode, CliError> {
         }
         None => None,
     };
-    let syzygy = match &args.syzygy {
-        Some(path) => {
-            let mut front = mysl_tb::Tablebases::new();
-            let n = front.add_syzygy_path(path).map_err(|e| CliError::Input(format!("--syzygy {path}: {e}")))?;
-            if n == 0 {
-                eprintln!("mysl web: warning: --syzygy {path}: no Syzygy files there");
-            }
-            Some(front)
+    // The engine's front over both: the engine's searches and the panel's Syzygy answers.
+    let mut front = mysl_tb::Tablebases::new();
+    if let Some(dir) = &args.tb {
+        front.set_ours(dir).map_err(|e| CliError::Input(format!("--tb {}: {e}", dir.display())))?;
+    }
+    if let Some(path) = &args.syzygy {
+        let n = front.add_syzygy_path(path).map_err(|e| CliError::Input(format!("--syzygy {path}: {e}")))?;
+        if n == 0 {
+            eprintln!("mysl web: warning: --syzygy {path}: no Syzygy files there");
         }
-        None => None,
-    };
+    }
     let name = match (&args.tb, &args.syzygy) {
         (Some(dir), None) => dir.file_name().map_or(dir.display().to_string(), |n| n.to_string_lossy().into_owned()),
         (None, Some(_)) => "Syzygy".to_string(),
@@ -73,8 +73,13 @@ pub fn run(args: WebArgs) -> Result<ExitCode, CliError> {
         ),
         (None, None) => String::new(),
     };
-    let tablebase =
-        (mysl.is_some() || syzygy.is_some()).then(|| mysl_web::tablebase::Tablebases { mysl, syzygy, name });
+    let syzygy = args.syzygy.is_some();
+    let tablebase = (mysl.is_some() || syzygy).then(|| mysl_web::tablebase::Tablebases {
+        mysl,
+        front: Some(std::sync::Arc::new(front)),
+        syzygy,
+        name,
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -440,7 +440,7 @@ function pvText(info) {
 function analysisInfo(info) {
   ui.analysis.lines[info.multipv - 1] = info;
   if (info.multipv === 1) {
-    const tb = info.tbhits !== undefined && info.tbhits !== null ? ` · ${info.tbhits.toLocaleString('en')} tb hits` : '';
+    const tb = info.tbhits > 0 ? ` · ${info.tbhits.toLocaleString('en')} tb hits` : '';
     $('analysis-stats').textContent = `depth ${info.depth}/${info.seldepth} · ${(info.nps / 1000).toFixed(0)} kN/s · ${info.nodes.toLocaleString('en')} nodes${tb}`;
     setEvalBar(info);
   }

@@ -98,6 +98,7 @@ fn think<R: Rules>(
         }
     }
     let mut searcher = Searcher::<R>::new(state.engine_tt.clone(), stop);
+    searcher.set_tablebases(engine_tablebases(state), TB_PROBE_LIMIT);
     let result = searcher.search(pos, limits, |_| {});
     // The score of the position before the move, for the mover = the score after its best move.
     result.best.map(|mv| (uci::move_to_uci(pos, mv), Some((result.score, result.depth))))
@@ -179,11 +180,13 @@ pub fn analyse(
     dispatch_variant!(variant, R => {
         let pos = parse_fen::<R>(&request.fen)?;
         let tt = state.analysis_tt.clone();
+        let tables = engine_tablebases(state);
         let stop2 = stop.clone();
         std::thread::Builder::new()
             .name("analysis".into())
             .spawn(move || {
                 let mut searcher = Searcher::<R>::new(tt, stop2.clone());
+                searcher.set_tablebases(tables, TB_PROBE_LIMIT);
                 let limits = Limits { infinite: true, multipv, ..Limits::default() };
                 if pos.legal_moves().is_empty() {
                     let _ = out.send(json!({"type": "done", "id": id, "reason": "no legal moves"}).to_string());
@@ -199,6 +202,14 @@ pub fn analyse(
             .map_err(|e| format!("cannot start the analysis: {e}"))?;
     });
     Ok(stop)
+}
+
+/// Pieces up to which the engine probes the tables (all the tables it has).
+const TB_PROBE_LIMIT: usize = 7;
+
+/// The tables the engine searches with (`--tb`, `--syzygy`); the search uses them in orthodox chess only.
+fn engine_tablebases(state: &AppState) -> Option<Arc<mysl_tb::Tablebases>> {
+    state.tablebase.as_ref().and_then(|t| t.front.clone())
 }
 
 /// One analysis line as the page shows it: score from White's side, the PV in SAN.
@@ -220,7 +231,7 @@ pub fn info_json<R: Rules>(id: u64, pos: &Position<R>, info: &mysl_engine::Searc
         "type": "info", "id": id, "multipv": info.multipv, "depth": info.depth, "seldepth": info.seldepth,
         "cp": if mate_in(info.score).is_none() { Some(sign * info.score) } else { None },
         "mate": mate_in(info.score).map(|m| sign * m),
-        "nodes": info.nodes, "nps": info.nodes * 1000 / millis, "time_ms": millis,
+        "nodes": info.nodes, "nps": info.nodes * 1000 / millis, "time_ms": millis, "tbhits": info.tbhits,
         "san": sans, "uci": ucis, "start_number": pos.fullmoves(), "white_to_move": pos.turn().is_white(),
     })
 }

@@ -14,8 +14,11 @@ use serde_json::{json, Value};
 pub struct Tablebases {
     /// mysl's own tables (`--tb DIR`).
     pub mysl: Option<mysl_tb::Tablebase>,
-    /// Syzygy files (`--syzygy DIR`), asked when `mysl` lacks the ending.
-    pub syzygy: Option<mysl_tb::Tablebases>,
+    /// Our tables and the Syzygy files (`--syzygy DIR`) behind one front: the engine's searches (play and
+    /// analysis) use it, and the panel asks it for the endings `mysl` lacks when there are Syzygy files.
+    pub front: Option<std::sync::Arc<mysl_tb::Tablebases>>,
+    /// Whether `front` has Syzygy files.
+    pub syzygy: bool,
     /// What the page shows as the source ("mysl tables in DIRNAME").
     pub name: String,
 }
@@ -53,8 +56,8 @@ pub fn probe(tb: &Tablebases, fen: &str) -> Result<Value, ProbeError> {
     let ours = tb.mysl.as_ref().map(|t| t.probe_fen(fen));
     // Syzygy for what ours lacks or does not cover (more pieces than our tables have).
     let missing = matches!(ours, None | Some(Err(TbError::Missing { .. } | TbError::Unsupported(_))));
-    if missing {
-        if let Some(front) = &tb.syzygy {
+    if missing && tb.syzygy {
+        if let Some(front) = &tb.front {
             return probe_syzygy(front, &pos);
         }
     }
@@ -130,7 +133,7 @@ fn probe_syzygy(front: &mysl_tb::Tablebases, pos: &Chess) -> Result<Value, Probe
 /// `/api/info`'s description of the tablebase.
 pub fn info(tb: &Tablebases) -> Value {
     let materials = tb.mysl.as_ref().map(|t| t.materials()).unwrap_or_default();
-    let syzygy = tb.syzygy.as_ref().map(|f| f.max_pieces());
+    let syzygy = tb.front.as_ref().filter(|_| tb.syzygy).map(|f| f.max_pieces());
     json!({"name": tb.name, "kind": if tb.mysl.is_some() { "mysl" } else { "syzygy" }, "materials": materials,
            "syzygy_max_pieces": syzygy, "metrics": ["wdl", "dtz", "dtm"]})
 }

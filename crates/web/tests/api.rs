@@ -343,7 +343,12 @@ fn app_with_krvk() -> Router {
     g.generate(mysl_tb::Material::parse("KRvK").expect("material"), &mysl_tb::Silent);
     let tablebase = mysl_tb::Tablebase::from_tables(g.tables);
     let config = mysl_web::Config {
-        tablebase: Some(mysl_web::tablebase::Tablebases { mysl: Some(tablebase), syzygy: None, name: "test".into() }),
+        tablebase: Some(mysl_web::tablebase::Tablebases {
+            mysl: Some(tablebase),
+            front: None,
+            syzygy: false,
+            name: "test".into(),
+        }),
         ..mysl_web::Config::default()
     };
     mysl_web::router(mysl_web::AppState::new(config, 8080))
@@ -573,7 +578,8 @@ async fn syzygy_answers_for_the_endings_our_tables_lack() {
     let config = mysl_web::Config {
         tablebase: Some(mysl_web::tablebase::Tablebases {
             mysl: Some(mysl_tb::Tablebase::from_tables(g.tables)),
-            syzygy: Some(front),
+            front: Some(std::sync::Arc::new(front)),
+            syzygy: true,
             name: "test + Syzygy".into(),
         }),
         ..mysl_web::Config::default()
@@ -600,4 +606,51 @@ async fn syzygy_answers_for_the_endings_our_tables_lack() {
     let fen = "8/8/3k4/8/8/2rp4/8/KQR5 w - - 0 1";
     let (s, v, _) = get(&app, &format!("/api/tablebase?variant=chess&fen={}", q(fen))).await;
     assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
+}
+
+#[tokio::test]
+async fn analysis_searches_with_the_tables_and_reports_tbhits() {
+    // KRvK only: the root (KRvKN) is not in the tables, the capture of the knight leads into them.
+    let mut g = mysl_tb::Generator::new(1);
+    g.generate(mysl_tb::Material::parse("KRvK").expect("material"), &mysl_tb::Silent);
+    let dir = tempfile::tempdir().expect("tempdir");
+    for t in g.tables.values() {
+        mysl_tb::file::write_table(dir.path(), t).expect("write");
+    }
+    let mut front = mysl_tb::Tablebases::new();
+    front.set_ours(dir.path()).expect("ours");
+    let config = mysl_web::Config {
+        tablebase: Some(mysl_web::tablebase::Tablebases {
+            mysl: Some(mysl_tb::Tablebase::open_dir(dir.path())),
+            front: Some(std::sync::Arc::new(front)),
+            syzygy: false,
+            name: "test".into(),
+        }),
+        ..mysl_web::Config::default()
+    };
+    let state = mysl_web::AppState::new(config, 8080);
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let request = mysl_web::engine::AnalyseRequest {
+        id: 7,
+        variant: "chess".into(),
+        fen: "8/8/8/8/3k4/8/1n6/KR6 w - - 0 1".into(),
+        multipv: 1,
+    };
+    let stop = mysl_web::engine::analyse(&state, &request, tx).expect("analyse");
+    let mut best_hits = 0;
+    let mut first_move = None;
+    while let Some(text) = rx.recv().await {
+        let v: Value = serde_json::from_str(&text).expect("json");
+        if v["type"] == "info" {
+            best_hits = best_hits.max(v["tbhits"].as_u64().expect("tbhits field"));
+            first_move = v["uci"][0].as_str().map(str::to_string);
+            if v["depth"].as_i64().unwrap_or(0) >= 6 {
+                break;
+            }
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(best_hits > 0, "no tablebase hits reported");
+    // Kxb2 or Rxb2: a capture into the won KRvK.
+    assert!(first_move.as_deref().is_some_and(|m| m.ends_with("b2")), "{first_move:?}");
 }
