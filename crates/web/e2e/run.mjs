@@ -272,8 +272,12 @@ test('analysis: lines appear, deepen, and a click plays the first move', async (
   assert((await page.locator('#evalbar .label').textContent()).length > 0, 'eval bar label');
   assert(/depth \d+/.test(await page.locator('#analysis-stats').textContent()), 'depth and speed shown');
   await shot('analysis');
-  const first = await page.evaluate(() => window.mysl.ui.analysis.lines[0].uci[0]);
-  await page.locator('#analysis-lines li').first().click();
+  // Read the line and click it in one step of the page's event loop: a deeper line may arrive at any moment.
+  const first = await page.evaluate(() => {
+    const move = window.mysl.ui.analysis.lines[0].uci[0];
+    document.querySelector('#analysis-lines li').click();
+    return move;
+  });
   await waitFor(() => window.mysl.ui.game.moves.length === 1, 'the line\'s move played');
   assert((await game()).moves[0].uci === first, 'the first move of the line');
   await waitFor(() => window.mysl.ui.analysis.fen === window.mysl.ui.game.moves[0].fen && document.querySelectorAll('#analysis-lines li').length === 3, 'analysis of the new position');
