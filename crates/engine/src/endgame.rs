@@ -338,7 +338,7 @@ mod tests {
                 .lines()
                 .map(|l| l.split('\t').collect::<Vec<_>>())
                 .find(|f| f[0] == "KPvK" && f[2] == stm && f[13] == "DTM" && !f[3].is_empty())
-                .map(|f| f.iter().copied().collect())
+                .map(|f| f.to_vec())
                 .expect("KPvK row");
             (f[3].parse().unwrap(), f[4].parse().unwrap(), f[6].parse().unwrap())
         };

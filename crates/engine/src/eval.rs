@@ -511,7 +511,7 @@ fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, weights: &Weights, pa
             let rook_victims = if role == Role::Queen { victims } else { victims & undefended };
             acc.add(THREAT_BY_ROOK + r, sign * (rook_victims & rook_att[us]).count() as i32);
         }
-        acc.add(HANGING, sign * (undefended & all_att[us] - board.pawns()).count() as i32);
+        acc.add(HANGING, sign * (undefended & (all_att[us] - board.pawns())).count() as i32);
 
         let our_king = (board.kings() & board.by_color(color)).first();
         let their_king = (board.kings() & board.by_color(!color)).first();
