@@ -195,6 +195,21 @@ macro_rules! out {
     }};
 }
 
+/// The `--json` object of a probe: the position's values, its moves (already JSON) and the `--line`.
+fn probe_json(a: &ProbeArgs, wdl: i8, dtz: &str, dtm: &str, moves: &[String], line: &[String]) -> String {
+    let mut s = format!(
+        "{{\"fen\":\"{}\",\"wdl\":{wdl},\"dtz\":{dtz},\"dtm\":{dtm},\"moves\":[{}]",
+        a.fen.replace('"', ""),
+        moves.join(",")
+    );
+    if a.line {
+        let l: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
+        s.push_str(&format!(",\"line\":[{}]", l.join(",")));
+    }
+    s.push('}');
+    s
+}
+
 fn probe(a: ProbeArgs) -> Result<ExitCode, CliError> {
     if let Some(dir) = &a.dir {
         if !dir.is_dir() {
@@ -236,20 +251,7 @@ fn probe(a: ProbeArgs) -> Result<ExitCode, CliError> {
     }
     if a.json {
         let mv: Vec<String> = moves.iter().map(move_json).collect();
-        let mut s = format!(
-            "{{\"fen\":\"{}\",\"wdl\":{},\"dtz\":{},\"dtm\":{},\"moves\":[{}]",
-            a.fen.replace('"', ""),
-            r.wdl(),
-            r.dtz(),
-            r.dtm(),
-            mv.join(",")
-        );
-        if a.line {
-            let l: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
-            s.push_str(&format!(",\"line\":[{}]", l.join(",")));
-        }
-        s.push('}');
-        out!("{s}");
+        out!("{}", probe_json(&a, r.wdl(), &r.dtz().to_string(), &r.dtm().to_string(), &mv, &line));
     } else {
         out!("wdl {} ({}), dtz {}, dtm {}", r.wdl(), wdl_word(r.wdl()), r.dtz(), r.dtm());
         for m in &moves {
@@ -326,20 +328,7 @@ fn probe_syzygy(a: &ProbeArgs, path: &str) -> Result<ExitCode, CliError> {
                 )
             })
             .collect();
-        let mut s = format!(
-            "{{\"fen\":\"{}\",\"wdl\":{},\"dtz\":{},\"dtm\":{},\"moves\":[{}]",
-            a.fen.replace('"', ""),
-            v.wdl,
-            opt(v.dtz),
-            opt(v.dtm),
-            mv.join(",")
-        );
-        if a.line {
-            let l: Vec<String> = line.iter().map(|m| format!("\"{m}\"")).collect();
-            s.push_str(&format!(",\"line\":[{}]", l.join(",")));
-        }
-        s.push('}');
-        out!("{s}");
+        out!("{}", probe_json(a, v.wdl, &opt(v.dtz), &opt(v.dtm), &mv, &line));
     } else {
         out!("wdl {} ({}), dtz {}, dtm {} (Syzygy)", v.wdl, wdl_word(v.wdl), opt(v.dtz), opt(v.dtm));
         for m in &root.moves {

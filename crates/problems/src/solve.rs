@@ -322,12 +322,8 @@ impl Searcher {
         let before = out.len();
         let enemy_king = self.board.king_square(!us);
         for m in pseudo {
-            if need_check {
-                if let Some(k) = enemy_king {
-                    if !self.board.could_check(m, k) {
-                        continue;
-                    }
-                }
+            if need_check && enemy_king.is_some_and(|k| !self.board.could_check(m, k)) {
+                continue;
             }
             let u = self.board.make(m);
             let candidate = !self.board.in_check(us) && (!need_check || self.board.in_check(!us));
@@ -606,12 +602,8 @@ impl Searcher {
         let mate_in_1 = n == 1 && self.stip.play == Play::Direct && self.stip.goal == Goal::Mate;
         let enemy_king = self.board.king_square(!self.board.side);
         for m in moves {
-            if mate_in_1 {
-                if let Some(k) = enemy_king {
-                    if !self.board.could_check(m, k) {
-                        continue;
-                    }
-                }
+            if mate_in_1 && enemy_king.is_some_and(|k| !self.board.could_check(m, k)) {
+                continue;
             }
             let u = self.board.make(m);
             if self.board.in_check(!self.board.side) {

@@ -111,19 +111,7 @@ impl Tablebase {
         if let Source::Memory(_) = self.source {
             return Ok(self.probe(pos)?.wdl());
         }
-        if pos.n > MAX_PIECES {
-            return Err(TbError::Unsupported(format!("{} pieces; tables have at most {MAX_PIECES}", pos.n)));
-        }
-        if !pos.is_legal() {
-            return Err(TbError::Unsupported("illegal position (the side not to move is in check)".into()));
-        }
-        let m = pos.material();
-        if m.count() <= 2 {
-            return Ok(0);
-        }
-        let p = if m.needs_flip() { pos.color_flipped() } else { *pos };
-        let mut sq = [0u8; 8];
-        p.table_order_squares(&mut sq);
+        let Some((p, sq)) = oriented(pos)? else { return Ok(0) };
         let file = self.file(&p.material())?;
         let idx = file.layout.index(&sq[..p.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
         file.wdl(p.stm as usize, idx)
@@ -131,19 +119,7 @@ impl Tablebase {
 
     /// Values of a legal position (the side not to move is not in check).
     pub fn probe(&self, pos: &TbPos) -> Result<ProbeResult, TbError> {
-        if pos.n > MAX_PIECES {
-            return Err(TbError::Unsupported(format!("{} pieces; tables have at most {MAX_PIECES}", pos.n)));
-        }
-        if !pos.is_legal() {
-            return Err(TbError::Unsupported("illegal position (the side not to move is in check)".into()));
-        }
-        let m = pos.material();
-        if m.count() <= 2 {
-            return Ok(ProbeResult { dtm_raw: 0, dtz_raw: 0 });
-        }
-        let p = if m.needs_flip() { pos.color_flipped() } else { *pos };
-        let mut sq = [0u8; 8];
-        p.table_order_squares(&mut sq);
+        let Some((p, sq)) = oriented(pos)? else { return Ok(ProbeResult { dtm_raw: 0, dtz_raw: 0 }) };
         let (dtm_raw, dtz_raw) = self.raw(&p.material(), p.stm as usize, &sq[..p.n])?;
         if dtm_raw == INVALID || dtz_raw == INVALID {
             return Err(TbError::Unsupported(format!("table {} has no value for {}", p.material(), pos.fen())));
@@ -232,6 +208,25 @@ impl Tablebase {
         out.sort_by_key(|mv| (-value::rank(mv.result.dtm_raw), -value::rank(mv.result.dtz_raw), mv.uci.clone()));
         Ok(out)
     }
+}
+
+/// A legal position within the piece limit in the table's orientation, with its squares in table order;
+/// `None` for bare kings (a draw, no table).
+fn oriented(pos: &TbPos) -> Result<Option<(TbPos, [u8; 8])>, TbError> {
+    if pos.n > MAX_PIECES {
+        return Err(TbError::Unsupported(format!("{} pieces; tables have at most {MAX_PIECES}", pos.n)));
+    }
+    if !pos.is_legal() {
+        return Err(TbError::Unsupported("illegal position (the side not to move is in check)".into()));
+    }
+    let m = pos.material();
+    if m.count() <= 2 {
+        return Ok(None);
+    }
+    let p = if m.needs_flip() { pos.color_flipped() } else { *pos };
+    let mut sq = [0u8; 8];
+    p.table_order_squares(&mut sq);
+    Ok(Some((p, sq)))
 }
 
 /// Parses a FEN into a table position: no castling rights, at most [`MAX_PIECES`] pieces. Also returns the
