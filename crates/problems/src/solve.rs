@@ -5,7 +5,6 @@
 //! keyed by Zobrist key and the number of moves left). The table is bounded: when it is full it is
 //! cleared, which costs time, never solutions.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -45,41 +44,66 @@ impl Default for Limits {
     }
 }
 
-/// Hasher for keys that are already random (Zobrist keys): the key itself.
-#[derive(Clone, Copy, Default)]
-struct KeyHasher(u64);
+/// Entries per bucket of the hash table (4 entries of 16 bytes: one cache line).
+const BUCKET: usize = 4;
 
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v;
-    }
-}
-
-type KeyMap = HashMap<u64, bool, std::hash::BuildHasherDefault<KeyHasher>>;
-
-const SHARDS: usize = 64;
-
-/// The table of proven results, shared by the threads of one solve: 64 shards, each behind its
-/// own lock, selected by the top bits of the key. A full shard is cleared (time, never solutions).
+/// The table of proven results, shared by the threads of one solve, lock-free: buckets of four
+/// entries, each two `AtomicU64`s (`key ^ data`, `data`; "lockless hashing": an entry torn by a
+/// concurrent write fails the key check and is simply a miss). The full 64-bit key is checked.
+/// `data` is `value | depth << 1 | 1 << 63` (the top bit marks a used entry). A new result
+/// replaces the entry of the same key, else an empty one, else the one with the smallest depth
+/// (the cheapest to recompute): time, never solutions.
 struct SharedHash {
-    shards: Vec<Mutex<KeyMap>>,
-    cap_per_shard: usize,
+    entries: Vec<[AtomicU64; 2]>,
+    mask: usize,
 }
 
 impl SharedHash {
     fn new(entries: usize) -> SharedHash {
+        let buckets = (entries / BUCKET).max(16).next_power_of_two();
         SharedHash {
-            shards: (0..SHARDS).map(|_| Mutex::new(KeyMap::default())).collect(),
-            cap_per_shard: (entries / SHARDS).max(64),
+            entries: (0..buckets * BUCKET).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
+            mask: buckets - 1,
         }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &[[AtomicU64; 2]] {
+        let b = (key as usize & self.mask) * BUCKET;
+        &self.entries[b..b + BUCKET]
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<bool> {
+        for e in self.bucket(key) {
+            let d = e[1].load(Ordering::Relaxed);
+            if d != 0 && e[0].load(Ordering::Relaxed) ^ d == key {
+                return Some(d & 1 == 1);
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn put(&self, key: u64, v: bool, depth: u32) {
+        let data = v as u64 | (depth.min(1 << 20) as u64) << 1 | 1 << 63;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_depth = u64::MAX;
+        for (i, e) in bucket.iter().enumerate() {
+            let d = e[1].load(Ordering::Relaxed);
+            if d == 0 || e[0].load(Ordering::Relaxed) ^ d == key {
+                victim = i;
+                break;
+            }
+            let depth = (d >> 1) & 0xF_FFFF;
+            if depth < victim_depth {
+                victim = i;
+                victim_depth = depth;
+            }
+        }
+        bucket[victim][0].store(key ^ data, Ordering::Relaxed);
+        bucket[victim][1].store(data, Ordering::Relaxed);
     }
 }
 
@@ -159,22 +183,18 @@ impl Searcher {
         self.stopped
     }
 
+    #[inline]
     fn hash_get(&self, key: u64) -> Option<bool> {
-        let shard = &self.hash.shards[(key >> 58) as usize];
-        shard.lock().ok().and_then(|m| m.get(&key).copied())
+        self.hash.get(key)
     }
 
-    fn hash_put(&mut self, key: u64, v: bool) {
+    /// Stores a proven result; `depth` (moves or half moves left) decides what a full bucket keeps.
+    #[inline]
+    fn hash_put(&mut self, key: u64, v: bool, depth: u32) {
         if self.stopped {
             return;
         }
-        let cap = self.hash.cap_per_shard;
-        if let Ok(mut m) = self.hash.shards[(key >> 58) as usize].lock() {
-            if m.len() >= cap {
-                m.clear();
-            }
-            m.insert(key, v);
-        }
+        self.hash.put(key, v, depth);
     }
 
     /// Is the goal reached for the side to move (the victim)?
@@ -296,7 +316,7 @@ impl Searcher {
             self.board.unmake(m, u);
         }
         if !found {
-            self.hash_put(key, false);
+            self.hash_put(key, false, plies);
         }
         found
     }
@@ -309,7 +329,7 @@ impl Searcher {
         }
         let found = self.help_leaf_moves(line, out);
         if !found {
-            self.hash_put(key, false);
+            self.hash_put(key, false, 1);
         }
         found
     }
@@ -405,7 +425,7 @@ impl Searcher {
             self.board.unmake(m, u);
         }
         if k > 1 && !found {
-            self.hash_put(key, false);
+            self.hash_put(key, false, k);
         }
         found
     }
@@ -560,7 +580,7 @@ impl Searcher {
         if legal == 0 {
             res = false;
         }
-        self.hash_put(key, res);
+        self.hash_put(key, res, k);
         res
     }
 
@@ -593,7 +613,7 @@ impl Searcher {
                 self.board.unmake(m, u);
                 if g {
                     let q = self.opts.quodlibet;
-                    self.hash_put(key, q);
+                    self.hash_put(key, q, n);
                     return q;
                 }
             }
@@ -618,7 +638,7 @@ impl Searcher {
                 break;
             }
         }
-        self.hash_put(key, res);
+        self.hash_put(key, res, n);
         res
     }
 
