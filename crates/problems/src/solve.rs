@@ -123,6 +123,8 @@ struct Searcher {
     refute_killer: [Option<Move>; 64],
     /// Last winning attacker move per number of moves left.
     win_killer: [Option<Move>; 64],
+    /// Help play (h#, ser-h#) ending in mate: [`check_reachable`] prunes.
+    help_mate: bool,
 }
 
 /// Moves `m` to the front of `moves` if it is there (search order only; output order is unaffected).
@@ -139,6 +141,186 @@ fn salt(n: u32, tag: u64) -> u64 {
     let mut z = (n as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ tag.wrapping_mul(0xD6E8_FEB8_6659_FD93);
     z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z ^ (z >> 29)
+}
+
+// ------------------------------------------------------------------ check-reach bound
+
+/// Empty-board lower bounds on the moves an orthodox piece needs to give check, for
+/// [`check_reachable`].
+struct ReachTables {
+    /// `[kind N B R Q][from][king][b]`: fewest moves for a piece on `from` to stand on a square
+    /// from which it attacks some square within king distance `b` (0..=7) of `king`, on an empty
+    /// board (obstacles only make paths longer); 255: never.
+    piece: Vec<u8>,
+    /// `[colour][from][king][b]`: the same for a pawn that does not promote (one move a rank, at
+    /// most one file a move, a double step from its second rank counted); 255: never.
+    pawn: Vec<u8>,
+}
+
+const NEVER: u8 = 255;
+
+fn reach_index(a: usize, from: usize, king: usize, b: usize) -> usize {
+    ((a * 64 + from) * 64 + king) * 8 + b
+}
+
+fn coords(s: usize) -> (i32, i32) {
+    ((s % 8) as i32, (s / 8) as i32)
+}
+
+fn king_dist(a: usize, b: usize) -> i32 {
+    let ((af, ar), (bf, br)) = (coords(a), coords(b));
+    (af - bf).abs().max((ar - br).abs())
+}
+
+fn reach_tables() -> &'static ReachTables {
+    static T: std::sync::OnceLock<ReachTables> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        // Knight distances by breadth-first search.
+        let mut kn = vec![[NEVER; 64]; 64];
+        for (s, row) in kn.iter_mut().enumerate() {
+            row[s] = 0;
+            let mut frontier = vec![s];
+            let mut d = 0;
+            while !frontier.is_empty() {
+                d += 1;
+                let mut next = Vec::new();
+                for &x in &frontier {
+                    let (f, r) = coords(x);
+                    for (df, dr) in walk::KNIGHT_VECTORS {
+                        let (nf, nr) = (f + df as i32, r + dr as i32);
+                        if (0..8).contains(&nf) && (0..8).contains(&nr) {
+                            let t = (nr * 8 + nf) as usize;
+                            if row[t] == NEVER {
+                                row[t] = d;
+                                next.push(t);
+                            }
+                        }
+                    }
+                }
+                frontier = next;
+            }
+        }
+        let diag = |a: usize, b: usize| {
+            let ((af, ar), (bf, br)) = (coords(a), coords(b));
+            a != b && (af - bf).abs() == (ar - br).abs()
+        };
+        let ortho = |a: usize, b: usize| {
+            let ((af, ar), (bf, br)) = (coords(a), coords(b));
+            a != b && (af == bf || ar == br)
+        };
+        let colour = |a: usize| (a % 8 + a / 8) % 2;
+        // Moves from s to t on an empty board, and "a piece on t attacks k".
+        let dist = |kind: usize, s: usize, t: usize| -> u8 {
+            if s == t {
+                return 0;
+            }
+            match kind {
+                0 => kn[s][t],
+                1 if diag(s, t) => 1,
+                1 if colour(s) == colour(t) => 2,
+                1 => NEVER,
+                2 if ortho(s, t) => 1,
+                3 if ortho(s, t) || diag(s, t) => 1,
+                _ => 2,
+            }
+        };
+        let attacks = |kind: usize, t: usize, k: usize| match kind {
+            0 => kn[t][k] == 1,
+            1 => diag(t, k),
+            2 => ortho(t, k),
+            _ => diag(t, k) || ortho(t, k),
+        };
+        let mut piece = vec![NEVER; 4 * 64 * 64 * 8];
+        let mut pawn = vec![NEVER; 2 * 64 * 64 * 8];
+        for from in 0..64 {
+            for k in 0..64 {
+                let mut to_k = [NEVER; 5];
+                for (kind, v) in to_k.iter_mut().enumerate().take(4) {
+                    for t in 0..64 {
+                        if attacks(kind, t, k) {
+                            *v = (*v).min(dist(kind, from, t));
+                        }
+                    }
+                }
+                for c in 0..2 {
+                    // Ranks counted from the pawn's side.
+                    let rel = |s: usize| if c == 0 { s / 8 } else { 7 - s / 8 } as i32;
+                    let (f, r) = ((from % 8) as i32, rel(from));
+                    let (kf, kr) = ((k % 8) as i32, rel(k));
+                    let mut best = NEVER;
+                    for tf in [kf - 1, kf + 1] {
+                        let adv = kr - 1 - r;
+                        let df = (tf - f).abs();
+                        if !(0..8).contains(&tf) || adv < 0 || df > adv {
+                            continue;
+                        }
+                        let lb = if r == 1 && adv >= 2 && df <= adv - 2 { adv - 1 } else { adv };
+                        best = best.min(lb as u8);
+                    }
+                    to_k[4] = best;
+                    for king in 0..64 {
+                        let d = king_dist(king, k) as usize;
+                        for b in d..8 {
+                            let i = reach_index(c, from, king, b);
+                            pawn[i] = pawn[i].min(best);
+                        }
+                    }
+                }
+                for king in 0..64 {
+                    let d = king_dist(king, k) as usize;
+                    for b in d..8 {
+                        for (kind, &v) in to_k.iter().enumerate().take(4) {
+                            let i = reach_index(kind, from, king, b);
+                            piece[i] = piece[i].min(v);
+                        }
+                    }
+                }
+            }
+        }
+        ReachTables { piece, pawn }
+    })
+}
+
+/// A sound bound for help play ending in mate: can the side `mating`, with `w` moves left (its
+/// last one the mate), give check at all, while the other king makes at most `b` moves? Mate
+/// needs check, so some piece of `mating` stands, after the last move, on a square attacking the
+/// king's square then. That square is within king distance `b` of the king's square now (`b + 1`
+/// if it may still castle), and each piece needs at least its empty-board move count to get to a
+/// square attacking it (0 for a discovered check); a pawn that can promote within `w` moves
+/// counts as able. `false` means no line of that length can end in check. Only orthodox pieces
+/// of `mating` and no condition (a Circe rebirth adds pieces, Madrasi unparalyses): otherwise
+/// always `true`.
+fn check_reachable(board: &Board, mating: Color, w: u32, b: u32) -> bool {
+    use crate::board::{CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
+    if board.circe != crate::board::Circe::Off
+        || board.paralysis != crate::board::Paralysis::Off
+        || board.has_fairy(mating)
+        || w >= 8
+    {
+        return true;
+    }
+    let Some(king) = board.king_square(!mating) else { return true };
+    let castle = if mating == Color::White { CASTLE_BK | CASTLE_BQ } else { CASTLE_WK | CASTLE_WQ };
+    let b = (b + (board.castling & castle != 0) as u32).min(7) as usize;
+    let t = reach_tables();
+    let w8 = w as u8;
+    for (a, kind) in [(0, walk::KNIGHT), (1, walk::BISHOP), (2, walk::ROOK), (3, walk::QUEEN)] {
+        for s in board.kind_bb(mating, kind) {
+            if t.piece[reach_index(a, s as usize, king as usize, b)] <= w8 {
+                return true;
+            }
+        }
+    }
+    let c = mating.index();
+    for s in board.kind_bb(mating, walk::PAWN) {
+        let s = s as usize;
+        let rank = if c == 0 { s / 8 } else { 7 - s / 8 } as u32;
+        let promote = (7u32.saturating_sub(rank)).saturating_sub((rank == 1) as u32);
+        if promote <= w || t.pawn[reach_index(c, s, king as usize, b)] <= w8 {
+            return true;
+        }
+    }
+    false
 }
 
 /// Result of solving one position with one stipulation.
@@ -164,6 +346,7 @@ impl Searcher {
             stopped: false,
             refute_killer: [None; 64],
             win_killer: [None; 64],
+            help_mate: stip.play == Play::Help && stip.goal == Goal::Mate,
         }
     }
 
@@ -294,6 +477,12 @@ impl Searcher {
         if plies == 1 {
             return self.help_leaf(line, out);
         }
+        if self.help_mate {
+            let mating = if plies % 2 == 1 { self.board.side } else { !self.board.side };
+            if !check_reachable(&self.board, mating, plies.div_ceil(2), plies / 2) {
+                return false;
+            }
+        }
         let key = self.board.key() ^ salt(plies, 1);
         if self.hash_get(key) == Some(false) {
             return false;
@@ -322,16 +511,9 @@ impl Searcher {
     }
 
     /// The last help half move: only moves that can complete the goal are looked at closely.
+    /// No hash probe here: generating the few candidate moves costs less than a probe's cache miss.
     fn help_leaf(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
-        let key = self.board.key() ^ salt(1, 1);
-        if self.hash_get(key) == Some(false) {
-            return false;
-        }
-        let found = self.help_leaf_moves(line, out);
-        if !found {
-            self.hash_put(key, false, 1);
-        }
-        found
+        self.help_leaf_moves(line, out)
     }
 
     fn help_leaf_moves(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
@@ -397,6 +579,10 @@ impl Searcher {
     /// Series of exactly `k` moves by the side to move, then the tail. Lines include tail replies.
     fn series(&mut self, k: u32, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
         if self.tick() {
+            return false;
+        }
+        // ser-h#: the other side mates with one move after this series of k moves.
+        if self.help_mate && !check_reachable(&self.board, !self.board.side, 1, k) {
             return false;
         }
         let key = self.board.key() ^ salt(k, 2);
