@@ -1275,3 +1275,74 @@ fn solve_battle(s: &mut Searcher, threads: usize, sol: &mut Solution) {
     }
     sol.interrupted |= stopped;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Piece;
+
+    /// Can the side to move's opponent (`mating`) give check with its last move of a line of
+    /// `plies` half moves (the last one by `mating`)? Brute force over legal moves.
+    fn check_line_exists(b: &mut Board, mating: Color, plies: u32) -> bool {
+        if plies == 0 {
+            return false;
+        }
+        for m in b.legal_moves() {
+            let u = b.make(m);
+            let hit = if plies == 1 { b.in_check(!mating) } else { check_line_exists(b, mating, plies - 1) };
+            b.unmake(m, u);
+            if hit {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The check-reach bound never rules out a line that exists: random positions, every length
+    /// up to 4 half moves, compared with brute force.
+    #[test]
+    fn check_reachable_is_sound() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut rnd = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut pruned = 0;
+        let mut tried = 0;
+        while tried < 400 {
+            let mut b = Board::empty();
+            let white = [walk::KING, walk::KNIGHT, walk::PAWN, walk::BISHOP, walk::ROOK, walk::QUEEN];
+            let black = [walk::KING, walk::ROOK, walk::PAWN];
+            let nw = 2 + rnd(3) as usize;
+            let mut ok = true;
+            for (i, &k) in white.iter().take(nw).chain(black.iter()).enumerate() {
+                let color = if i < nw { Color::White } else { Color::Black };
+                let s = rnd(64) as u8;
+                if b.piece_at(s).is_some() || (k == walk::PAWN && (s < 8 || s >= 56)) {
+                    ok = false;
+                    break;
+                }
+                b.put(s, Piece { color, kind: k });
+            }
+            if !ok {
+                continue;
+            }
+            b.side = Color::Black;
+            if b.in_check(Color::White) || b.in_check(Color::Black) {
+                continue;
+            }
+            tried += 1;
+            for plies in 1..=4u32 {
+                // White makes the last half move.
+                b.side = if plies % 2 == 1 { Color::White } else { Color::Black };
+                if !check_reachable(&b, Color::White, plies.div_ceil(2), plies / 2) {
+                    pruned += 1;
+                    assert!(!check_line_exists(&mut b, Color::White, plies), "pruned a line: {plies} plies, {b:?}");
+                }
+            }
+        }
+        assert!(pruned > 50, "the bound should prune some of these positions ({pruned})");
+    }
+}
