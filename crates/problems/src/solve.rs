@@ -125,6 +125,8 @@ struct Searcher {
     win_killer: [Option<Move>; 64],
     /// Help play (h#, ser-h#) ending in mate: [`check_reachable`] prunes.
     help_mate: bool,
+    /// Move buffers per number of half moves left (no allocation per node).
+    bufs: Vec<Vec<Move>>,
 }
 
 /// Moves `m` to the front of `moves` if it is there (search order only; output order is unaffected).
@@ -347,7 +349,19 @@ impl Searcher {
             refute_killer: [None; 64],
             win_killer: [None; 64],
             help_mate: stip.play == Play::Help && stip.goal == Goal::Mate,
+            bufs: Vec::new(),
         }
+    }
+
+    /// The move buffer for depth `d`, empty (give it back with `self.bufs[d] = buf`).
+    fn take_buf(&mut self, d: u32) -> Vec<Move> {
+        let d = d as usize;
+        if self.bufs.len() <= d {
+            self.bufs.resize_with(d + 1, || Vec::with_capacity(64));
+        }
+        let mut b = std::mem::take(&mut self.bufs[d]);
+        b.clear();
+        b
     }
 
     #[inline]
@@ -474,24 +488,24 @@ impl Searcher {
         if self.tick() {
             return false;
         }
-        if plies == 1 {
-            return self.help_leaf(line, out);
-        }
         if self.help_mate {
             let mating = if plies % 2 == 1 { self.board.side } else { !self.board.side };
             if !check_reachable(&self.board, mating, plies.div_ceil(2), plies / 2) {
                 return false;
             }
         }
+        if plies == 1 {
+            return self.help_leaf(line, out);
+        }
         let key = self.board.key() ^ salt(plies, 1);
         if self.hash_get(key) == Some(false) {
             return false;
         }
-        let mut moves = Vec::with_capacity(64);
+        let mut moves = self.take_buf(plies);
         self.board.pseudo_moves(&mut moves);
         let us = self.board.side;
         let mut found = false;
-        for m in moves {
+        for &m in &moves {
             let u = self.board.make(m);
             if self.board.in_check(us) {
                 self.board.unmake(m, u);
@@ -504,6 +518,7 @@ impl Searcher {
             line.pop();
             self.board.unmake(m, u);
         }
+        self.bufs[plies as usize] = moves;
         if !found {
             self.hash_put(key, false, plies);
         }
@@ -517,13 +532,13 @@ impl Searcher {
     }
 
     fn help_leaf_moves(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
-        let mut pseudo = Vec::with_capacity(64);
+        let mut pseudo = self.take_buf(0);
         self.board.pseudo_moves(&mut pseudo);
         let us = self.board.side;
         let need_check = self.stip.goal == Goal::Mate && self.stip.play != Play::HelpSelf;
         let before = out.len();
         let enemy_king = self.board.king_square(!us);
-        for m in pseudo {
+        for &m in &pseudo {
             if need_check && enemy_king.is_some_and(|k| !self.board.could_check(m, k)) {
                 continue;
             }
@@ -536,6 +551,7 @@ impl Searcher {
                 line.pop();
             }
         }
+        self.bufs[0] = pseudo;
         out.len() > before
     }
 
@@ -631,17 +647,20 @@ impl Searcher {
         !self.goal_moves().is_empty()
     }
 
+    /// Legal moves of the side to move that reach the goal (for mate, only the moves that may
+    /// give check are made: the cheap filter comes before the legality test).
     fn goal_moves(&mut self) -> Vec<Move> {
-        let mut moves = self.board.legal_moves();
-        if self.stip.goal == Goal::Mate {
-            if let Some(k) = self.board.king_square(!self.board.side) {
-                moves.retain(|&m| self.board.could_check(m, k));
-            }
-        }
+        let mut moves = Vec::with_capacity(64);
+        self.board.pseudo_moves(&mut moves);
+        let us = self.board.side;
+        let king = if self.stip.goal == Goal::Mate { self.board.king_square(!us) } else { None };
         let mut res = Vec::new();
         for m in moves {
+            if king.is_some_and(|k| !self.board.could_check(m, k)) {
+                continue;
+            }
             let u = self.board.make(m);
-            if self.goal_reached() {
+            if !self.board.in_check(us) && self.goal_reached() {
                 res.push(m);
             }
             self.board.unmake(m, u);
