@@ -582,6 +582,123 @@ impl Board {
         false
     }
 
+    /// What [`Board::could_check_with`] needs to answer `could_check` for many moves of the side
+    /// to move against the enemy king on `ksq` with a few mask tests.
+    pub fn check_info(&self, ksq: u8) -> CheckInfo {
+        let us = self.side;
+        let k = sq(ksq);
+        let occ = self.occupied();
+        let rook_k = attacks::rook_attacks(k, occ);
+        let bishop_k = attacks::bishop_attacks(k, occ);
+        // Our pieces that alone stand between the king and one of our line pieces.
+        let mut discoverers = Bitboard(0);
+        let q = self.kind_bb(us, walk::QUEEN);
+        let lines = (attacks::rook_attacks(k, Bitboard(0)) & (self.kind_bb(us, walk::ROOK) | q))
+            | (attacks::bishop_attacks(k, Bitboard(0)) & (self.kind_bb(us, walk::BISHOP) | q));
+        for s in lines {
+            let b = attacks::between(k, s) & occ;
+            if b.count() == 1 {
+                discoverers = discoverers | (b & self.color_bb(us));
+            }
+        }
+        CheckInfo {
+            ksq,
+            all: self.has_fairy(us) || self.paralysis != Paralysis::Off,
+            visible: rook_k | bishop_k,
+            discoverers,
+            rook: rook_k,
+            bishop: bishop_k,
+            knight: attacks::knight_attacks(k),
+            pawn: attacks::pawn_attacks(!us, k),
+        }
+    }
+
+    /// `could_check(m, ci.ksq)` with the masks of [`Board::check_info`] (same answers where the
+    /// moving piece is not seen from the king along a line; those moves take the general test).
+    #[inline]
+    pub fn could_check_with(&self, ci: &CheckInfo, m: Move) -> bool {
+        if ci.all || ci.discoverers.contains(sq(m.from)) {
+            return true;
+        }
+        if ci.visible.contains(sq(m.from)) {
+            // Leaving `from` may open the mover's own line to the king.
+            return self.could_check(m, ci.ksq);
+        }
+        let Some(p) = self.piece_at(m.from) else { return true };
+        let kind = match m.special {
+            Special::None | Special::Double => p.kind,
+            Special::Promote(k) => k,
+            _ => return true,
+        };
+        let t = sq(m.to);
+        // `from` is not seen from the king, so moving it changes no line from the king except by
+        // the piece now on `to`, which is itself still seen.
+        match KINDS[kind as usize].walk {
+            Walk::King => false,
+            Walk::Queen => (ci.rook | ci.bishop).contains(t),
+            Walk::Rook => ci.rook.contains(t),
+            Walk::Bishop => ci.bishop.contains(t),
+            Walk::Knight => ci.knight.contains(t),
+            Walk::Pawn => ci.pawn.contains(t),
+            _ => true,
+        }
+    }
+
+    /// The pseudo-legal moves of the side to move for which `could_check_with(ci, m)` holds (the
+    /// same set, without generating the others for pieces not seen from the king).
+    pub fn checking_candidates(&self, ci: &CheckInfo, out: &mut Vec<Move>) {
+        if ci.all {
+            self.pseudo_moves(out);
+            return;
+        }
+        let us = self.side;
+        let own = self.color_bb(us);
+        let theirs = self.color_bb(!us);
+        let occ = own | theirs;
+        for from in own {
+            let f = from as u8;
+            let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            let general = ci.visible.contains(from) || ci.discoverers.contains(from);
+            let targets = match KINDS[p.kind as usize].walk {
+                Walk::King if general => attacks::king_attacks(from),
+                Walk::King => continue,
+                Walk::Queen => attacks::queen_attacks(from, occ),
+                Walk::Rook => attacks::rook_attacks(from, occ),
+                Walk::Bishop => attacks::bishop_attacks(from, occ),
+                Walk::Knight => attacks::knight_attacks(from),
+                _ => {
+                    let n = out.len();
+                    self.pawn_moves(f, us, theirs, occ, out);
+                    if !general {
+                        let mut w = n;
+                        for i in n..out.len() {
+                            if self.could_check_with(ci, out[i]) {
+                                out[w] = out[i];
+                                w += 1;
+                            }
+                        }
+                        out.truncate(w);
+                    }
+                    continue;
+                }
+            } & !own;
+            let mask = if general {
+                Bitboard(!0)
+            } else {
+                match KINDS[p.kind as usize].walk {
+                    Walk::Queen => ci.rook | ci.bishop,
+                    Walk::Rook => ci.rook,
+                    Walk::Bishop => ci.bishop,
+                    _ => ci.knight,
+                }
+            };
+            for to in targets & mask {
+                out.push(Move { from: f, to: to as u8, special: Special::None });
+            }
+        }
+        self.castling_moves(out);
+    }
+
     /// Pseudo-legal moves of the side to move, appended to `out`.
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
         let us = self.side;
@@ -876,6 +993,22 @@ impl Board {
     pub fn pieces(&self) -> impl Iterator<Item = (u8, Piece)> + '_ {
         (0..64u8).filter_map(|s| self.piece_at(s).map(|p| (s, p)))
     }
+}
+
+/// Masks for testing many moves of one position with [`Board::could_check_with`].
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    ksq: u8,
+    /// Every move may check (fairy pieces of the mover, Madrasi/Isardam).
+    all: bool,
+    /// Squares seen from the king along rook and bishop lines (first piece included).
+    visible: Bitboard,
+    /// The mover's pieces whose leaving would uncover one of its line pieces on the king.
+    discoverers: Bitboard,
+    rook: Bitboard,
+    bishop: Bitboard,
+    knight: Bitboard,
+    pawn: Bitboard,
 }
 
 /// Which Circe, if any (Popeye's `Circe`, `Circe Chameleon` = `ChameleonCirce`, `Circe Clone` =

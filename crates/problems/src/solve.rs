@@ -533,13 +533,16 @@ impl Searcher {
 
     fn help_leaf_moves(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
         let mut pseudo = self.take_buf(0);
-        self.board.pseudo_moves(&mut pseudo);
         let us = self.board.side;
         let need_check = self.stip.goal == Goal::Mate && self.stip.play != Play::HelpSelf;
         let before = out.len();
-        let enemy_king = self.board.king_square(!us);
+        let ci = if need_check { self.board.king_square(!us).map(|k| self.board.check_info(k)) } else { None };
+        match &ci {
+            Some(ci) => self.board.checking_candidates(ci, &mut pseudo),
+            None => self.board.pseudo_moves(&mut pseudo),
+        }
         for &m in &pseudo {
-            if need_check && enemy_king.is_some_and(|k| !self.board.could_check(m, k)) {
+            if ci.as_ref().is_some_and(|ci| !self.board.could_check_with(ci, m)) {
                 continue;
             }
             let u = self.board.make(m);
@@ -651,12 +654,16 @@ impl Searcher {
     /// give check are made: the cheap filter comes before the legality test).
     fn goal_moves(&mut self) -> Vec<Move> {
         let mut moves = Vec::with_capacity(64);
-        self.board.pseudo_moves(&mut moves);
         let us = self.board.side;
         let king = if self.stip.goal == Goal::Mate { self.board.king_square(!us) } else { None };
+        let ci = king.map(|k| self.board.check_info(k));
+        match &ci {
+            Some(ci) => self.board.checking_candidates(ci, &mut moves),
+            None => self.board.pseudo_moves(&mut moves),
+        }
         let mut res = Vec::new();
         for m in moves {
-            if king.is_some_and(|k| !self.board.could_check(m, k)) {
+            if ci.as_ref().is_some_and(|ci| !self.board.could_check_with(ci, m)) {
                 continue;
             }
             let u = self.board.make(m);
@@ -1353,6 +1360,26 @@ mod tests {
                 continue;
             }
             tried += 1;
+            // The mask-based check filter and generator keep every move that gives check.
+            for side in [Color::White, Color::Black] {
+                b.side = side;
+                let k = b.king_square(!side).expect("king");
+                let ci = b.check_info(k);
+                let mut all = Vec::new();
+                b.pseudo_moves(&mut all);
+                let mut got = Vec::new();
+                b.checking_candidates(&ci, &mut got);
+                got.retain(|&m| b.could_check_with(&ci, m));
+                for &m in &all {
+                    let u = b.make(m);
+                    let checks = !b.in_check(side) && b.in_check(!side);
+                    b.unmake(m, u);
+                    if checks {
+                        assert!(got.contains(&m), "{m:?} {b:?}");
+                    }
+                }
+                assert!(got.iter().all(|m| all.contains(m)));
+            }
             for plies in 1..=4u32 {
                 // White makes the last half move.
                 b.side = if plies % 2 == 1 { Color::White } else { Color::Black };
