@@ -598,7 +598,7 @@ impl Board {
         for s in lines {
             let b = attacks::between(k, s) & occ;
             if b.count() == 1 {
-                discoverers = discoverers | (b & self.color_bb(us));
+                discoverers |= b & self.color_bb(us);
             }
         }
         CheckInfo {

@@ -1,9 +1,11 @@
 //! Exhaustive solving of orthodox problems: help, series, direct, self, reflex and semi-reflex play,
 //! with Popeye-compatible output lines.
 //!
-//! Every search is exhaustive; the only pruning is a hash table of proven results (positions
-//! keyed by Zobrist key and the number of moves left). The table is bounded: when it is full it is
-//! cleared, which costs time, never solutions.
+//! Every search is exhaustive. Pruning: a hash table of proven results (positions keyed by
+//! Zobrist key and the number of moves left; bounded, a full bucket drops its shallowest entry,
+//! which costs time, never solutions), and in help play ending in mate the check-reach bound
+//! ([`check_reachable`]) and check-only generation at the last half move. Each rule is sound:
+//! docs/problems.md, "Pruning".
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -1346,7 +1348,7 @@ mod tests {
             for (i, &k) in white.iter().take(nw).chain(black.iter()).enumerate() {
                 let color = if i < nw { Color::White } else { Color::Black };
                 let s = rnd(64) as u8;
-                if b.piece_at(s).is_some() || (k == walk::PAWN && (s < 8 || s >= 56)) {
+                if b.piece_at(s).is_some() || (k == walk::PAWN && !(8..56).contains(&s)) {
                     ok = false;
                     break;
                 }
