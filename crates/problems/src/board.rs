@@ -582,6 +582,46 @@ impl Board {
         false
     }
 
+    /// Squares of the side to move's pieces whose moves need the full legality test ("make, is my
+    /// king attacked"): its king and its pinned pieces. Any other move, except en passant and
+    /// castling, is legal without the test when the side is not in check, in orthodox play.
+    /// `None` (test every move): in check, no king, enemy fairy pieces, Circe (a rebirth may
+    /// check), Madrasi or Isardam.
+    pub fn needs_legality_test(&self) -> Option<Bitboard> {
+        let us = self.side;
+        if self.circe != Circe::Off || self.paralysis != Paralysis::Off || self.has_fairy(!us) {
+            return None;
+        }
+        let ksq = self.king_square(us)?;
+        if self.attacked(ksq, !us) {
+            return None;
+        }
+        let k = sq(ksq);
+        let occ = self.occupied();
+        let q = self.kind_bb(!us, walk::QUEEN);
+        let lines = (attacks::rook_attacks(k, Bitboard(0)) & (self.kind_bb(!us, walk::ROOK) | q))
+            | (attacks::bishop_attacks(k, Bitboard(0)) & (self.kind_bb(!us, walk::BISHOP) | q));
+        let mut mask = Bitboard::from_square(k);
+        for s in lines {
+            let b = attacks::between(k, s) & occ;
+            if b.count() == 1 {
+                mask |= b & self.color_bb(us);
+            }
+        }
+        Some(mask)
+    }
+
+    /// With the mask of [`Board::needs_legality_test`]: must move `m` be tested?
+    #[inline(always)]
+    pub fn must_test(mask: Option<Bitboard>, m: Move) -> bool {
+        match mask {
+            None => true,
+            Some(b) => {
+                b.contains(sq(m.from)) || matches!(m.special, Special::EnPassant { .. } | Special::Castle { .. })
+            }
+        }
+    }
+
     /// What [`Board::could_check_with`] needs to answer `could_check` for many moves of the side
     /// to move against the enemy king on `ksq` with a few mask tests.
     pub fn check_info(&self, ksq: u8) -> CheckInfo {

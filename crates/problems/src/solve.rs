@@ -506,10 +506,11 @@ impl Searcher {
         let mut moves = self.take_buf(plies);
         self.board.pseudo_moves(&mut moves);
         let us = self.board.side;
+        let test = self.board.needs_legality_test();
         let mut found = false;
         for &m in &moves {
             let u = self.board.make(m);
-            if self.board.in_check(us) {
+            if Board::must_test(test, m) && self.board.in_check(us) {
                 self.board.unmake(m, u);
                 continue;
             }
@@ -543,12 +544,14 @@ impl Searcher {
             Some(ci) => self.board.checking_candidates(ci, &mut pseudo),
             None => self.board.pseudo_moves(&mut pseudo),
         }
+        let test = self.board.needs_legality_test();
         for &m in &pseudo {
             if ci.as_ref().is_some_and(|ci| !self.board.could_check_with(ci, m)) {
                 continue;
             }
             let u = self.board.make(m);
-            let candidate = !self.board.in_check(us) && (!need_check || self.board.in_check(!us));
+            let candidate =
+                (!need_check || self.board.in_check(!us)) && !(Board::must_test(test, m) && self.board.in_check(us));
             self.board.unmake(m, u);
             if candidate {
                 line.push(m);
@@ -611,12 +614,13 @@ impl Searcher {
             return false;
         }
         let us = self.board.side;
-        let mut moves = Vec::with_capacity(64);
+        let mut moves = self.take_buf(k);
         self.board.pseudo_moves(&mut moves);
+        let test = self.board.needs_legality_test();
         let mut found = false;
-        for m in moves {
+        for &m in &moves {
             let u = self.board.make(m);
-            if self.board.in_check(us) {
+            if Board::must_test(test, m) && self.board.in_check(us) {
                 self.board.unmake(m, u);
                 continue;
             }
@@ -631,6 +635,7 @@ impl Searcher {
             line.pop();
             self.board.unmake(m, u);
         }
+        self.bufs[k as usize] = moves;
         if k > 1 && !found {
             self.hash_put(key, false, k);
         }
@@ -1369,6 +1374,15 @@ mod tests {
                 let ci = b.check_info(k);
                 let mut all = Vec::new();
                 b.pseudo_moves(&mut all);
+                // Moves that skip the legality test are legal.
+                let test = b.needs_legality_test();
+                for &m in &all {
+                    if !Board::must_test(test, m) {
+                        let u = b.make(m);
+                        assert!(!b.in_check(side), "{m:?} {b:?}");
+                        b.unmake(m, u);
+                    }
+                }
                 let mut got = Vec::new();
                 b.checking_candidates(&ci, &mut got);
                 got.retain(|&m| b.could_check_with(&ci, m));
