@@ -56,23 +56,36 @@ const BUCKET: usize = 4;
 /// replaces the entry of the same key, else an empty one, else the one with the smallest depth
 /// (the cheapest to recompute): time, never solutions.
 struct SharedHash {
-    entries: Vec<[AtomicU64; 2]>,
+    /// Entry i is `entries[2i]` (`key ^ data`) and `entries[2i + 1]` (`data`).
+    entries: Vec<AtomicU64>,
     mask: usize,
 }
 
+// `AtomicU64` has the size and alignment of `u64` where it exists; the table relies on it.
+const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<u64>());
+
 impl SharedHash {
     fn new(entries: usize) -> SharedHash {
-        let buckets = (entries / BUCKET).max(16).next_power_of_two();
-        SharedHash {
-            entries: (0..buckets * BUCKET).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(),
-            mask: buckets - 1,
-        }
+        // A power of two not above the entries asked for (`--maxmem` is a bound).
+        let want = (entries / BUCKET).max(16);
+        let buckets = if want.is_power_of_two() { want } else { want.next_power_of_two() / 2 };
+        // Zeroed memory from the allocator (`vec![0; n]`): pages are only touched when used, so
+        // a large table costs nothing for a small problem (a table built entry by entry was
+        // written in full for every twin).
+        let zeroed = std::mem::ManuallyDrop::new(vec![0u64; buckets * BUCKET * 2]);
+        let (ptr, len, cap) = (zeroed.as_ptr() as *mut AtomicU64, zeroed.len(), zeroed.capacity());
+        // SAFETY: AtomicU64 has the same size and alignment as u64 (asserted above) and 0 is a
+        // valid value; the allocation is handed over whole (pointer, length, capacity).
+        let entries = unsafe { Vec::from_raw_parts(ptr, len, cap) };
+        SharedHash { entries, mask: buckets - 1 }
     }
 
     #[inline]
     fn bucket(&self, key: u64) -> &[[AtomicU64; 2]] {
-        let b = (key as usize & self.mask) * BUCKET;
-        &self.entries[b..b + BUCKET]
+        let b = (key as usize & self.mask) * BUCKET * 2;
+        let slice = &self.entries[b..b + BUCKET * 2];
+        let (pairs, _) = slice.as_chunks::<2>();
+        pairs
     }
 
     #[inline]
@@ -529,26 +542,49 @@ impl Searcher {
     }
 
     /// The last help half move: only moves that can complete the goal are looked at closely.
-    /// No hash probe here: generating the few candidate moves costs less than a probe's cache miss.
+    /// The hash is probed only when there are candidate moves: in h# finding that there is no
+    /// checking move at all costs less than a probe's cache miss.
     fn help_leaf(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
-        self.help_leaf_moves(line, out)
-    }
-
-    fn help_leaf_moves(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
         let mut pseudo = self.take_buf(0);
         let us = self.board.side;
         let need_check = self.stip.goal == Goal::Mate && self.stip.play != Play::HelpSelf;
-        let before = out.len();
         let ci = if need_check { self.board.king_square(!us).map(|k| self.board.check_info(k)) } else { None };
         match &ci {
-            Some(ci) => self.board.checking_candidates(ci, &mut pseudo),
+            Some(ci) => {
+                self.board.checking_candidates(ci, &mut pseudo);
+                pseudo.retain(|&m| self.board.could_check_with(ci, m));
+            }
             None => self.board.pseudo_moves(&mut pseudo),
         }
+        if pseudo.is_empty() {
+            self.bufs[0] = pseudo;
+            return false;
+        }
+        let key = self.board.key() ^ salt(1, 1);
+        if self.hash_get(key) == Some(false) {
+            self.bufs[0] = pseudo;
+            return false;
+        }
+        let found = self.help_leaf_moves(&pseudo, need_check, line, out);
+        self.bufs[0] = pseudo;
+        if !found {
+            self.hash_put(key, false, 1);
+        }
+        found
+    }
+
+    /// The candidate last moves `pseudo` (only possible checks for mate): records the solutions.
+    fn help_leaf_moves(
+        &mut self,
+        pseudo: &[Move],
+        need_check: bool,
+        line: &mut Vec<Move>,
+        out: &mut Vec<Vec<Move>>,
+    ) -> bool {
+        let us = self.board.side;
+        let before = out.len();
         let test = self.board.needs_legality_test();
-        for &m in &pseudo {
-            if ci.as_ref().is_some_and(|ci| !self.board.could_check_with(ci, m)) {
-                continue;
-            }
+        for &m in pseudo {
             let u = self.board.make(m);
             let candidate =
                 (!need_check || self.board.in_check(!us)) && !(Board::must_test(test, m) && self.board.in_check(us));
@@ -559,7 +595,6 @@ impl Searcher {
                 line.pop();
             }
         }
-        self.bufs[0] = pseudo;
         out.len() > before
     }
 
