@@ -129,6 +129,8 @@ struct Searcher {
     stip: Stipulation,
     opts: Options,
     hash: Arc<SharedHash>,
+    /// Entries the table may grow to.
+    max_hash: usize,
     nodes: u64,
     shared_nodes: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
@@ -351,11 +353,19 @@ pub struct Solution {
 
 impl Searcher {
     fn new(board: Board, stip: Stipulation, opts: Options, limits: &Limits) -> Searcher {
+        let max_hash = limits.hash_entries.max(1024) * limits.threads.max(1);
         Searcher {
             board,
             stip,
             opts,
-            hash: Arc::new(SharedHash::new(limits.hash_entries.max(1024) * limits.threads.max(1))),
+            // Help and series play start small and grow between phases (`grow_hash`): a short
+            // problem then never pays for the pages of a large table.
+            hash: Arc::new(SharedHash::new(if stip.series || matches!(stip.play, Play::Help | Play::HelpSelf) {
+                (1 << 16).min(max_hash)
+            } else {
+                max_hash
+            })),
+            max_hash,
             nodes: 0,
             shared_nodes: limits.nodes.clone(),
             stop: limits.stop.clone(),
@@ -393,6 +403,17 @@ impl Searcher {
             }
         }
         self.stopped
+    }
+
+    /// Between phases of a help or series solve (before the threads start): a table with fewer
+    /// entries than twice the nodes searched so far is replaced by a larger one (up to
+    /// `max_hash`); its results are dropped, which costs time, never solutions.
+    fn grow_hash(&mut self) {
+        let used = self.shared_nodes.load(Ordering::Relaxed) as usize;
+        let want = used.saturating_mul(2).min(self.max_hash);
+        if want > self.hash.entries.len() / 2 {
+            self.hash = Arc::new(SharedHash::new(want));
+        }
     }
 
     #[inline]
@@ -1217,6 +1238,7 @@ fn help_lines(s: &mut Searcher, plies: u32, threads: usize, sol: &mut Solution) 
     if plies == 0 {
         return;
     }
+    s.grow_hash();
     let roots = s.board.legal_moves();
     let (res, stopped) = par_map(s, &roots, threads, |t, m| {
         let mut out = Vec::new();
@@ -1307,6 +1329,7 @@ fn solve_series(s: &mut Searcher, threads: usize, sol: &mut Solution) {
         s.board.unmake_null(ep);
     }
     for k in 1..=n {
+        s.grow_hash();
         let roots = s.board.legal_moves();
         let (res, stopped) = par_map(s, &roots, threads, |t, m| {
             let mut out = Vec::new();
