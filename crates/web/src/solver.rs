@@ -68,6 +68,7 @@ impl SolveJob {
             v["twins"] = r["twins"].clone();
             v["text"] = r["text"].clone();
             v["interrupted"] = r["interrupted"].clone();
+            v["summary"] = r["summary"].clone();
         }
         v
     }
@@ -154,8 +155,21 @@ pub fn solve(problem: &Problem, stop: Arc<AtomicBool>, nodes: Arc<AtomicU64>) ->
     for (twin, (_, board, stip)) in result.twins.iter().zip(positions.iter()) {
         interrupted |= twin.interrupted;
         let replays = replay_lines(board, stip, &twin.lines);
-        let solutions: Vec<Value> =
-            twin.lines.iter().zip(replays).map(|(text, replay)| json!({"text": text, "replay": replay})).collect();
+        // The library's classification: each line's role (intended, cook, a dual, ...) and its solution.
+        let class = &twin.classification;
+        let solutions: Vec<Value> = twin
+            .lines
+            .iter()
+            .zip(replays)
+            .enumerate()
+            .map(|(i, (text, replay))| {
+                let (role, solution) = class.role(i);
+                let short = solution.is_some_and(|k| class.solutions[k].short && class.solutions[k].line == i);
+                json!({"text": text, "replay": replay, "role": role, "solution": solution.map(|k| k + 1), "short": short})
+            })
+            .collect();
+        let classification: Value =
+            serde_json::from_str(&output::classification_json(class, &twin.lines)).unwrap_or(Value::Null);
         let count = twin.lines.iter().filter(|l| starts_with_move_number(l)).count();
         // The diagram: the first replay's start, else the twin's board with the side that starts.
         let diagram = solutions
@@ -164,10 +178,10 @@ pub fn solve(problem: &Problem, stop: Arc<AtomicBool>, nodes: Arc<AtomicU64>) ->
             .or_else(|| diagram_fen(board, stip));
         twins.push(json!({
             "header": twin.header, "stipulation": twin.stipulation.to_string(), "interrupted": twin.interrupted,
-            "solutions": solutions, "count": count, "position": diagram,
+            "solutions": solutions, "count": count, "position": diagram, "classification": classification,
         }));
     }
-    Ok(json!({"twins": twins, "text": text, "interrupted": interrupted}))
+    Ok(json!({"twins": twins, "text": text, "interrupted": interrupted, "summary": result.summary()}))
 }
 
 fn starts_with_move_number(line: &str) -> bool {
