@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use mysl_problems::classify::{Classification, DualKind, SolutionKind, Verdict};
+use mysl_problems::classify::{Classification, Dual, DualKind, SolutionKind, Verdict};
 use mysl_problems::input::parse_problems;
 use mysl_problems::solve::Limits;
 use mysl_problems::stipulation::Play;
@@ -50,24 +50,6 @@ fn a_direct_mate_with_two_keys_is_cooked() {
 }
 
 #[test]
-fn a_direct_mate_with_a_dual_after_a_defence() {
-    // #2: 1.Qg7-f7 (zugzwang-free key) ... the tree lists every mate after a defence; two mates after
-    // one defence are a dual. The key and its duals come from our tree, checked against the tree text.
-    let r = solve_text("BeginProblem\nStipulation #2\nPieces White Kc1 Qa1 Rh1 Black Ka3 Pa4\nEndProblem\n");
-    let (c, lines) = only(&r);
-    assert!(!c.solutions.is_empty());
-    for s in &c.solutions {
-        for d in &s.duals {
-            let after = d.after.expect("battle duals name the defence");
-            assert!(lines[after].trim_start().starts_with(|ch: char| ch.is_ascii_digit()));
-            if d.kind == DualKind::Dual {
-                assert!(lines[after].contains("..."), "a dual follows a defence: {}", lines[after]);
-            }
-        }
-    }
-}
-
-#[test]
 fn a_helpmate_tempo_choice_is_a_dual_not_a_second_solution() {
     // 1.b7-b5 Rh1-h8 # and 1.b7-b6 Rh1-h8 #: one half move differs.
     let r = solve_text("BeginProblem\nStipulation h#1\nPieces White Kc7 Rh1 Black Ka8 Pa7b7\nEndProblem\n");
@@ -81,32 +63,34 @@ fn a_helpmate_tempo_choice_is_a_dual_not_a_second_solution() {
 
 #[test]
 fn a_series_transposition_is_a_move_order_dual() {
-    // ser-h#2: Black plays Kh8-g8 and g7-g6... any order of two independent black moves, then White
-    // mates. Hand-made: the two black pawn moves a6 and b6 free nothing; the king walk is forced.
-    let text = "BeginProblem\nStipulation ser-h#2\nPieces White Kf6 Ra1 Black Kh8 Ph7 Pg6\nEndProblem\n";
-    let r = solve_text(text);
+    // Black self-blocks g8 and h7 (Ra8-g8, Be4-h7) in either order, then Se5-f7 mates: one
+    // solution, the other order a move-order dual.
+    let r = solve_text("BeginProblem\nStipulation ser-h#2\nPieces White Kd1 Se5 Black Kh8 Ra8 Be4 Pg7\nEndProblem\n");
     let (c, lines) = only(&r);
-    let move_orders: Vec<_> =
-        c.solutions.iter().flat_map(|s| &s.duals).filter(|d| d.kind == DualKind::MoveOrder).collect();
-    // Every pair of lines with the same moves (as text) is one solution.
-    let key = |l: &str| {
-        let mut v: Vec<String> = l
-            .split_whitespace()
-            .filter(|t| !matches!(*t, "+" | "#" | "=" | "=="))
-            .map(|t| t.trim_start_matches(|ch: char| ch.is_ascii_digit() || ch == '.').to_string())
-            .collect();
-        v.sort();
-        v
-    };
-    for (i, a) in lines.iter().enumerate() {
-        for (j, b) in lines.iter().enumerate().skip(i + 1) {
-            if key(a) == key(b) {
-                assert_eq!(c.role(i).1, c.role(j).1, "{a} / {b} are one solution");
-                assert_eq!(c.role(j).0, "move-order", "{b}");
-            }
-        }
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(c.solutions.len(), 1);
+    assert_eq!(c.solutions[0].duals, [Dual { line: 1, kind: DualKind::MoveOrder, after: None }]);
+    assert_eq!(c.summary, "sound (C+); 1 move-order dual");
+}
+
+#[test]
+fn a_helpmate_with_tempo_duals_and_transpositions() {
+    // The same as h#2: White's king has four tempo moves (one half move differs: duals) and Black's
+    // two moves come in either order (move-order duals): 8 lines, one solution.
+    let r = solve_text("BeginProblem\nStipulation h#2\nPieces White Kd1 Se5 Black Kh8 Ra8 Be4 Pg7\nEndProblem\n");
+    let (c, lines) = only(&r);
+    assert_eq!(lines.len(), 8, "{lines:?}");
+    assert_eq!(c.solutions.len(), 1);
+    let count = |k: DualKind| c.solutions[0].duals.iter().filter(|d| d.kind == k).count();
+    // The first line's tempo move: the other three first-order lines are duals; the four lines
+    // with Black's moves swapped are move-order duals (of the line with the same tempo move).
+    assert_eq!((count(DualKind::Dual), count(DualKind::MoveOrder)), (3, 4));
+    assert_eq!(c.verdict, Verdict::Sound);
+    for d in &c.solutions[0].duals {
+        let (a, b) = (&lines[c.solutions[0].line], &lines[d.line]);
+        let same_black_order = a.split_whitespace().next() == b.split_whitespace().next();
+        assert_eq!(same_black_order, d.kind == DualKind::Dual, "{a} / {b}");
     }
-    let _ = move_orders;
 }
 
 #[test]
@@ -332,6 +316,15 @@ fn popeye_set_known_cases() {
     let (c, ours) = only(&r);
     assert!(c.solutions.len() < lines.len());
     assert!(c.solutions.iter().flat_map(|s| &s.duals).any(|d| d.kind == DualKind::MoveOrder), "{ours:?}");
+    // pyset-008, a #2 whose Popeye tree has two mates after one defence: a dual after that defence.
+    let (r, v) = solve_entry("pyset-008", "");
+    let (c, ours) = only(&r);
+    assert_eq!(c.duals, popeye_battle(&popeye_lines(&v)).1);
+    assert!(c.duals >= 1);
+    for d in c.solutions.iter().flat_map(|s| &s.duals).filter(|d| d.kind == DualKind::Dual) {
+        assert!(depth(&ours[d.after.unwrap()]).is_some_and(|x| x % 2 == 1), "after a defence");
+        assert_eq!(depth(&ours[d.line]), depth(&ours[d.after.unwrap()]).map(|x| x + 1));
+    }
     // pyset-007, a #2 with a try and one key: sound, the try is no solution.
     let (r, v) = solve_entry("pyset-007", "");
     let keys = popeye_lines(&v).iter().filter(|l| depth(l) == Some(0) && l.contains(" !")).count();
