@@ -273,7 +273,7 @@ pub fn classify(
 }
 
 /// `; 1 move-order dual, 2 duals` (empty without duals).
-fn dual_suffix(solutions: &[ClassifiedSolution]) -> String {
+pub fn dual_suffix(solutions: &[ClassifiedSolution]) -> String {
     let mut parts = Vec::new();
     for (k, word) in
         [(DualKind::MoveOrder, "move-order dual"), (DualKind::SecondPath, "second-path dual"), (DualKind::Dual, "dual")]
@@ -323,8 +323,7 @@ fn relation(m: &Replayed, r: &Replayed) -> Option<Option<DualKind>> {
 fn classify_help_series(board: &Board, stip: &Stipulation, opts: &Options, lines: &[String]) -> Classification {
     use mysl_core::Color;
     // The last half move of hs#, ser-s#, ser-r# is the defender's forced one: not part of the play.
-    let forced_end =
-        stip.play == Play::HelpSelf || (stip.series && matches!(stip.play, Play::SelfPlay | Play::Reflex));
+    let forced_end = stip.play == Play::HelpSelf || (stip.series && matches!(stip.play, Play::SelfPlay | Play::Reflex));
     let help_plies = if stip.series {
         0
     } else {
@@ -357,7 +356,8 @@ fn classify_help_series(board: &Board, stip: &Stipulation, opts: &Options, lines
                 if sol.short != short {
                     continue;
                 }
-                let best = members[s].iter().filter_map(|m| relation(m, r)).min_by_key(|k| k.map_or(0, |k| k as u8 + 1));
+                let best =
+                    members[s].iter().filter_map(|m| relation(m, r)).min_by_key(|k| k.map_or(0, |k| k as u8 + 1));
                 if let Some(kind) = best {
                     sol.lines.push(i);
                     if let Some(kind) = kind {

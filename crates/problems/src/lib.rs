@@ -65,7 +65,7 @@ pub struct ProblemResult {
 
 impl ProblemResult {
     /// The problem's verdict over its twins: cooks summed, else the first incomplete or unsound
-    /// twin, else `sound (C+)`; the duals summed after `; `.
+    /// twin, else `sound (C+)`; the duals of all twins after `; ` as in a twin's summary.
     pub fn summary(&self) -> String {
         use classify::Verdict;
         let cooks: usize = self.twins.iter().map(|t| t.classification.cooks).sum();
@@ -84,12 +84,9 @@ impl ProblemResult {
         } else {
             "sound (C+)".to_string()
         };
-        let duals: usize = self.twins.iter().map(|t| t.classification.duals).sum();
-        if duals > 0 {
-            format!("{head}; {duals} dual{}", if duals == 1 { "" } else { "s" })
-        } else {
-            head
-        }
+        let all: Vec<classify::ClassifiedSolution> =
+            self.twins.iter().flat_map(|t| t.classification.solutions.iter().cloned()).collect();
+        head + &classify::dual_suffix(&all)
     }
 }
 
@@ -259,7 +256,13 @@ pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, Solv
     for (header, board, stip) in twin_positions(p)? {
         let sol = solve_position(&board, stip, &p.options, limits);
         let classification = classify::classify(&board, &stip, &p.options, &sol.lines, sol.interrupted);
-        twins.push(TwinResult { header, stipulation: stip, lines: sol.lines, interrupted: sol.interrupted, classification });
+        twins.push(TwinResult {
+            header,
+            stipulation: stip,
+            lines: sol.lines,
+            interrupted: sol.interrupted,
+            classification,
+        });
         if limits.stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }

@@ -11,7 +11,9 @@ pub fn classification_text(result: &ProblemResult) -> String {
     let twins = result.twins.len() > 1;
     for t in &result.twins {
         let c = &t.classification;
-        let label = if twins { format!("classification {}", t.header.split(' ').next().unwrap_or("")) } else {
+        let label = if twins {
+            format!("classification {}", t.header.split(' ').next().unwrap_or(""))
+        } else {
             "classification".to_string()
         };
         s.push_str(&format!("{label}: {}\n", c.summary));

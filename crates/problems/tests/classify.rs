@@ -40,7 +40,12 @@ fn a_direct_mate_with_two_keys_is_cooked() {
     assert_eq!((c.verdict, c.cooks), (Verdict::Cooked, 1));
     assert_eq!(c.summary, "cooked: 1 extra solution");
     assert_eq!(r.summary(), "cooked: 1 extra solution");
-    let text = output::text(&parse_problems("BeginProblem\nStipulation #1\nPieces White Kg1 Ra1 Rb2 Black Kh8 Pg7h7\nEndProblem\n")[0].clone().unwrap(), &Ok(r.clone()));
+    let text = output::text(
+        &parse_problems("BeginProblem\nStipulation #1\nPieces White Kg1 Ra1 Rb2 Black Kh8 Pg7h7\nEndProblem\n")[0]
+            .clone()
+            .unwrap(),
+        &Ok(r.clone()),
+    );
     assert!(text.contains("solution finished.\nclassification: cooked: 1 extra solution\n"), "{text}");
     // With --intended 2 (or Remark Intended 2) the same two keys are sound.
     let r = solve_text(
@@ -96,8 +101,9 @@ fn a_helpmate_with_tempo_duals_and_transpositions() {
 #[test]
 fn an_interrupted_solve_is_never_sound() {
     // Enough nodes for the stop flag to be seen (it is read every 64 nodes).
-    let problems =
-        parse_problems("BeginProblem\nStipulation h#3\nPieces White Ke1 Qd1 Ra1 Rh1 Black Ke8 Qd8 Ra8 Rh8\nEndProblem\n");
+    let problems = parse_problems(
+        "BeginProblem\nStipulation h#3\nPieces White Ke1 Qd1 Ra1 Rh1 Black Ke8 Qd8 Ra8 Rh8\nEndProblem\n",
+    );
     let p = problems[0].as_ref().expect("parsed");
     let limits = Limits::default();
     limits.stop.store(true, Ordering::Relaxed);
@@ -216,7 +222,9 @@ fn popeye_set_classification_follows_popeyes_lines() {
         // The quick entries only (the solving itself is tested in popeye_set.rs).
         // Those Popeye solves in intelligent mode are slow for us (popeye_set.rs runs them).
         let slow = ["pyset-001", "pyset-002", "pyset-003", "pyset-004", "pyset-005", "pyset-026", "pyset-084"];
-        if v["popeye_seconds"].as_f64().unwrap_or(99.0) > 0.2 || v["popeye_complete"] == false || slow.contains(&id.as_str())
+        if v["popeye_seconds"].as_f64().unwrap_or(99.0) > 0.2
+            || v["popeye_complete"] == false
+            || slow.contains(&id.as_str())
         {
             continue;
         }
@@ -227,8 +235,12 @@ fn popeye_set_classification_follows_popeyes_lines() {
         }
         let limits = Limits { deadline: Some(Instant::now() + Duration::from_secs(20)), ..Limits::default() };
         let Ok(r) = solve_problem(p, &limits) else { continue };
-        let expected: Vec<String> =
-            v["solutions"].as_array().expect("solutions").iter().map(|s| s.as_str().unwrap_or("").to_string()).collect();
+        let expected: Vec<String> = v["solutions"]
+            .as_array()
+            .expect("solutions")
+            .iter()
+            .map(|s| s.as_str().unwrap_or("").to_string())
+            .collect();
         let exp = split_twins(&expected);
         if exp.len() != r.twins.len() || r.twins.iter().any(|t| t.interrupted) {
             continue;
@@ -247,7 +259,8 @@ fn popeye_set_classification_follows_popeyes_lines() {
                     groups.entry(move_multiset(line)).or_default().push(line);
                 }
                 let transposed: usize = groups.values().map(|g| g.len() - 1).sum();
-                let ours = |kind: DualKind| c.solutions.iter().flat_map(|s| &s.duals).filter(|d| d.kind == kind).count();
+                let ours =
+                    |kind: DualKind| c.solutions.iter().flat_map(|s| &s.duals).filter(|d| d.kind == kind).count();
                 assert_eq!(ours(DualKind::MoveOrder), transposed, "{id}: move-order duals in {e:?}");
                 // Every other line is a solution of its own, a second path or a one-move dual.
                 assert_eq!(
@@ -256,7 +269,8 @@ fn popeye_set_classification_follows_popeyes_lines() {
                     "{id}: {e:?}"
                 );
                 for g in groups.values() {
-                    let sol: Vec<_> = g.iter().map(|x| c.role(t.lines.iter().position(|y| y == *x).unwrap()).1).collect();
+                    let sol: Vec<_> =
+                        g.iter().map(|x| c.role(t.lines.iter().position(|y| y == *x).unwrap()).1).collect();
                     assert!(sol.windows(2).all(|w| w[0] == w[1]), "{id}: {g:?} split over solutions");
                 }
             }
@@ -295,11 +309,19 @@ fn popeye_set_known_cases() {
     };
     let solve_entry = |id: &str, extra: &str| -> (ProblemResult, serde_json::Value) {
         let v = entry(id);
-        let input = v["popeye_input"].as_str().unwrap().replacen("BeginProblem\n", &format!("BeginProblem\n{extra}"), 1);
+        let input =
+            v["popeye_input"].as_str().unwrap().replacen("BeginProblem\n", &format!("BeginProblem\n{extra}"), 1);
         (solve_text(&input), v)
     };
     let popeye_lines = |v: &serde_json::Value| -> Vec<String> {
-        v["solutions"].as_array().unwrap().iter().filter_map(|s| s.as_str()).filter(|s| depth(s).is_some()).map(String::from).collect()
+        v["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|s| s.as_str())
+            .filter(|s| depth(s).is_some())
+            .map(String::from)
+            .collect()
     };
     // pyset-011, an h#2 with two solutions in Popeye's output: two solutions, one a cook by
     // default, sound with `Remark Intended 2`.
