@@ -41,9 +41,15 @@ fn a_direct_mate_with_two_keys_is_cooked() {
     assert_eq!(c.summary, "cooked: 1 extra solution");
     assert_eq!(r.summary(), "cooked: 1 extra solution");
     let text = output::text(
-        &parse_problems("BeginProblem\nStipulation #1\nPieces White Kg1 Ra1 Rb2 Black Kh8 Pg7h7\nEndProblem\n")[0]
-            .clone()
-            .unwrap(),
+        parse_problems(
+            "BeginProblem
+Stipulation #1
+Pieces White Kg1 Ra1 Rb2 Black Kh8 Pg7h7
+EndProblem
+",
+        )[0]
+        .as_ref()
+        .expect("parsed"),
         &Ok(r.clone()),
     );
     assert!(text.contains("solution finished.\nclassification: cooked: 1 extra solution\n"), "{text}");
@@ -132,7 +138,10 @@ fn json_has_the_classification() {
     assert_eq!(c["verdict"], "cooked");
     assert_eq!(c["solutions"][0]["kind"], "intended");
     assert_eq!(c["solutions"][1]["kind"], "cook");
-    assert_eq!(c["solutions"][1]["text"], v["twins"][0]["lines"][c["solutions"][1]["line"].as_u64().unwrap() as usize]);
+    assert_eq!(
+        c["solutions"][1]["text"],
+        v["twins"][0]["lines"][c["solutions"][1]["line"].as_u64().expect("index") as usize]
+    );
 }
 
 // ------------------------------------------------------------------ the problem set
@@ -270,7 +279,7 @@ fn popeye_set_classification_follows_popeyes_lines() {
                 );
                 for g in groups.values() {
                     let sol: Vec<_> =
-                        g.iter().map(|x| c.role(t.lines.iter().position(|y| y == *x).unwrap()).1).collect();
+                        g.iter().map(|x| c.role(t.lines.iter().position(|y| y == *x).expect("our line")).1).collect();
                     assert!(sol.windows(2).all(|w| w[0] == w[1]), "{id}: {g:?} split over solutions");
                 }
             }
@@ -310,13 +319,13 @@ fn popeye_set_known_cases() {
     let solve_entry = |id: &str, extra: &str| -> (ProblemResult, serde_json::Value) {
         let v = entry(id);
         let input =
-            v["popeye_input"].as_str().unwrap().replacen("BeginProblem\n", &format!("BeginProblem\n{extra}"), 1);
+            v["popeye_input"].as_str().expect("input").replacen("BeginProblem\n", &format!("BeginProblem\n{extra}"), 1);
         (solve_text(&input), v)
     };
     let popeye_lines = |v: &serde_json::Value| -> Vec<String> {
         v["solutions"]
             .as_array()
-            .unwrap()
+            .expect("solutions")
             .iter()
             .filter_map(|s| s.as_str())
             .filter(|s| depth(s).is_some())
@@ -344,8 +353,8 @@ fn popeye_set_known_cases() {
     assert_eq!(c.duals, popeye_battle(&popeye_lines(&v)).1);
     assert!(c.duals >= 1);
     for d in c.solutions.iter().flat_map(|s| &s.duals).filter(|d| d.kind == DualKind::Dual) {
-        assert!(depth(&ours[d.after.unwrap()]).is_some_and(|x| x % 2 == 1), "after a defence");
-        assert_eq!(depth(&ours[d.line]), depth(&ours[d.after.unwrap()]).map(|x| x + 1));
+        assert!(depth(&ours[d.after.expect("after")]).is_some_and(|x| x % 2 == 1), "after a defence");
+        assert_eq!(depth(&ours[d.line]), depth(&ours[d.after.expect("after")]).map(|x| x + 1));
     }
     // pyset-007, a #2 with a try and one key: sound, the try is no solution.
     let (r, v) = solve_entry("pyset-007", "");
