@@ -162,10 +162,15 @@ pub fn line_depth(line: &str) -> Option<usize> {
     }
 }
 
-/// One half move of a help/series line: its text (with marks) and whether it carried a move number.
-fn split_line(line: &str) -> Vec<(String, bool)> {
+/// The half moves of an output line: each move's text (with its check/goal marks and rebirth) and
+/// whether it carried a move number; `!`, `?`, `threat:`, `zugzwang.` are dropped.
+pub fn split_line(line: &str) -> Vec<(String, bool)> {
     let mut out: Vec<(String, bool)> = Vec::new();
     for tok in line.split_whitespace() {
+        // Battle-play marks are not moves.
+        if matches!(tok, "!" | "?" | "threat:" | "zugzwang." | "but") {
+            continue;
+        }
         let attach = matches!(tok, "+" | "#" | "=" | "==") || tok.starts_with("ep.");
         if attach {
             if let Some(last) = out.last_mut() {
@@ -223,6 +228,31 @@ fn replay(board: &Board, stip: &Stipulation, line: &str, first: mysl_core::Color
     let placement = at_core.unwrap_or_else(|| placement(&b));
     moves.truncate(core);
     Some(Replayed { moves, placement })
+}
+
+/// Plays move texts as the solver printed them (`Qc1-g5`, `Rh1*h4[+bQd8] +`, `0-0-0 #`) from
+/// `board`, whichever side has the move: when the side to move has no legal move with that text,
+/// the other side moves (series play, threats, the first move). Returns each move with the board
+/// after it (Circe rebirths and fairy pieces included), or None when a text matches no legal move.
+pub fn replay_texts(board: &Board, goal: crate::stipulation::Goal, texts: &[String]) -> Option<Vec<(Move, Board)>> {
+    let mut b = board.clone();
+    let mut out = Vec::new();
+    for text in texts {
+        let mut found = None;
+        for pass in 0..2 {
+            if pass == 1 {
+                b.make_null();
+            }
+            found = b.legal_moves().into_iter().find(|&m| move_text(&mut b, goal, m, true) == *text);
+            if found.is_some() {
+                break;
+            }
+        }
+        let m = found?;
+        b.make(m);
+        out.push((m, b.clone()));
+    }
+    Some(out)
 }
 
 fn sorted(moves: &[(u8, u8, Move)]) -> Vec<String> {

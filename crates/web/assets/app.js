@@ -661,6 +661,7 @@ function pollSolve(id) {
 function showProblemPosition(job) {
   const twin = (job.twins || [])[0];
   if (twin && twin.position) startReplay({ start_fen: twin.position, moves: [] }, 'the problem\'s position');
+  else if (ui.replay) { ui.replay = null; render(); } // no board for this problem: not the last one's
 }
 
 function renderSolve() {
@@ -702,6 +703,12 @@ function renderSolve() {
         h.append(' ', c);
       }
       list.append(h);
+    }
+    if (twin.board_note && twin.solutions.length) {
+      const li = document.createElement('li');
+      li.className = 'muted board-note';
+      li.textContent = twin.board_note;
+      list.append(li);
     }
     if (twin.solutions.length === 0) {
       const li = document.createElement('li');

@@ -492,6 +492,29 @@ test('solver: an h#2 of the problem set, solutions equal to Popeye\'s, replay an
     await page.evaluate(() => document.getElementById('solve-summary').scrollIntoView({ block: 'start' }));
     await page.waitForTimeout(300);
     await shot('solver-classification');
+    // Fairy pieces (G2): the panel says the lines are not replayed; the last problem's board is gone.
+    assert(/orthodox pieces only.*G2/.test(await page.locator('#solve-lines .board-note').first().textContent()), 'the fairy note');
+    assert(await page.evaluate(() => window.mysl.ui.replay === null), 'no stale problem position');
+  }
+  // A Circe h#2 (pyset-061): a line with a rebirth replays with the reborn piece on its square.
+  const e61 = fs.readFileSync(problemSet, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.id === 'pyset-061');
+  if (e61) {
+    await page.fill('#solve-input', e61.popeye_input);
+    await page.click('#btn-solve');
+    await waitFor(() => window.mysl.ui.solve && window.mysl.ui.solve.problem.titles !== undefined && window.mysl.ui.solve.problem.stipulation === 'h#2'
+      && window.mysl.ui.solve.status === 'done' && (window.mysl.ui.solve.twins || []).length === 4, 'pyset-061 solved', 60000);
+    const line = e61.solutions.find((l) => /^1\..*\[\+bQd8\]/.test(l));
+    assert(line, 'pyset-061 has a line with a rebirth on d8');
+    await page.locator('#solve-lines li.solution', { hasText: line }).first().click();
+    await waitFor(() => window.mysl.ui.replay && window.mysl.ui.replay.moves.length === 4, 'the Circe replay');
+    const k = (await page.evaluate(() => window.mysl.ui.replay.moves.map((m) => m.san))).findIndex((t) => t.includes('[+bQd8]'));
+    assert(k >= 0, 'the rebirth move in the replay');
+    for (let i = 0; i <= k; i += 1) await page.click('#nav-next');
+    await waitFor(() => [...document.querySelectorAll('#board piece')].some((p) => p.cgKey === 'd8' && p.classList.contains('black') && p.classList.contains('queen')), 'the black queen reborn on d8', 3000);
+    assert(await page.evaluate(() => document.querySelectorAll('#board square.check').length) === (/ \+$/.test((await page.evaluate(() => window.mysl.ui.replay.moves))[k].san) ? 1 : 0), 'check only after a checking move');
+    await page.waitForTimeout(300);
+    await shot('solver-circe-replay');
+    await page.click('#replay-exit');
   }
   // A long problem, cancelled.
   await page.fill('#solve-input', 'BeginProblem\nStipulation ser-h#9\nPieces White Ke1 Qd1 Ra1 Rh1 Sb1 Black Ke8 Qd8 Ra8 Rh8 Pa7b7c7d7\nEndProblem\n');
