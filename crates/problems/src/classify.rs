@@ -16,6 +16,8 @@
 //! The first `intended` solutions (default 1 per twin, `Remark Intended n`, `Option Intended n`,
 //! `mysl solve --intended n`) in Popeye's output order are the intended ones, the others cooks.
 
+use std::collections::HashMap;
+
 use crate::board::{Board, Move};
 use crate::input::Options;
 use crate::solve::move_text;
@@ -333,23 +335,6 @@ fn empty(solutions: Vec<ClassifiedSolution>, set_play: Vec<usize>, tries: Vec<us
     }
 }
 
-/// How line `r` relates to line `m` of a solution: `Some(None)` the same play (another forced
-/// ending), `Some(Some(kind))` a dual, `None` unrelated.
-fn relation(m: &Replayed, r: &Replayed) -> Option<Option<DualKind>> {
-    if m.moves.len() != r.moves.len() {
-        return None;
-    }
-    if m.moves == r.moves {
-        Some(None)
-    } else if m.placement == r.placement {
-        Some(Some(if sorted(&m.moves) == sorted(&r.moves) { DualKind::MoveOrder } else { DualKind::SecondPath }))
-    } else if m.moves.iter().zip(&r.moves).filter(|(a, b)| a != b).count() == 1 {
-        Some(Some(DualKind::Dual))
-    } else {
-        None
-    }
-}
-
 fn classify_help_series(board: &Board, stip: &Stipulation, opts: &Options, lines: &[String]) -> Classification {
     use mysl_core::Color;
     // The last half move of hs#, ser-s#, ser-r# is the defender's forced one: not part of the play.
@@ -362,8 +347,18 @@ fn classify_help_series(board: &Board, stip: &Stipulation, opts: &Options, lines
     };
     let mut set_play = Vec::new();
     let mut solutions: Vec<ClassifiedSolution> = Vec::new();
-    // Per solution, the replayed lines that belong to it (for comparisons).
-    let mut members: Vec<Vec<Replayed>> = Vec::new();
+    // Indexes of the lines placed so far, to the (lowest) solution holding such a line: the same
+    // moves; the same length and final position (with the sorted moves, to tell a move order from
+    // a second path); the same moves but one (the half move's index and the others).
+    type Moves = Vec<(u8, u8, Move)>;
+    let mut by_moves: HashMap<Moves, usize> = HashMap::new();
+    let mut by_place: HashMap<(usize, Vec<(u8, u8, u8)>), Vec<(usize, Vec<String>)>> = HashMap::new();
+    let mut by_hole: HashMap<(usize, Moves), usize> = HashMap::new();
+    let holes = |moves: &Moves| -> Vec<(usize, Moves)> {
+        (0..moves.len())
+            .map(|k| (k, moves.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, m)| *m).collect()))
+            .collect()
+    };
     for (i, line) in lines.iter().enumerate() {
         let parts = split_line(line);
         let half_moves = parts.len();
@@ -378,40 +373,64 @@ fn classify_help_series(board: &Board, stip: &Stipulation, opts: &Options, lines
             continue;
         }
         let core = half_moves - (forced_end && half_moves > 1) as usize;
-        let r = [Color::White, Color::Black].into_iter().find_map(|c| replay(board, stip, line, c, core));
-        let mut placed = false;
-        if let Some(r) = &r {
-            // The first solution this line belongs to; against its lines, the closest relation.
-            for (s, sol) in solutions.iter_mut().enumerate() {
-                if sol.short != short {
-                    continue;
-                }
-                let best =
-                    members[s].iter().filter_map(|m| relation(m, r)).min_by_key(|k| k.map_or(0, |k| k as u8 + 1));
-                if let Some(kind) = best {
-                    sol.lines.push(i);
-                    if let Some(kind) = kind {
-                        sol.duals.push(Dual { line: i, kind, after: None });
-                    }
-                    placed = true;
-                    break;
-                }
-            }
-        }
-        if !placed {
+        let Some(r) = [Color::White, Color::Black].into_iter().find_map(|c| replay(board, stip, line, c, core)) else {
+            // Not replayable (never expected): a solution of its own.
             solutions.push(ClassifiedSolution {
                 line: i,
                 lines: vec![i],
                 kind: SolutionKind::Intended,
                 short,
-                duals: Vec::new(),
+                duals: vec![],
             });
-            members.push(Vec::new());
+            continue;
+        };
+        let sorted_moves = sorted(&r.moves);
+        let place_key = (r.moves.len(), r.placement.clone());
+        let hole_keys = holes(&r.moves);
+        // Candidates (solution, relation rank): 0 the same play, 1 move order, 2 second path, 3 dual.
+        let mut cand: Vec<(usize, u8)> = Vec::new();
+        if let Some(&s) = by_moves.get(&r.moves) {
+            cand.push((s, 0));
         }
-        if let Some(r) = r {
-            if let Some(s) = solutions.iter().position(|s| s.lines.contains(&i)) {
-                members[s].push(r);
+        for (s, ms) in by_place.get(&place_key).into_iter().flatten() {
+            cand.push((*s, if *ms == sorted_moves { 1 } else { 2 }));
+        }
+        for k in &hole_keys {
+            if let Some(&s) = by_hole.get(k) {
+                cand.push((s, 3));
             }
+        }
+        // The first solution this line belongs to; against its lines, the closest relation.
+        let sol = match cand.iter().min() {
+            Some(&(s, rank)) => {
+                solutions[s].lines.push(i);
+                let kind =
+                    [None, Some(DualKind::MoveOrder), Some(DualKind::SecondPath), Some(DualKind::Dual)][rank as usize];
+                if let Some(kind) = kind {
+                    solutions[s].duals.push(Dual { line: i, kind, after: None });
+                }
+                s
+            }
+            None => {
+                solutions.push(ClassifiedSolution {
+                    line: i,
+                    lines: vec![i],
+                    kind: SolutionKind::Intended,
+                    short,
+                    duals: vec![],
+                });
+                solutions.len() - 1
+            }
+        };
+        let e = by_moves.entry(r.moves.clone()).or_insert(sol);
+        *e = (*e).min(sol);
+        let e = by_place.entry(place_key).or_default();
+        if !e.contains(&(sol, sorted_moves.clone())) {
+            e.push((sol, sorted_moves));
+        }
+        for k in hole_keys {
+            let e = by_hole.entry(k).or_insert(sol);
+            *e = (*e).min(sol);
         }
     }
     // Full-length solutions first (the intended ones are counted among them), then the short ones.

@@ -225,6 +225,7 @@ fn popeye_set_classification_follows_popeyes_lines() {
     let text = std::fs::read_to_string(path).expect("readable set");
     let mut checked = 0;
     let mut table = BTreeMap::new();
+    let (mut solve_time, mut classify_time) = (0.0, 0.0);
     for l in text.lines().filter(|l| !l.trim().is_empty()) {
         let v: serde_json::Value = serde_json::from_str(l).expect("json line");
         let id = v["id"].as_str().expect("id").to_string();
@@ -243,7 +244,16 @@ fn popeye_set_classification_follows_popeyes_lines() {
             continue;
         }
         let limits = Limits { deadline: Some(Instant::now() + Duration::from_secs(20)), ..Limits::default() };
+        let t0 = Instant::now();
         let Ok(r) = solve_problem(p, &limits) else { continue };
+        solve_time += t0.elapsed().as_secs_f64();
+        // The classification again on its own, for its share of the time.
+        let t1 = Instant::now();
+        for ((_, board, stip), t) in mysl_problems::twin_positions(p).expect("positions").iter().zip(&r.twins) {
+            let again = mysl_problems::classify::classify(board, stip, &p.options, &t.lines, t.interrupted);
+            assert_eq!(again, t.classification, "{id}: deterministic");
+        }
+        classify_time += t1.elapsed().as_secs_f64();
         let expected: Vec<String> = v["solutions"]
             .as_array()
             .expect("solutions")
@@ -252,6 +262,12 @@ fn popeye_set_classification_follows_popeyes_lines() {
             .collect();
         let exp = split_twins(&expected);
         if exp.len() != r.twins.len() || r.twins.iter().any(|t| t.interrupted) {
+            eprintln!(
+                "{id}: skipped ({} twins, Popeye {}; interrupted: {})",
+                r.twins.len(),
+                exp.len(),
+                r.twins.iter().any(|t| t.interrupted)
+            );
             continue;
         }
         for (e, t) in exp.iter().zip(&r.twins) {
@@ -302,7 +318,7 @@ fn popeye_set_classification_follows_popeyes_lines() {
     for (id, s) in &table {
         eprintln!("{id} {s}");
     }
-    eprintln!("classified {checked} problems of the set");
+    eprintln!("classified {checked} problems of the set: solving (with classification) {solve_time:.2} s, classification alone {classify_time:.3} s");
     assert!(checked >= 30, "only {checked} entries checked");
 }
 
@@ -364,4 +380,36 @@ fn popeye_set_known_cases() {
     assert_eq!(c.solutions.len(), 1);
     assert!(!c.tries.is_empty());
     assert_eq!(c.verdict, Verdict::Sound);
+}
+
+#[test]
+fn many_lines_are_classified_in_linear_time() {
+    // A badly cooked h#2 (hundreds of lines): classifying them must stay cheap next to solving.
+    let text = "BeginProblem\nStipulation h#2\nPieces White Kc6 Qd1 Rb1 Ra2 Black Ka8 Pa7 Pb7 Ph7\nEndProblem\n";
+    let problems = parse_problems(text);
+    let p = problems[0].as_ref().expect("parsed");
+    let t0 = Instant::now();
+    let r = solve_problem(p, &Limits::default()).expect("supported");
+    let total = t0.elapsed();
+    let t = &r.twins[0];
+    let positions = mysl_problems::twin_positions(p).expect("positions");
+    let (_, board, stip) = &positions[0];
+    let t1 = Instant::now();
+    let c = mysl_problems::classify::classify(board, stip, &p.options, &t.lines, false);
+    let classify_time = t1.elapsed();
+    eprintln!(
+        "{} lines, {} solutions, {} duals: solve+classify {:.3} s, classify {:.3} s",
+        t.lines.len(),
+        c.solutions.len(),
+        c.duals,
+        total.as_secs_f64(),
+        classify_time.as_secs_f64()
+    );
+    assert!(t.lines.len() >= 100, "{} lines", t.lines.len());
+    assert_eq!(c, t.classification);
+    // Every line is accounted for exactly once.
+    let mut seen: Vec<usize> = c.solutions.iter().flat_map(|s| s.lines.iter().copied()).collect();
+    seen.extend(&c.set_play);
+    seen.sort_unstable();
+    assert_eq!(seen, (0..t.lines.len()).collect::<Vec<_>>());
 }
