@@ -351,8 +351,9 @@ fn classify_help_series(board: &Board, stip: &Stipulation, opts: &Options, lines
     // moves; the same length and final position (with the sorted moves, to tell a move order from
     // a second path); the same moves but one (the half move's index and the others).
     type Moves = Vec<(u8, u8, Move)>;
+    type Placement = Vec<(u8, u8, u8)>;
     let mut by_moves: HashMap<Moves, usize> = HashMap::new();
-    let mut by_place: HashMap<(usize, Vec<(u8, u8, u8)>), Vec<(usize, Vec<String>)>> = HashMap::new();
+    let mut by_place: HashMap<(usize, Placement), Vec<(usize, Vec<String>)>> = HashMap::new();
     let mut by_hole: HashMap<(usize, Moves), usize> = HashMap::new();
     let holes = |moves: &Moves| -> Vec<(usize, Moves)> {
         (0..moves.len())
