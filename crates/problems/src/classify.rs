@@ -352,8 +352,9 @@ fn classify_help_series(board: &Board, stip: &Stipulation, opts: &Options, lines
     // a second path); the same moves but one (the half move's index and the others).
     type Moves = Vec<(u8, u8, Move)>;
     type Placement = Vec<(u8, u8, u8)>;
+    type PlaceIndex = HashMap<(usize, Placement), Vec<(usize, Vec<String>)>>;
     let mut by_moves: HashMap<Moves, usize> = HashMap::new();
-    let mut by_place: HashMap<(usize, Placement), Vec<(usize, Vec<String>)>> = HashMap::new();
+    let mut by_place: PlaceIndex = HashMap::new();
     let mut by_hole: HashMap<(usize, Moves), usize> = HashMap::new();
     let holes = |moves: &Moves| -> Vec<(usize, Moves)> {
         (0..moves.len())
