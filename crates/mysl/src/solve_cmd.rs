@@ -31,6 +31,9 @@ pub struct SolveArgs {
     /// Never use the intelligent mode, even with `Option Intelligent` (the current behaviour anyway).
     #[arg(long)]
     pub no_intelligent: bool,
+    /// Intended solutions per twin for the classification (overrides `Remark Intended n`; default 1).
+    #[arg(long, value_name = "N")]
+    pub intended: Option<u32>,
     /// Threads for splitting the root moves (default 2).
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -75,7 +78,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, CliError> {
             eprintln!("mysl solve: interrupted");
             return Ok(ExitCode::from(130));
         }
-        let problem = match p {
+        let mut problem = match p {
             Ok(p) => p,
             Err(e) => {
                 input_errors += 1;
@@ -89,6 +92,9 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, CliError> {
                 continue;
             }
         };
+        if a.intended.is_some() {
+            problem.options.intended = a.intended;
+        }
         let max_time = a.maxtime.or(problem.options.max_time);
         let limits = Limits {
             hash_entries,

@@ -31,7 +31,7 @@ fn solve_text_json_and_errors() {
     assert_eq!(o.status.code(), Some(2), "input error gives exit code 2");
     assert!(out.contains("1.b7-b6 Rh1-h8 #\n"), "{out}");
     assert!(out.contains("1.b7-b5 Rh1-h8 #\n"), "{out}");
-    assert!(out.contains("solution finished."), "{out}");
+    assert!(out.contains("solution finished.\nclassification: sound (C+); 1 dual\n"), "{out}");
     assert!(out.contains("not supported yet: fairy piece EQ (equihopper)"), "{out}");
     assert!(err.contains("p.inp:6:18: unknown piece 'X' (at 'Xb2')"), "{err}");
 
@@ -42,6 +42,13 @@ fn solve_text_json_and_errors() {
     assert!(lines[0].contains("\"lines\":[\"1.b7-b6 Rh1-h8 #\",\"1.b7-b5 Rh1-h8 #\"]"), "{out}");
     assert!(lines[1].contains("\"error\":\"input\""), "{out}");
     assert!(lines[2].contains("\"kind\":\"unsupported\""), "{out}");
+    assert!(lines[0].contains("\"summary\":\"sound (C+); 1 dual\"}"), "{out}");
+
+    // --intended 2: the two lines differ in one black move (a tempo dual), still one solution, so
+    // one of two intended solutions is missing.
+    let o = mysl(&["solve", "--intended", "2", path]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("classification: unsound: 1 solution of 2 intended; 1 dual\n"), "{out}");
 }
 
 #[test]

@@ -54,6 +54,9 @@ pub struct Options {
     pub no_castling: Vec<u8>,
     /// `CastlingMutuallyExclusive` pairs of rook squares.
     pub castling_exclusive: Vec<(u8, u8)>,
+    /// Intended solutions per twin (mysl: `Remark Intended n` or `Option Intended n`; default 1),
+    /// for the classification of solutions (`classify`).
+    pub intended: Option<u32>,
 }
 
 /// One change of a twin.
@@ -149,6 +152,7 @@ const OPTIONS: &[&str] = &[
     "variation",
     "whitetoplay",
     "intelligent",
+    "intended",
     "quodlibet",
     "maxtime",
     "enpassant",
@@ -439,6 +443,14 @@ impl Parser<'_> {
                     let r = self.rest_of_line(&t);
                     if cmd == "title" {
                         p.titles.push(r);
+                    } else if cmd == "remark" {
+                        // mysl: `Remark Intended n` (Popeye reads it as a plain remark).
+                        let mut w = r.split_whitespace();
+                        if w.next().is_some_and(|x| x.eq_ignore_ascii_case("intended")) {
+                            if let Some(n) = w.next().and_then(|x| x.parse::<u32>().ok()) {
+                                p.options.intended = Some(n);
+                            }
+                        }
                     }
                 }
                 "stipulation" => {
@@ -647,6 +659,7 @@ impl Parser<'_> {
                         self.pos += 1;
                     }
                 }
+                "intended" => o.intended = Some(self.number_arg()?),
                 "quodlibet" => o.quodlibet = true,
                 "matesin1" => o.mates_in_1 = true,
                 "maxtime" => o.max_time = Some(self.number_arg()? as u64),

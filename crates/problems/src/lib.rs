@@ -20,6 +20,7 @@
 //! ```
 
 pub mod board;
+pub mod classify;
 pub mod input;
 pub mod output;
 pub mod solve;
@@ -52,12 +53,41 @@ pub struct TwinResult {
     pub stipulation: Stipulation,
     pub lines: Vec<String>,
     pub interrupted: bool,
+    /// The lines classified as intended solutions, cooks and duals ([`classify`]).
+    pub classification: classify::Classification,
 }
 
 /// The solution of a problem.
 #[derive(Clone, Debug)]
 pub struct ProblemResult {
     pub twins: Vec<TwinResult>,
+}
+
+impl ProblemResult {
+    /// The problem's verdict over its twins: cooks summed, else the first incomplete or unsound
+    /// twin, else `sound (C+)`; the duals of all twins after `; ` as in a twin's summary.
+    pub fn summary(&self) -> String {
+        use classify::Verdict;
+        let cooks: usize = self.twins.iter().map(|t| t.classification.cooks).sum();
+        let any = |v: Verdict| self.twins.iter().find(|t| t.classification.verdict == v);
+        let head = if cooks > 0 {
+            let more = if self.twins.iter().any(|t| t.interrupted) { "at least " } else { "" };
+            format!("cooked: {more}{cooks} extra solution{}", if cooks == 1 { "" } else { "s" })
+        } else if let Some(t) = any(Verdict::Incomplete).or_else(|| any(Verdict::Unsound)) {
+            let s = &t.classification.summary;
+            let s = s.split("; ").next().unwrap_or(s);
+            if t.header.is_empty() {
+                s.to_string()
+            } else {
+                format!("{s} in {}", t.header.split(' ').next().unwrap_or(""))
+            }
+        } else {
+            "sound (C+)".to_string()
+        };
+        let all: Vec<classify::ClassifiedSolution> =
+            self.twins.iter().flat_map(|t| t.classification.solutions.iter().cloned()).collect();
+        head + &classify::dual_suffix(&all)
+    }
 }
 
 fn color_char(c: Color) -> char {
@@ -225,7 +255,14 @@ pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, Solv
     let mut twins = Vec::new();
     for (header, board, stip) in twin_positions(p)? {
         let sol = solve_position(&board, stip, &p.options, limits);
-        twins.push(TwinResult { header, stipulation: stip, lines: sol.lines, interrupted: sol.interrupted });
+        let classification = classify::classify(&board, &stip, &p.options, &sol.lines, sol.interrupted);
+        twins.push(TwinResult {
+            header,
+            stipulation: stip,
+            lines: sol.lines,
+            interrupted: sol.interrupted,
+            classification,
+        });
         if limits.stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }

@@ -432,52 +432,14 @@ impl Searcher {
 
     /// Is the goal reached for the side to move (the victim)?
     fn goal_reached(&mut self) -> bool {
-        match self.stip.goal {
-            Goal::Mate => self.board.is_mate(),
-            Goal::Stalemate => self.board.is_stalemate(),
-            Goal::DoubleStalemate => self.board.is_double_stalemate(),
-        }
+        goal_reached(&mut self.board, self.stip.goal)
     }
 
     // ------------------------------------------------------------------ notation
 
     /// Popeye's text for `m` in the current position, with its check/goal mark.
     fn move_text(&mut self, m: Move, final_goal: bool) -> String {
-        let p = self.board.piece_at(m.from).expect("moving piece");
-        let mut s = String::new();
-        match m.special {
-            Special::Castle { rook_from, .. } => s.push_str(if rook_from % 8 == 7 { "0-0" } else { "0-0-0" }),
-            _ => {
-                if p.kind != walk::PAWN {
-                    s.push_str(KINDS[p.kind as usize].code);
-                }
-                s.push_str(&square_name(m.from));
-                let capture = self.board.piece_at(m.to).is_some() || matches!(m.special, Special::EnPassant { .. });
-                s.push(if capture { '*' } else { '-' });
-                s.push_str(&square_name(m.to));
-                if let Special::Promote(k) = m.special {
-                    s.push('=');
-                    s.push_str(KINDS[k as usize].code);
-                }
-                if matches!(m.special, Special::EnPassant { .. }) {
-                    s.push_str(" ep.");
-                }
-            }
-        }
-        let u = self.board.make(m);
-        if let Some((r, rp)) = u.reborn() {
-            // Circe rebirth, Popeye's way: `[+bPc7]`.
-            let c = if rp.color == Color::White { 'w' } else { 'b' };
-            s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
-        }
-        let victim = self.board.side;
-        if self.board.in_check(victim) {
-            s.push_str(if self.board.has_legal_move() { " +" } else { " #" });
-        } else if final_goal && self.stip.goal != Goal::Mate && self.goal_reached() {
-            s.push_str(if self.stip.goal == Goal::Stalemate { " =" } else { " ==" });
-        }
-        self.board.unmake(m, u);
-        s
+        move_text(&mut self.board, self.stip.goal, m, final_goal)
     }
 
     /// Texts of a sequence of moves played from the current position (the board is restored).
@@ -1148,6 +1110,55 @@ impl Searcher {
             }
             self.board.unmake(d, u);
         }
+    }
+}
+
+/// Popeye's text for the legal move `m` on `board` (restored afterwards), with its check mark and,
+/// when `final_goal`, the stalemate marks of `goal`: `Qd6-d5 +`, `0-0-0 #`, `Rh1*h4[+bQd8]`.
+pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> String {
+    let p = board.piece_at(m.from).expect("moving piece");
+    let mut s = String::new();
+    match m.special {
+        Special::Castle { rook_from, .. } => s.push_str(if rook_from % 8 == 7 { "0-0" } else { "0-0-0" }),
+        _ => {
+            if p.kind != walk::PAWN {
+                s.push_str(KINDS[p.kind as usize].code);
+            }
+            s.push_str(&square_name(m.from));
+            let capture = board.piece_at(m.to).is_some() || matches!(m.special, Special::EnPassant { .. });
+            s.push(if capture { '*' } else { '-' });
+            s.push_str(&square_name(m.to));
+            if let Special::Promote(k) = m.special {
+                s.push('=');
+                s.push_str(KINDS[k as usize].code);
+            }
+            if matches!(m.special, Special::EnPassant { .. }) {
+                s.push_str(" ep.");
+            }
+        }
+    }
+    let u = board.make(m);
+    if let Some((r, rp)) = u.reborn() {
+        // Circe rebirth, Popeye's way: `[+bPc7]`.
+        let c = if rp.color == Color::White { 'w' } else { 'b' };
+        s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
+    }
+    let victim = board.side;
+    if board.in_check(victim) {
+        s.push_str(if board.has_legal_move() { " +" } else { " #" });
+    } else if final_goal && goal != Goal::Mate && goal_reached(board, goal) {
+        s.push_str(if goal == Goal::Stalemate { " =" } else { " ==" });
+    }
+    board.unmake(m, u);
+    s
+}
+
+/// Is `goal` reached for the side to move on `board` (the victim)?
+pub fn goal_reached(board: &mut Board, goal: Goal) -> bool {
+    match goal {
+        Goal::Mate => board.is_mate(),
+        Goal::Stalemate => board.is_stalemate(),
+        Goal::DoubleStalemate => board.is_double_stalemate(),
     }
 }
 

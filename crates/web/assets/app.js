@@ -661,6 +661,7 @@ function pollSolve(id) {
 function showProblemPosition(job) {
   const twin = (job.twins || [])[0];
   if (twin && twin.position) startReplay({ start_fen: twin.position, moves: [] }, 'the problem\'s position');
+  else if (ui.replay) { ui.replay = null; render(); } // no board for this problem: not the last one's
 }
 
 function renderSolve() {
@@ -682,6 +683,11 @@ function renderSolve() {
   const box = $('solve-status');
   box.textContent = status;
   box.dataset.status = job.status;
+  // The solver library's classification (intended solutions, cooks, duals): the problem's verdict.
+  const verdict = $('solve-summary');
+  verdict.hidden = !job.summary;
+  verdict.textContent = job.summary ? `Classification: ${job.summary}` : '';
+  verdict.dataset.verdict = (job.summary || '').split(/[:;(]/)[0].trim().split(' ')[0];
   const list = $('solve-lines');
   list.replaceChildren();
   $('solve-text').textContent = job.text || '';
@@ -690,7 +696,19 @@ function renderSolve() {
       const h = document.createElement('li');
       h.className = 'twin-header';
       h.textContent = `${twin.header} (${twin.stipulation})`;
+      if (twin.classification) {
+        const c = document.createElement('span');
+        c.className = `verdict verdict-${twin.classification.verdict}`;
+        c.textContent = twin.classification.summary;
+        h.append(' ', c);
+      }
       list.append(h);
+    }
+    if (twin.board_note && twin.solutions.length) {
+      const li = document.createElement('li');
+      li.className = 'muted board-note';
+      li.textContent = twin.board_note;
+      list.append(li);
     }
     if (twin.solutions.length === 0) {
       const li = document.createElement('li');
@@ -700,8 +718,15 @@ function renderSolve() {
     }
     for (const sol of twin.solutions) {
       const li = document.createElement('li');
-      li.className = 'solution' + (sol.replay ? ' clickable' : '');
-      li.textContent = sol.text;
+      li.className = 'solution' + (sol.replay ? ' clickable' : '') + (sol.role ? ` role-${sol.role}` : '');
+      li.dataset.role = sol.role || 'none';
+      if (sol.solution) li.dataset.solution = sol.solution;
+      const text = document.createElement('span');
+      text.className = 'sol-text';
+      text.textContent = sol.text;
+      li.append(text);
+      const badge = solutionBadge(sol);
+      if (badge) li.append(' ', badge);
       if (sol.replay) {
         li.title = 'click to replay on the board';
         li.addEventListener('click', () => startReplay(sol.replay, sol.text));
@@ -715,6 +740,24 @@ function renderSolve() {
     li.textContent = 'interrupted: the list may be incomplete';
     list.append(li);
   }
+}
+
+// The mark of a listed line, from the server's classification (`role`, `solution` number).
+function solutionBadge(sol) {
+  const names = {
+    intended: 'intended', cook: sol.short ? 'cook (short)' : 'cook', 'move-order': 'move-order dual',
+    'second-path': 'second-path dual', dual: 'dual', threat: 'threat', 'set-play': 'set play', try: 'try',
+  };
+  let label = names[sol.role];
+  if (!label) return null;
+  // Set play and tries: only their first lines are marked.
+  if ((sol.role === 'set-play' && !/^\s*1\.\.\./.test(sol.text)) || (sol.role === 'try' && !/^\s*1\.[^.]/.test(sol.text))) return null;
+  if (sol.solution && !['intended', 'cook'].includes(sol.role)) label += ` of ${sol.solution}`;
+  else if (sol.solution) label = `${sol.solution} · ${label}`;
+  const b = document.createElement('span');
+  b.className = `badge badge-${sol.role}`;
+  b.textContent = label;
+  return b;
 }
 
 $('btn-solve').addEventListener('click', () => startSolve({ input: $('solve-input').value }));

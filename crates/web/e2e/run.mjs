@@ -423,9 +423,21 @@ test('solver: an h#2 of the problem set, solutions equal to Popeye\'s, replay an
   await page.fill('#solve-input', entry.popeye_input);
   await page.click('#btn-solve');
   await waitFor(() => document.getElementById('solve-status').dataset.status === 'done', 'the solve to finish', 30000);
-  const listed = (await page.locator('#solve-lines li.solution').allTextContents()).sort();
+  const listed = (await page.locator('#solve-lines li.solution .sol-text').allTextContents()).sort();
   assert(JSON.stringify(listed) === JSON.stringify(reference), `solutions ${JSON.stringify(listed)} vs Popeye ${JSON.stringify(reference)}`);
   assert((await page.locator('#solve-status').textContent()).includes(`${reference.length} solution lines`), 'the count is shown');
+  // The classification marks: Popeye's two lines share no move, so they are two solutions; with one
+  // intended by default the second is a cook (the marks come from the server's classification).
+  const marks = async () => page.$$eval('#solve-lines li.solution', (lis) => lis.map((li) => ({
+    text: li.querySelector('.sol-text').textContent, role: li.dataset.role, badge: (li.querySelector('.badge') || {}).textContent || '',
+  })));
+  let got = await marks();
+  const roles = got.map((m) => m.role).sort();
+  assert(roles.length === reference.length && roles.filter((r) => r === 'intended').length === 1
+    && roles.filter((r) => r === 'cook').length === reference.length - 1, `one intended, the rest cooks: ${JSON.stringify(got)}`);
+  assert(got.every((m) => m.badge.endsWith(m.role)), `a badge per solution: ${JSON.stringify(got)}`);
+  assert((await page.locator('#solve-summary').textContent()) === `Classification: cooked: ${reference.length - 1} extra solution${reference.length === 2 ? '' : 's'}`, 'the verdict');
+  assert(await page.locator('#solve-summary').getAttribute('data-verdict') === 'cooked', 'the verdict\'s class');
   await waitFor(() => window.mysl.ui.replay && window.mysl.ui.replay.start_fen.startsWith('8/8/7b/3n4/2pB4/2pk4/8/R1qNK3 b'), 'the problem\'s position on the board');
   await page.waitForTimeout(300); // the board's animation
   await shot('solver');
@@ -445,6 +457,65 @@ test('solver: an h#2 of the problem set, solutions equal to Popeye\'s, replay an
   assert(lowSolver.checked >= 8 && lowSolver.out.length === 0, `solver panel contrast (${lowSolver.checked} checked): ${lowSolver.out.join('; ')}`);
   await page.click('#replay-exit');
   assert(await page.evaluate(() => window.mysl.ui.replay === null), 'back to the game');
+  // The same problem with `Remark Intended 2` (Popeye reads it as a remark): sound, both intended.
+  await page.fill('#solve-input', entry.popeye_input.replace('BeginProblem\n', `BeginProblem\nRemark Intended ${reference.length}\n`));
+  await page.click('#btn-solve');
+  await waitFor(() => document.getElementById('solve-status').dataset.status === 'done' && /sound/.test(document.getElementById('solve-summary').textContent), 'the solve to finish', 30000);
+  got = await marks();
+  assert(got.length === reference.length && got.every((m) => m.role === 'intended'), `all intended: ${JSON.stringify(got)}`);
+  assert((await page.locator('#solve-summary').textContent()) === 'Classification: sound (C+)', 'sound');
+  // pyset-057 (ser-h#5): Popeye prints some solutions in several move orders; the lines with the same
+  // moves as an earlier one (read from Popeye's text) are marked as its move-order duals.
+  const e57 = fs.readFileSync(problemSet, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.id === 'pyset-057');
+  if (e57) {
+    const moveSet = (l) => l.split(/\s+/).filter((t) => !['+', '#', '=', '=='].includes(t)).map((t) => t.replace(/^\d+\.+/, '')).sort().join(' ');
+    await page.fill('#solve-input', e57.popeye_input);
+    await page.click('#btn-solve');
+    await waitFor(() => window.mysl.ui.solve && window.mysl.ui.solve.problem.stipulation === 'ser-h#5' && document.getElementById('solve-status').dataset.status === 'done', 'pyset-057 solved', 60000);
+    got = await marks();
+    const popeye = e57.solutions.filter((l) => /^\d/.test(l));
+    assert(JSON.stringify(got.map((m) => m.text).sort()) === JSON.stringify([...popeye].sort()), 'pyset-057: Popeye\'s lines');
+    const seen = new Map();
+    let transposed = 0;
+    for (const m of got) {
+      const key = moveSet(m.text);
+      if (seen.has(key)) {
+        transposed += 1;
+        assert(m.role === 'move-order' && m.badge.startsWith('move-order dual of'), `a move-order dual: ${JSON.stringify(m)}`);
+      } else {
+        seen.set(key, m);
+        assert(m.role !== 'move-order', `not a move-order dual: ${JSON.stringify(m)}`);
+      }
+    }
+    assert(transposed >= 1, 'pyset-057 has transpositions');
+    await page.locator('#solve-summary').scrollIntoViewIfNeeded();
+    await page.evaluate(() => document.getElementById('solve-summary').scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(300);
+    await shot('solver-classification');
+    // Fairy pieces (G2): the panel says the lines are not replayed; the last problem's board is gone.
+    assert(/orthodox pieces only.*G2/.test(await page.locator('#solve-lines .board-note').first().textContent()), 'the fairy note');
+    assert(await page.evaluate(() => window.mysl.ui.replay === null), 'no stale problem position');
+  }
+  // A Circe h#2 (pyset-061): a line with a rebirth replays with the reborn piece on its square.
+  const e61 = fs.readFileSync(problemSet, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.id === 'pyset-061');
+  if (e61) {
+    await page.fill('#solve-input', e61.popeye_input);
+    await page.click('#btn-solve');
+    await waitFor(() => window.mysl.ui.solve && window.mysl.ui.solve.problem.titles !== undefined && window.mysl.ui.solve.problem.stipulation === 'h#2'
+      && window.mysl.ui.solve.status === 'done' && (window.mysl.ui.solve.twins || []).length === 4, 'pyset-061 solved', 60000);
+    const line = e61.solutions.find((l) => /^1\..*\[\+bQd8\]/.test(l));
+    assert(line, 'pyset-061 has a line with a rebirth on d8');
+    await page.locator('#solve-lines li.solution', { hasText: line }).first().click();
+    await waitFor(() => window.mysl.ui.replay && window.mysl.ui.replay.moves.length === 4, 'the Circe replay');
+    const k = (await page.evaluate(() => window.mysl.ui.replay.moves.map((m) => m.san))).findIndex((t) => t.includes('[+bQd8]'));
+    assert(k >= 0, 'the rebirth move in the replay');
+    for (let i = 0; i <= k; i += 1) await page.click('#nav-next');
+    await waitFor(() => [...document.querySelectorAll('#board piece')].some((p) => p.cgKey === 'd8' && p.classList.contains('black') && p.classList.contains('queen')), 'the black queen reborn on d8', 3000);
+    assert(await page.evaluate(() => document.querySelectorAll('#board square.check').length) === (/ \+$/.test((await page.evaluate(() => window.mysl.ui.replay.moves))[k].san) ? 1 : 0), 'check only after a checking move');
+    await page.waitForTimeout(300);
+    await shot('solver-circe-replay');
+    await page.click('#replay-exit');
+  }
   // A long problem, cancelled.
   await page.fill('#solve-input', 'BeginProblem\nStipulation ser-h#9\nPieces White Ke1 Qd1 Ra1 Rh1 Sb1 Black Ke8 Qd8 Ra8 Rh8 Pa7b7c7d7\nEndProblem\n');
   await page.click('#btn-solve');
@@ -528,7 +599,7 @@ test('board editor: set up a position, play it and analyse it', async () => {
   await page.fill('#solve-stip', '#1');
   await page.click('#btn-solve-board');
   await waitFor(() => document.getElementById('solve-status').dataset.status === 'done' && document.querySelectorAll('#solve-lines li.solution').length > 0, 'the #1 solved');
-  const lines = await page.locator('#solve-lines li.solution').allTextContents();
+  const lines = await page.locator('#solve-lines li.solution .sol-text').allTextContents();
   assert(lines.length === 1 && lines[0] === '1.Ra1-a8 # !', `the key: ${lines}`);
   await tab('analysis');
 });

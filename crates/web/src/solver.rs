@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mysl_core::{san, uci, Chess, Color, Square};
-use mysl_problems::board::{square_name, Board, Circe, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
+use mysl_problems::board::{square_name, Board, Circe, Paralysis, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
 use mysl_problems::input::{parse_problems, Problem};
 use mysl_problems::solve::Limits;
 use mysl_problems::stipulation::{Play, Stipulation};
@@ -68,6 +68,7 @@ impl SolveJob {
             v["twins"] = r["twins"].clone();
             v["text"] = r["text"].clone();
             v["interrupted"] = r["interrupted"].clone();
+            v["summary"] = r["summary"].clone();
         }
         v
     }
@@ -154,8 +155,21 @@ pub fn solve(problem: &Problem, stop: Arc<AtomicBool>, nodes: Arc<AtomicU64>) ->
     for (twin, (_, board, stip)) in result.twins.iter().zip(positions.iter()) {
         interrupted |= twin.interrupted;
         let replays = replay_lines(board, stip, &twin.lines);
-        let solutions: Vec<Value> =
-            twin.lines.iter().zip(replays).map(|(text, replay)| json!({"text": text, "replay": replay})).collect();
+        // The library's classification: each line's role (intended, cook, a dual, ...) and its solution.
+        let class = &twin.classification;
+        let solutions: Vec<Value> = twin
+            .lines
+            .iter()
+            .zip(replays)
+            .enumerate()
+            .map(|(i, (text, replay))| {
+                let (role, solution) = class.role(i);
+                let short = solution.is_some_and(|k| class.solutions[k].short && class.solutions[k].line == i);
+                json!({"text": text, "replay": replay, "role": role, "solution": solution.map(|k| k + 1), "short": short})
+            })
+            .collect();
+        let classification: Value =
+            serde_json::from_str(&output::classification_json(class, &twin.lines)).unwrap_or(Value::Null);
         let count = twin.lines.iter().filter(|l| starts_with_move_number(l)).count();
         // The diagram: the first replay's start, else the twin's board with the side that starts.
         let diagram = solutions
@@ -164,10 +178,11 @@ pub fn solve(problem: &Problem, stop: Arc<AtomicBool>, nodes: Arc<AtomicU64>) ->
             .or_else(|| diagram_fen(board, stip));
         twins.push(json!({
             "header": twin.header, "stipulation": twin.stipulation.to_string(), "interrupted": twin.interrupted,
-            "solutions": solutions, "count": count, "position": diagram,
+            "solutions": solutions, "count": count, "position": diagram, "classification": classification,
+            "board_note": board_note(board),
         }));
     }
-    Ok(json!({"twins": twins, "text": text, "interrupted": interrupted}))
+    Ok(json!({"twins": twins, "text": text, "interrupted": interrupted, "summary": result.summary()}))
 }
 
 fn starts_with_move_number(line: &str) -> bool {
@@ -240,10 +255,14 @@ fn line_moves(line: &str) -> Option<(usize, Vec<Token>)> {
 /// 1); battle play prints a tree, so a line continues the lines above it of smaller depth (a threat
 /// skips the defender's ply: the replay then lets the attacker move again).
 pub fn replay_lines(board: &Board, stip: &Stipulation, lines: &[String]) -> Vec<Value> {
-    // The replay runs on the orthodox rules core: fairy pieces and Circe rebirths cannot be shown
-    // (a nightrider would pass for a knight), so such twins get no replays.
-    if board.has_fairy(Color::White) || board.has_fairy(Color::Black) || board.circe != Circe::Off {
+    // The board shows orthodox pieces only: fairy pieces cannot be shown (a nightrider would pass for a
+    // knight), so such twins get no replays (the panel says why: `board_note`).
+    if board_note(board).is_some() {
         return vec![Value::Null; lines.len()];
+    }
+    // Circe rebirths, Madrasi and Isardam: replayed on the solver's own board, a position per half move.
+    if board.circe != Circe::Off || board.paralysis != Paralysis::Off {
+        return replay_lines_on_solver_board(board, stip, lines);
     }
     let tree = !(stip.series || matches!(stip.play, Play::Help | Play::HelpSelf));
     let mut stack: Vec<(usize, Token)> = Vec::new();
@@ -261,6 +280,81 @@ pub fn replay_lines(board: &Board, stip: &Stipulation, lines: &[String]) -> Vec<
             replay(board, &path).unwrap_or(Value::Null)
         })
         .collect()
+}
+
+/// Why a twin's lines cannot be shown on the board (fairy pieces), or None.
+pub fn board_note(board: &Board) -> Option<String> {
+    let mut codes: Vec<&str> = board
+        .pieces()
+        .filter(|(_, p)| p.kind >= mysl_problems::walk::FIRST_FAIRY)
+        .map(|(_, p)| KINDS[p.kind as usize].code)
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    (!codes.is_empty()).then(|| {
+        format!(
+            "The board shows orthodox pieces only: these lines (fairy pieces {}) are not replayed.",
+            codes.join(", ")
+        )
+    })
+}
+
+/// Replays with the solver's board (`mysl_problems::classify::replay_texts`), so Circe rebirths and
+/// paralysis are right: the same tree logic as [`replay_lines`], a FEN after every half move.
+fn replay_lines_on_solver_board(board: &Board, stip: &Stipulation, lines: &[String]) -> Vec<Value> {
+    let tree = !(stip.series || matches!(stip.play, Play::Help | Play::HelpSelf));
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    lines
+        .iter()
+        .map(|line| {
+            let Some(depth) = mysl_problems::classify::line_depth(line) else { return Value::Null };
+            let texts: Vec<String> = mysl_problems::classify::split_line(line).into_iter().map(|(t, _)| t).collect();
+            if texts.is_empty() {
+                return Value::Null;
+            }
+            if tree || depth > 1 {
+                stack.retain(|(d, _)| *d < depth);
+            } else {
+                stack.clear();
+            }
+            stack.extend(texts.into_iter().enumerate().map(|(i, t)| (depth + i, t)));
+            let path: Vec<String> = stack.iter().map(|(_, t)| t.clone()).collect();
+            replay_on_solver_board(board, stip, &path).unwrap_or(Value::Null)
+        })
+        .collect()
+}
+
+fn solver_board_fen(b: &Board) -> String {
+    let (placement, castling, ep) = board_fields(b);
+    let side = if b.side == Color::White { 'w' } else { 'b' };
+    format!("{placement} {side} {castling} {} 0 1", ep.map_or("-".to_string(), square_name))
+}
+
+fn replay_on_solver_board(board: &Board, stip: &Stipulation, texts: &[String]) -> Option<Value> {
+    let played = mysl_problems::classify::replay_texts(board, stip.goal, texts)?;
+    // The side that made the first move starts.
+    let first = played.first()?;
+    let mut start = board.clone();
+    if first.1.side == start.side {
+        start.make_null();
+    }
+    let mut moves = Vec::new();
+    for ((m, after), text) in played.iter().zip(texts) {
+        let promo = match m.special {
+            mysl_problems::board::Special::Promote(k) => match KINDS[k as usize].code {
+                "S" => "n".to_string(),
+                c => c.to_ascii_lowercase(),
+            },
+            _ => String::new(),
+        };
+        let (from, to) = (square_name(m.from), square_name(m.to));
+        moves.push(json!({
+            "uci": format!("{from}{to}{promo}"), "san": text, "fen": solver_board_fen(after), "from": from, "to": to,
+            // ` +`/` #` after the move: the `+` of a rebirth `[+bQd8]` is no check.
+            "check": text.ends_with(" +") || text.ends_with(" #"),
+        }));
+    }
+    Some(json!({"start_fen": solver_board_fen(&start), "moves": moves}))
 }
 
 /// FEN letter of an orthodox kind; '?' (an invalid FEN, so no board) for a fairy piece.
@@ -427,6 +521,54 @@ mod tests {
         let ucis: Vec<&str> = moves.iter().map(|m| m["uci"].as_str().unwrap_or("")).collect();
         assert_eq!(ucis, ["c1g5", "d1c3", "d5f4", "e1c1"]);
         assert!(r[0]["start_fen"].as_str().unwrap_or("").contains(" b Q "));
+    }
+
+    #[test]
+    fn circe_lines_replay_with_their_rebirths() {
+        // A Circe h#2 (pyset-061's position): every solution line of every twin replays on the solver's
+        // board; a rebirth `[+bQd8]` puts that piece on that square in the FEN after the move.
+        let text = "BeginProblem\nStipulation h#2\nCondition Circe\nPieces White Ke2 Se5 Pb2g7\n\
+                    Black Kh4 Qf8 Rh5 Bc8g3 Sa7g8 Pc3f7g6\nTwin rotate 90\nEndProblem\n";
+        let p = parse_one(text).expect("parsed");
+        let stop = Arc::new(AtomicBool::new(false));
+        let v = solve(&p, stop, Arc::new(AtomicU64::new(0))).expect("solved");
+        let mut rebirths = 0;
+        for twin in v["twins"].as_array().expect("twins") {
+            assert!(twin["board_note"].is_null(), "{twin}");
+            for sol in twin["solutions"].as_array().expect("solutions") {
+                let moves = sol["replay"]["moves"].as_array().unwrap_or_else(|| panic!("replayed: {sol}"));
+                assert_eq!(moves.len(), 4, "{sol}");
+                assert_eq!(moves[3]["check"], true);
+                for m in &moves[..3] {
+                    assert_eq!(m["check"], m["san"].as_str().is_some_and(|t| t.ends_with(" +")), "{m}");
+                }
+                for m in moves {
+                    let san = m["san"].as_str().expect("text");
+                    if let Some(i) = san.find("[+") {
+                        let (color, kind, square) = (&san[i + 2..i + 3], &san[i + 3..i + 4], &san[i + 4..i + 6]);
+                        let letter = if kind == "S" { "N" } else { kind };
+                        let letter = if color == "w" { letter.to_string() } else { letter.to_lowercase() };
+                        let fen = m["fen"].as_str().expect("fen");
+                        let pos = Chess::from_fen(fen).expect("a legal FEN");
+                        let sq = mysl_problems::board::parse_square(square).expect("square");
+                        let piece = pos.board().piece_at(Square::new(u32::from(sq)).expect("square")).expect("reborn");
+                        assert_eq!(piece.char().to_string(), letter, "{san} in {fen}");
+                        rebirths += 1;
+                    }
+                }
+            }
+        }
+        assert!(rebirths >= 2, "the lines have rebirths");
+    }
+
+    #[test]
+    fn fairy_twins_say_why_they_are_not_replayed() {
+        let text = "BeginProblem\nStipulation h#1\nPieces White Kc7 Gh1 Black Ka8 Pa7b7\nEndProblem\n";
+        let p = parse_one(text).expect("parsed");
+        let v = solve(&p, Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0))).expect("solved");
+        let twin = &v["twins"][0];
+        assert!(twin["board_note"].as_str().is_some_and(|n| n.contains("fairy pieces G")), "{twin}");
+        assert!(twin["solutions"].as_array().expect("lines").iter().all(|s| s["replay"].is_null()));
     }
 
     #[test]

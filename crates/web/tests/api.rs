@@ -452,6 +452,35 @@ async fn solver_jobs_solve_and_replay() {
         assert_eq!(moves[3]["check"], true, "the last move mates: {sol}");
     }
     assert!(done["text"].as_str().is_some_and(|t| t.contains("solution finished")), "{done}");
+    // The library's classification: two solutions, one intended by default, the other a cook.
+    assert_eq!(done["summary"], "cooked: 1 extra solution", "{done}");
+    let class = &done["twins"][0]["classification"];
+    assert_eq!(class["verdict"], "cooked", "{class}");
+    let mut roles: Vec<&str> = solutions.iter().filter_map(|s| s["role"].as_str()).collect();
+    roles.sort_unstable();
+    assert_eq!(roles, ["cook", "intended"], "{done}");
+    for sol in solutions {
+        let k = sol["solution"].as_u64().expect("a solution number") as usize;
+        assert_eq!(class["solutions"][k - 1]["text"], sol["text"], "{done}");
+    }
+    // `Remark Intended 2`: the same lines are sound; a transposition is marked as a move-order dual.
+    let (_, v) = post(
+        &app,
+        "/api/solve",
+        json!({ "input": input.replace("BeginProblem\n", "BeginProblem\nRemark Intended 2\n") }),
+    )
+    .await;
+    let done = wait_job(&app, v["id"].as_u64().expect("id")).await;
+    assert_eq!(done["summary"], "sound (C+)", "{done}");
+    let series = "BeginProblem\nStipulation ser-h#2\nPieces White Kd1 Se5 Black Kh8 Ra8 Be4 Pg7\nEndProblem\n";
+    let (_, v) = post(&app, "/api/solve", json!({ "input": series })).await;
+    let done = wait_job(&app, v["id"].as_u64().expect("id")).await;
+    assert_eq!(done["summary"], "sound (C+); 1 move-order dual", "{done}");
+    let solutions = done["twins"][0]["solutions"].as_array().expect("solutions");
+    let roles: Vec<(&str, u64)> =
+        solutions.iter().map(|s| (s["role"].as_str().unwrap_or(""), s["solution"].as_u64().unwrap_or(0))).collect();
+    assert_eq!(roles, [("intended", 1), ("move-order", 1)], "{done}");
+    assert!(done["twins"][0]["classification"]["summary"].as_str().is_some_and(|s| s.contains("1 move-order dual")));
     // The board's position with a stipulation.
     let (s, v) =
         post(&app, "/api/solve", json!({"fen": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "stipulation": "#1"})).await;
@@ -460,6 +489,7 @@ async fn solver_jobs_solve_and_replay() {
     let lines = done["twins"][0]["solutions"].as_array().expect("lines");
     assert_eq!(lines[0]["text"], "1.Ra1-a8 # !", "{done}");
     assert_eq!(lines[0]["replay"]["moves"][0]["san"], "Ra8#");
+    assert_eq!((lines[0]["role"].as_str(), done["summary"].as_str()), (Some("intended"), Some("sound (C+)")), "{done}");
 }
 
 #[tokio::test]
@@ -514,6 +544,8 @@ async fn solver_errors_are_clear_4xx_and_cancel_works() {
         let end = wait_job(&app, jid).await;
         assert_eq!(end["status"], "cancelled", "{end}");
         assert_eq!(end["interrupted"], true, "{end}");
+        // Never sound when interrupted.
+        assert!(end["summary"].as_str().is_some_and(|s| !s.contains("sound (C+)")), "{end}");
         let (s, v) = post(&app, &format!("/api/solve/{jid}/cancel"), json!({})).await;
         assert_eq!(s, StatusCode::CONFLICT, "{v}");
     }
