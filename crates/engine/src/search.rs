@@ -743,18 +743,28 @@ impl<R: Rules> Searcher<R> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            return match pos.outcome() {
-                Some(o) => self.terminal_score(o, pos, ply),
-                None => DRAW,
-            };
+        let tactical_only = !in_check && !R::MUST_CAPTURE;
+        let mut moves = MoveList::new();
+        if tactical_only {
+            // Only captures and queen promotions are searched here: the quiet moves are not generated.
+            pos.legal_tactical_moves_into(&mut moves);
+            if moves.is_empty() && !pos.has_legal_moves() {
+                return match pos.outcome() {
+                    Some(o) => self.terminal_score(o, pos, ply),
+                    None => DRAW,
+                };
+            }
+            moves.retain(|m| is_capture(pos, m) || m.promotion() == Some(Role::Queen));
+        } else {
+            pos.legal_moves_into(&mut moves);
+            if moves.is_empty() {
+                return match pos.outcome() {
+                    Some(o) => self.terminal_score(o, pos, ply),
+                    None => DRAW,
+                };
+            }
         }
         let tt_move = tt_entry.and_then(|e| e.mv);
-        if !in_check && !R::MUST_CAPTURE {
-            // Only captures and queen promotions are searched here: drop the rest before sorting.
-            moves.retain(|m| is_capture(pos, m) || m.promotion() == Some(Role::Queen));
-        }
         let mut scores = std::mem::take(&mut self.score_buffers[ply as usize]);
         self.score_moves(pos, &moves, tt_move, ply, &mut scores);
         for i in 0..moves.len() {
