@@ -67,6 +67,8 @@ struct Stack {
     static_eval: i32,
     moved: Option<(usize, usize)>, // (piece index, to square) of the move leading here
     excluded_null: bool,
+    /// The move a singular-extension search leaves out at this ply.
+    excluded: Option<Move>,
 }
 
 /// The search state of one thread.
@@ -85,6 +87,8 @@ pub struct Searcher<R: Rules> {
     pv: Vec<Vec<Move>>,
     root_excluded: Vec<Move>,
     root_allowed: Vec<Move>,
+    /// The iteration's depth (limits extensions: no path grows beyond twice it).
+    root_depth: i32,
     lmr: [[i32; 64]; 64],
     /// Per-ply move-score buffers, reused so that no node allocates.
     score_buffers: Vec<Vec<i32>>,
@@ -129,11 +133,18 @@ impl<R: Rules> Searcher<R> {
             history: Box::new([[[0; 64]; 64]; 2]),
             countermoves: Box::new([[None; 64]; 12]),
             stack: (0..MAX_PLY + 4)
-                .map(|_| Stack { killers: [None; 2], static_eval: 0, moved: None, excluded_null: false })
+                .map(|_| Stack {
+                    killers: [None; 2],
+                    static_eval: 0,
+                    moved: None,
+                    excluded_null: false,
+                    excluded: None,
+                })
                 .collect(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             root_excluded: Vec::new(),
             root_allowed: Vec::new(),
+            root_depth: 0,
             lmr,
             score_buffers: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(mysl_core::moves::MAX_MOVES)).collect(),
             tb: None,
@@ -274,6 +285,7 @@ impl<R: Rules> Searcher<R> {
 
         'deepening: for depth in 1..=max_depth {
             self.root_excluded.clear();
+            self.root_depth = depth;
             #[allow(clippy::needless_range_loop)]
             for pv_index in 0..multipv {
                 self.seldepth = 0;
@@ -436,11 +448,12 @@ impl<R: Rules> Searcher<R> {
             return (sum / faces.len() as i64) as i32;
         }
 
+        let excluded = self.stack[ply as usize].excluded;
         let key = pos.key();
         let tt_entry = self.tt.probe(key, ply);
         let tt_move = tt_entry.and_then(|e| e.mv);
         if let Some(e) = tt_entry {
-            if !pv_node && e.depth >= depth {
+            if !pv_node && excluded.is_none() && e.depth >= depth {
                 let cutoff = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => e.score >= beta,
@@ -455,7 +468,12 @@ impl<R: Rules> Searcher<R> {
         // Tablebases: a WDL probe after a zeroing move (the counter is 0, as the tables assume).
         let mut tb_floor = -INFINITY;
         let mut tb_cap = INFINITY;
-        if matches!(R::VARIANT, Variant::Chess) && self.tb_cardinality > 0 && !root && pos.halfmoves() == 0 {
+        if matches!(R::VARIANT, Variant::Chess)
+            && self.tb_cardinality > 0
+            && !root
+            && excluded.is_none()
+            && pos.halfmoves() == 0
+        {
             if let Some((value, bound)) = self.probe_wdl(pos, ply) {
                 let cut = match bound {
                     Bound::Exact => true,
@@ -489,7 +507,7 @@ impl<R: Rules> Searcher<R> {
         self.stack[ply as usize].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply as usize - 2].static_eval;
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility pruning.
             if depth <= 7 && static_eval - 75 * (depth - improving as i32) >= beta {
                 return static_eval;
@@ -528,6 +546,35 @@ impl<R: Rules> Searcher<R> {
                 None => DRAW,
             };
         }
+        // Singular extension: when the hash move is much better than every other move (a search without
+        // it at half depth fails low against the hash score minus a margin), it is searched a ply deeper.
+        // When even the other moves beat beta by the margin, several moves refute: cut (multi-cut).
+        let mut singular = false;
+        if let (Some(e), Some(tm)) = (tt_entry, tt_move) {
+            if !root
+                && excluded.is_none()
+                && depth >= 8
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && e.score.abs() < MATE_BOUND
+                && ply < 2 * self.root_depth
+            {
+                let singular_beta = e.score - 2 * depth;
+                self.stack[ply as usize].excluded = Some(tm);
+                let value = self.negamax(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, false);
+                self.stack[ply as usize].excluded = None;
+                self.pv[ply as usize].clear();
+                if self.stopped() {
+                    return 0;
+                }
+                if value < singular_beta {
+                    singular = true;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
+
         let mut scores = std::mem::take(&mut self.score_buffers[ply as usize]);
         self.score_moves(pos, &moves, tt_move, ply, &mut scores);
 
@@ -542,6 +589,9 @@ impl<R: Rules> Searcher<R> {
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);
             if root && (self.root_excluded.contains(&mv) || !self.root_allowed.contains(&mv)) {
+                continue;
+            }
+            if excluded == Some(mv) {
                 continue;
             }
             let capture = is_capture(pos, mv);
@@ -564,7 +614,7 @@ impl<R: Rules> Searcher<R> {
                 continue;
             }
             self.stack[ply as usize + 1].moved = Some((moved_piece, mv.to() as usize));
-            let extension = if gives_check { 1 } else { 0 };
+            let extension = if gives_check || (singular && Some(mv) == tt_move) { 1 } else { 0 };
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, pv_node)
@@ -619,8 +669,8 @@ impl<R: Rules> Searcher<R> {
         }
         self.score_buffers[ply as usize] = scores;
         if searched == 0 {
-            // Every move was pruned or excluded at the root.
-            return if root { alpha } else { static_eval.max(-MATE_BOUND + 1) };
+            // Every move was pruned or excluded (at the root, or the singular search's only move).
+            return if root || excluded.is_some() { alpha } else { static_eval.max(-MATE_BOUND + 1) };
         }
         let best_score = best_score.min(tb_cap);
         let bound = if best_score >= beta {
@@ -630,7 +680,7 @@ impl<R: Rules> Searcher<R> {
         } else {
             Bound::Upper
         };
-        if !root || self.root_excluded.is_empty() {
+        if excluded.is_none() && (!root || self.root_excluded.is_empty()) {
             self.tt.store(key, best_move, best_score, if in_check { 0 } else { static_eval }, depth, bound, ply);
         }
         best_score
