@@ -608,6 +608,7 @@ impl<R: Rules> Searcher<R> {
             }
             let moved_piece = piece_index(pos, mv.from());
             pos.play_unchecked(mv);
+            self.tt.prefetch(pos.key());
             let gives_check = pos.is_check();
             if prune && !gives_check {
                 pos.unplay(mv);
@@ -839,6 +840,7 @@ impl<R: Rules> Searcher<R> {
                 }
             }
             pos.play_unchecked(mv);
+            self.tt.prefetch(pos.key());
             let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
             pos.unplay(mv);
             if self.stopped() {
