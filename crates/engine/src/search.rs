@@ -21,6 +21,9 @@ use crate::tt::{Bound, TranspositionTable};
 
 pub const MAX_PLY: usize = 128;
 
+/// The depth of quiescence results in the hash table: below every full-width search.
+const QS_DEPTH: i32 = 0;
+
 /// What to search for how long.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -774,7 +777,8 @@ impl<R: Rules> Searcher<R> {
         if ply as usize >= MAX_PLY - 2 {
             return if in_check { DRAW } else { self.eval.evaluate(pos) };
         }
-        let tt_entry = self.tt.probe(pos.key(), ply);
+        let key = pos.key();
+        let tt_entry = self.tt.probe(key, ply);
         if let Some(e) = tt_entry {
             let cutoff = match e.bound {
                 Bound::Exact => true,
@@ -789,6 +793,9 @@ impl<R: Rules> Searcher<R> {
         let stand_pat = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.eval.evaluate(pos), |e| e.eval) };
         if !in_check {
             if stand_pat >= beta {
+                if tt_entry.is_none() {
+                    self.tt.store(key, None, stand_pat, stand_pat, QS_DEPTH, Bound::Lower, ply);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
@@ -818,6 +825,8 @@ impl<R: Rules> Searcher<R> {
         let tt_move = tt_entry.and_then(|e| e.mv);
         let mut scores = std::mem::take(&mut self.score_buffers[ply as usize]);
         self.score_moves(pos, &moves, tt_move, ply, &mut scores);
+        let original_alpha = alpha;
+        let mut best_move = None;
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);
             let capture = is_capture(pos, mv);
@@ -850,6 +859,7 @@ impl<R: Rules> Searcher<R> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     if score >= beta {
                         break;
                     }
@@ -864,6 +874,15 @@ impl<R: Rules> Searcher<R> {
             // In antichess with only quiet moves, the static evaluation stands.
             return self.eval.evaluate(pos);
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { stand_pat };
+        self.tt.store(key, best_move, best, eval, QS_DEPTH, bound, ply);
         best
     }
 }

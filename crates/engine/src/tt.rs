@@ -145,9 +145,16 @@ impl TranspositionTable {
             let data = d.load(Ordering::Relaxed);
             if k.load(Ordering::Relaxed) ^ data == key || data == 0 {
                 victim = i;
+                let same = k.load(Ordering::Relaxed) ^ data == key;
+                // A much shallower bound (a quiescence result) does not replace a deep entry.
+                if let (true, Some((old, old_age))) = (same, unpack(data)) {
+                    if bound != Bound::Exact && depth + 4 <= old.depth && old_age == age {
+                        return;
+                    }
+                }
                 // Keep the old move if the new store has none.
                 if let (None, Some((old, _))) = (mv, unpack(data)) {
-                    if k.load(Ordering::Relaxed) ^ data == key {
+                    if same {
                         let data = pack(old.mv, score_to_tt(score, ply), eval, depth, bound, age);
                         bucket.slots[i].0.store(key ^ data, Ordering::Relaxed);
                         bucket.slots[i].1.store(data, Ordering::Relaxed);
