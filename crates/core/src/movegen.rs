@@ -127,6 +127,26 @@ impl<R: Rules> Position<R> {
         counter.0
     }
 
+    /// The legal captures (e.p. included) and promotions (pushes onto the last rank too, every kind),
+    /// in the order `legal_moves` lists them: the quiescence search's candidates without generating
+    /// the quiet moves (only the orthodox generator has a direct path; the others filter).
+    pub fn legal_tactical_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        if matches!(R::GENERATOR, Generator::Orthodox) {
+            if !(R::HAS_VARIANT_END && self.variant_outcome().is_some()) {
+                self.generate_orthodox::<_, true>(list);
+            }
+        } else {
+            self.generate(list);
+            let occ = self.board.occupied();
+            list.retain(|m| {
+                m.is_en_passant()
+                    || m.promotion().is_some()
+                    || (!m.is_castle() && m.drop_role().is_none() && occ.contains(m.to()))
+            });
+        }
+    }
+
     /// Whether the side to move has any legal move.
     pub fn has_legal_moves(&self) -> bool {
         let mut any = AnyMove(false);
@@ -140,7 +160,7 @@ impl<R: Rules> Position<R> {
             return;
         }
         match R::GENERATOR {
-            Generator::Orthodox => self.generate_orthodox(sink),
+            Generator::Orthodox => self.generate_orthodox::<S, false>(sink),
             Generator::NonRoyal => {
                 if matches!(R::VARIANT, Variant::Dice) {
                     if let Some(role) = self.state.roll() {
@@ -188,7 +208,7 @@ impl<R: Rules> Position<R> {
     }
 
     #[inline(always)]
-    fn generate_orthodox<S: MoveSink>(&self, sink: &mut S) {
+    fn generate_orthodox<S: MoveSink, const TACTICAL: bool>(&self, sink: &mut S) {
         let us = self.turn;
         let them = !us;
         let board = &self.board;
@@ -198,8 +218,11 @@ impl<R: Rules> Position<R> {
 
         // King moves: the destination must not be attacked once the king has left its square.
         let occ_without_king = occ ^ king;
+        let theirs = board.by_color(them);
+        let king_reach =
+            if TACTICAL { attacks::king_attacks(king) & theirs } else { attacks::king_attacks(king) - ours };
         let mut king_targets = Bitboard::EMPTY;
-        for to in attacks::king_attacks(king) - ours {
+        for to in king_reach {
             if !board.is_attacked(to, them, occ_without_king) {
                 king_targets.set(to);
             }
@@ -215,35 +238,37 @@ impl<R: Rules> Position<R> {
             Some(checker) => attacks::between(king, checker) | checker,
             None => !ours,
         };
+        // Pieces other than pawns: captures only when TACTICAL (pawns handle their promotions).
+        let piece_target = if TACTICAL { target & theirs } else { target };
         let pinned = self.pinned;
         // In check a pinned piece never has a legal move.
         let movable = if checkers.any() { ours - pinned } else { ours };
 
         for from in board.knights() & (movable - pinned) {
-            sink.moves_from(from, attacks::knight_attacks(from) & target);
+            sink.moves_from(from, attacks::knight_attacks(from) & piece_target);
         }
         for from in board.diagonal_sliders() & movable {
-            let mut t = attacks::bishop_attacks(from, occ) & target;
+            let mut t = attacks::bishop_attacks(from, occ) & piece_target;
             if pinned.contains(from) {
                 t &= attacks::line(king, from);
             }
             sink.moves_from(from, t);
         }
         for from in board.orthogonal_sliders() & movable {
-            let mut t = attacks::rook_attacks(from, occ) & target;
+            let mut t = attacks::rook_attacks(from, occ) & piece_target;
             if pinned.contains(from) {
                 t &= attacks::line(king, from);
             }
             sink.moves_from(from, t);
         }
 
-        self.generate_pawn_moves(sink, target, movable);
+        self.generate_pawn_moves::<S, TACTICAL>(sink, target, movable);
 
         if let Some(ep) = self.ep_square {
             self.generate_en_passant(sink, ep, king);
         }
 
-        if checkers.is_empty() && self.castling.has_any(us) {
+        if !TACTICAL && checkers.is_empty() && self.castling.has_any(us) {
             for side in CastlingSide::ALL {
                 if let Some(rook) = self.castling.rook(us, side) {
                     if self.can_castle(side, king, rook) {
@@ -255,7 +280,12 @@ impl<R: Rules> Position<R> {
     }
 
     #[inline(always)]
-    fn generate_pawn_moves<S: MoveSink>(&self, sink: &mut S, target: Bitboard, movable: Bitboard) {
+    fn generate_pawn_moves<S: MoveSink, const TACTICAL: bool>(
+        &self,
+        sink: &mut S,
+        target: Bitboard,
+        movable: Bitboard,
+    ) {
         let us = self.turn;
         let board = &self.board;
         let pawns = board.pawns() & movable;
@@ -274,8 +304,8 @@ impl<R: Rules> Position<R> {
         let free = pawns - self.pinned;
         // Pushes.
         let single = shift_forward(free, us) & empty;
-        let double = shift_forward(single & third_rank, us) & empty & target;
-        let single = single & target;
+        let double = if TACTICAL { Bitboard::EMPTY } else { shift_forward(single & third_rank, us) & empty & target };
+        let single = if TACTICAL { single & target & last_rank } else { single & target };
         sink.pawn_moves(up, single - last_rank);
         sink.promotions(up, single & last_rank, R::PROMOTIONS);
         sink.pawn_moves(2 * up, double);
@@ -292,8 +322,12 @@ impl<R: Rules> Position<R> {
         for from in pawns & self.pinned {
             let pin_line = attacks::line(king, from);
             let from_bb = Bitboard::from_square(from);
-            let push = shift_forward(from_bb, us) & empty & pin_line;
-            let push2 = shift_forward(push & third_rank, us) & empty;
+            let mut push = shift_forward(from_bb, us) & empty & pin_line;
+            let mut push2 = shift_forward(push & third_rank, us) & empty;
+            if TACTICAL {
+                push &= last_rank;
+                push2 = Bitboard::EMPTY;
+            }
             let caps = attacks::pawn_attacks(us, from) & theirs & pin_line;
             for to in (push | caps) & target {
                 if last_rank.contains(to) {

@@ -102,3 +102,40 @@ proptest! {
         prop_assert_eq!(pos.fen(), Chess::from_fen(&start).expect("start").fen());
     }
 }
+
+/// `legal_tactical_moves_into` lists exactly the captures and promotions of `legal_moves`, in its order.
+fn tactical_moves_match_filtered_legal_moves<R: Rules>(seed: u64, plies: usize) -> Result<(), TestCaseError> {
+    let mut rng = common::Rng(seed | 1);
+    let mut pos = Position::<R>::startpos();
+    let mut tactical = mysl_core::MoveList::new();
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        let occ = pos.board().occupied();
+        let expected: Vec<_> = moves
+            .iter()
+            .filter(|m| {
+                m.is_en_passant()
+                    || m.promotion().is_some()
+                    || (!m.is_castle() && m.drop_role().is_none() && occ.contains(m.to()))
+            })
+            .collect();
+        pos.legal_tactical_moves_into(&mut tactical);
+        prop_assert_eq!(tactical.iter().collect::<Vec<_>>(), expected, "{} {}", R::NAME, pos.fen());
+        if moves.is_empty() {
+            break;
+        }
+        pos.play_unchecked(moves.get(rng.below(moves.len())).expect("non-empty"));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn tactical_generation_equals_filtered_legal_moves(seed in any::<u64>(), plies in 1usize..160) {
+        for variant in Variant::ALL {
+            dispatch_variant!(variant, R => tactical_moves_match_filtered_legal_moves::<R>(seed, plies)?);
+        }
+    }
+}

@@ -21,6 +21,9 @@ use crate::tt::{Bound, TranspositionTable};
 
 pub const MAX_PLY: usize = 128;
 
+/// The depth of quiescence results in the hash table: below every full-width search.
+const QS_DEPTH: i32 = 0;
+
 /// What to search for how long.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -67,6 +70,8 @@ struct Stack {
     static_eval: i32,
     moved: Option<(usize, usize)>, // (piece index, to square) of the move leading here
     excluded_null: bool,
+    /// The move a singular-extension search leaves out at this ply.
+    excluded: Option<Move>,
 }
 
 /// The search state of one thread.
@@ -85,6 +90,8 @@ pub struct Searcher<R: Rules> {
     pv: Vec<Vec<Move>>,
     root_excluded: Vec<Move>,
     root_allowed: Vec<Move>,
+    /// The iteration's depth (limits extensions: no path grows beyond twice it).
+    root_depth: i32,
     lmr: [[i32; 64]; 64],
     /// Per-ply move-score buffers, reused so that no node allocates.
     score_buffers: Vec<Vec<i32>>,
@@ -129,11 +136,18 @@ impl<R: Rules> Searcher<R> {
             history: Box::new([[[0; 64]; 64]; 2]),
             countermoves: Box::new([[None; 64]; 12]),
             stack: (0..MAX_PLY + 4)
-                .map(|_| Stack { killers: [None; 2], static_eval: 0, moved: None, excluded_null: false })
+                .map(|_| Stack {
+                    killers: [None; 2],
+                    static_eval: 0,
+                    moved: None,
+                    excluded_null: false,
+                    excluded: None,
+                })
                 .collect(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             root_excluded: Vec::new(),
             root_allowed: Vec::new(),
+            root_depth: 0,
             lmr,
             score_buffers: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(mysl_core::moves::MAX_MOVES)).collect(),
             tb: None,
@@ -274,6 +288,7 @@ impl<R: Rules> Searcher<R> {
 
         'deepening: for depth in 1..=max_depth {
             self.root_excluded.clear();
+            self.root_depth = depth;
             #[allow(clippy::needless_range_loop)]
             for pv_index in 0..multipv {
                 self.seldepth = 0;
@@ -436,11 +451,12 @@ impl<R: Rules> Searcher<R> {
             return (sum / faces.len() as i64) as i32;
         }
 
+        let excluded = self.stack[ply as usize].excluded;
         let key = pos.key();
         let tt_entry = self.tt.probe(key, ply);
         let tt_move = tt_entry.and_then(|e| e.mv);
         if let Some(e) = tt_entry {
-            if !pv_node && e.depth >= depth {
+            if !pv_node && excluded.is_none() && e.depth >= depth {
                 let cutoff = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => e.score >= beta,
@@ -455,7 +471,12 @@ impl<R: Rules> Searcher<R> {
         // Tablebases: a WDL probe after a zeroing move (the counter is 0, as the tables assume).
         let mut tb_floor = -INFINITY;
         let mut tb_cap = INFINITY;
-        if matches!(R::VARIANT, Variant::Chess) && self.tb_cardinality > 0 && !root && pos.halfmoves() == 0 {
+        if matches!(R::VARIANT, Variant::Chess)
+            && self.tb_cardinality > 0
+            && !root
+            && excluded.is_none()
+            && pos.halfmoves() == 0
+        {
             if let Some((value, bound)) = self.probe_wdl(pos, ply) {
                 let cut = match bound {
                     Bound::Exact => true,
@@ -489,7 +510,7 @@ impl<R: Rules> Searcher<R> {
         self.stack[ply as usize].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply as usize - 2].static_eval;
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
             // Reverse futility pruning.
             if depth <= 7 && static_eval - 75 * (depth - improving as i32) >= beta {
                 return static_eval;
@@ -528,6 +549,35 @@ impl<R: Rules> Searcher<R> {
                 None => DRAW,
             };
         }
+        // Singular extension: when the hash move is much better than every other move (a search without
+        // it at half depth fails low against the hash score minus a margin), it is searched a ply deeper.
+        // When even the other moves beat beta by the margin, several moves refute: cut (multi-cut).
+        let mut singular = false;
+        if let (Some(e), Some(tm)) = (tt_entry, tt_move) {
+            if !root
+                && excluded.is_none()
+                && depth >= 8
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && e.score.abs() < MATE_BOUND
+                && ply < 2 * self.root_depth
+            {
+                let singular_beta = e.score - 2 * depth;
+                self.stack[ply as usize].excluded = Some(tm);
+                let value = self.negamax(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, false);
+                self.stack[ply as usize].excluded = None;
+                self.pv[ply as usize].clear();
+                if self.stopped() {
+                    return 0;
+                }
+                if value < singular_beta {
+                    singular = true;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+        }
+
         let mut scores = std::mem::take(&mut self.score_buffers[ply as usize]);
         self.score_moves(pos, &moves, tt_move, ply, &mut scores);
 
@@ -544,6 +594,9 @@ impl<R: Rules> Searcher<R> {
             if root && (self.root_excluded.contains(&mv) || !self.root_allowed.contains(&mv)) {
                 continue;
             }
+            if excluded == Some(mv) {
+                continue;
+            }
             let capture = is_capture(pos, mv);
             let quiet = !capture && mv.promotion().is_none();
             // Pruning of late, futile quiet moves and losing captures; moves that give check are kept.
@@ -558,13 +611,14 @@ impl<R: Rules> Searcher<R> {
             }
             let moved_piece = piece_index(pos, mv.from());
             pos.play_unchecked(mv);
+            self.tt.prefetch(pos.key());
             let gives_check = pos.is_check();
             if prune && !gives_check {
                 pos.unplay(mv);
                 continue;
             }
             self.stack[ply as usize + 1].moved = Some((moved_piece, mv.to() as usize));
-            let extension = if gives_check { 1 } else { 0 };
+            let extension = if gives_check || (singular && Some(mv) == tt_move) { 1 } else { 0 };
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, pv_node)
@@ -619,8 +673,8 @@ impl<R: Rules> Searcher<R> {
         }
         self.score_buffers[ply as usize] = scores;
         if searched == 0 {
-            // Every move was pruned or excluded at the root.
-            return if root { alpha } else { static_eval.max(-MATE_BOUND + 1) };
+            // Every move was pruned or excluded (at the root, or the singular search's only move).
+            return if root || excluded.is_some() { alpha } else { static_eval.max(-MATE_BOUND + 1) };
         }
         let best_score = best_score.min(tb_cap);
         let bound = if best_score >= beta {
@@ -630,7 +684,7 @@ impl<R: Rules> Searcher<R> {
         } else {
             Bound::Upper
         };
-        if !root || self.root_excluded.is_empty() {
+        if excluded.is_none() && (!root || self.root_excluded.is_empty()) {
             self.tt.store(key, best_move, best_score, if in_check { 0 } else { static_eval }, depth, bound, ply);
         }
         best_score
@@ -723,7 +777,8 @@ impl<R: Rules> Searcher<R> {
         if ply as usize >= MAX_PLY - 2 {
             return if in_check { DRAW } else { self.eval.evaluate(pos) };
         }
-        let tt_entry = self.tt.probe(pos.key(), ply);
+        let key = pos.key();
+        let tt_entry = self.tt.probe(key, ply);
         if let Some(e) = tt_entry {
             let cutoff = match e.bound {
                 Bound::Exact => true,
@@ -738,25 +793,40 @@ impl<R: Rules> Searcher<R> {
         let stand_pat = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.eval.evaluate(pos), |e| e.eval) };
         if !in_check {
             if stand_pat >= beta {
+                if tt_entry.is_none() {
+                    self.tt.store(key, None, stand_pat, stand_pat, QS_DEPTH, Bound::Lower, ply);
+                }
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            return match pos.outcome() {
-                Some(o) => self.terminal_score(o, pos, ply),
-                None => DRAW,
-            };
+        let tactical_only = !in_check && !R::MUST_CAPTURE;
+        let mut moves = MoveList::new();
+        if tactical_only {
+            // Only captures and queen promotions are searched here: the quiet moves are not generated.
+            pos.legal_tactical_moves_into(&mut moves);
+            if moves.is_empty() && !pos.has_legal_moves() {
+                return match pos.outcome() {
+                    Some(o) => self.terminal_score(o, pos, ply),
+                    None => DRAW,
+                };
+            }
+            moves.retain(|m| is_capture(pos, m) || m.promotion() == Some(Role::Queen));
+        } else {
+            pos.legal_moves_into(&mut moves);
+            if moves.is_empty() {
+                return match pos.outcome() {
+                    Some(o) => self.terminal_score(o, pos, ply),
+                    None => DRAW,
+                };
+            }
         }
         let tt_move = tt_entry.and_then(|e| e.mv);
-        if !in_check && !R::MUST_CAPTURE {
-            // Only captures and queen promotions are searched here: drop the rest before sorting.
-            moves.retain(|m| is_capture(pos, m) || m.promotion() == Some(Role::Queen));
-        }
         let mut scores = std::mem::take(&mut self.score_buffers[ply as usize]);
         self.score_moves(pos, &moves, tt_move, ply, &mut scores);
+        let original_alpha = alpha;
+        let mut best_move = None;
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);
             let capture = is_capture(pos, mv);
@@ -779,6 +849,7 @@ impl<R: Rules> Searcher<R> {
                 }
             }
             pos.play_unchecked(mv);
+            self.tt.prefetch(pos.key());
             let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
             pos.unplay(mv);
             if self.stopped() {
@@ -788,6 +859,7 @@ impl<R: Rules> Searcher<R> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     if score >= beta {
                         break;
                     }
@@ -802,6 +874,15 @@ impl<R: Rules> Searcher<R> {
             // In antichess with only quiet moves, the static evaluation stands.
             return self.eval.evaluate(pos);
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { stand_pat };
+        self.tt.store(key, best_move, best, eval, QS_DEPTH, bound, ply);
         best
     }
 }

@@ -109,6 +109,20 @@ impl TranspositionTable {
     }
 
     /// The entry for `key`, with a mate score converted to the distance from this node (`ply`).
+    /// Starts loading the bucket of `key` into the cache (called right after a move is made, so the
+    /// child's probe finds it there: the probes are otherwise the search's main memory stall).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint; the pointer is to a live element of `buckets`.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key) as *const Bucket as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     pub fn probe(&self, key: u64, ply: i32) -> Option<TtEntry> {
         for (k, d) in &self.bucket(key).slots {
             let data = d.load(Ordering::Relaxed);
@@ -131,9 +145,16 @@ impl TranspositionTable {
             let data = d.load(Ordering::Relaxed);
             if k.load(Ordering::Relaxed) ^ data == key || data == 0 {
                 victim = i;
+                let same = k.load(Ordering::Relaxed) ^ data == key;
+                // A much shallower bound (a quiescence result) does not replace a deep entry.
+                if let (true, Some((old, old_age))) = (same, unpack(data)) {
+                    if bound != Bound::Exact && depth + 4 <= old.depth && old_age == age {
+                        return;
+                    }
+                }
                 // Keep the old move if the new store has none.
                 if let (None, Some((old, _))) = (mv, unpack(data)) {
-                    if k.load(Ordering::Relaxed) ^ data == key {
+                    if same {
                         let data = pack(old.mv, score_to_tt(score, ply), eval, depth, bound, age);
                         bucket.slots[i].0.store(key ^ data, Ordering::Relaxed);
                         bucket.slots[i].1.store(data, Ordering::Relaxed);
