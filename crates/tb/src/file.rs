@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::gen::{generate_metric, Progress, Table, TableSource, DTM, DTZ};
+use crate::gen::{generate_metric, trace_mem, Progress, Table, TableSource, DTM, DTZ};
 use crate::huffman::{self, BitWriter, Codes, Decoder, RUN_CLASSES};
 use crate::index::Layout;
 use crate::material::Material;
@@ -427,7 +427,9 @@ pub fn generate_file(
             (walk, BLOCK_LIMIT[s / 2])
         })
         .collect();
+    let t0 = std::time::Instant::now();
     let mut sections = encode_jobs(&jobs, threads);
+    trace_mem(&format!("{m} WDL and DTZ encoded ({:.1} s)", t0.elapsed().as_secs_f64()));
     drop(jobs);
     drop(z);
     let dm = generate_metric(m, subs, threads, progress, DTM);
@@ -469,7 +471,9 @@ pub fn generate_file(
             (walk, BLOCK_LIMIT[s / 2])
         })
         .collect();
+    let t0 = std::time::Instant::now();
     let mut encoded = encode_jobs(&jobs, threads);
+    trace_mem(&format!("{m} DTM encoded ({:.1} s)", t0.elapsed().as_secs_f64()));
     drop(jobs);
     if failed.load(Relaxed) {
         return Err(internal("the DTZ stream just encoded does not decode".into()));

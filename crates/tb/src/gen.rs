@@ -86,6 +86,20 @@ impl TableSource for HashMap<Material, Arc<Table>> {
     }
 }
 
+/// With `MYSL_TB_TRACE` set: the process's resident memory now and at its peak (Linux), after `what`.
+pub(crate) fn trace_mem(what: &str) {
+    if std::env::var_os("MYSL_TB_TRACE").is_none() {
+        return;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |k: &str| status.lines().find(|l| l.starts_with(k)).map(|l| l[k.len()..].trim().to_string());
+    eprintln!(
+        "  memory after {what}: {} resident, peak {}",
+        field("VmRSS:").unwrap_or_default(),
+        field("VmHWM:").unwrap_or_default()
+    );
+}
+
 /// Metric numbers: DTM and the DTZ scale.
 pub const DTM: usize = 0;
 pub const DTZ: usize = 1;
@@ -148,6 +162,8 @@ struct Work<'a> {
     metrics: &'a [usize],
     val: Vec<[Vec<AtomicI16>; 2]>,
     subs: &'a dyn TableSource,
+    /// The endings this one converts into, looked up without hashing.
+    near: Vec<(Material, &'a Table)>,
 }
 
 fn atomics(n: usize, v: i16) -> Vec<AtomicI16> {
@@ -190,7 +206,7 @@ fn better(a: i16, b: i16) -> bool {
 /// pending exits of this level are settled.
 enum Job {
     List(usize, usize),
-    Scan(usize),
+    Scan(usize, usize),
 }
 
 impl Work<'_> {
@@ -214,7 +230,8 @@ impl Work<'_> {
             }
             out
         } else {
-            let Some(t) = self.subs.table(&m) else { return [INVALID; 2] };
+            let near = self.near.iter().find(|(x, _)| *x == m).map(|&(_, t)| t);
+            let Some(t) = near.or_else(|| self.subs.table(&m)) else { return [INVALID; 2] };
             let Some(idx) = t.layout.index(&sq[..c.n]) else { return [INVALID; 2] };
             [t.dtm[side][idx as usize], t.dtz[side][idx as usize]]
         }
@@ -269,8 +286,8 @@ impl Work<'_> {
                 set_invalid(side);
                 continue;
             }
-            pos.legal_moves(moves);
-            if moves.as_slice().is_empty() {
+            let quiet = pos.zeroing_moves(moves);
+            if !quiet && moves.as_slice().is_empty() {
                 let v = if pos.in_check() { -1 } else { 0 };
                 for vals in &self.val {
                     vals[side][i].store(v, Relaxed);
@@ -278,12 +295,7 @@ impl Work<'_> {
                 continue;
             }
             let mut best = [NO_EXIT, NO_EXIT];
-            let mut quiet = 0;
             for m in moves.as_slice() {
-                if !m.is_zeroing(&pos) {
-                    quiet += 1;
-                    continue;
-                }
                 let child = pos.play(m);
                 let c = self.child_value(&pos, m, &child);
                 for &metric in self.metrics {
@@ -300,7 +312,7 @@ impl Work<'_> {
                     max_level = max_level.max(value::level(b));
                 }
                 // only zeroing moves: the best of them is the value (also a loss in 0 "before zeroing")
-                let v = if quiet == 0 { b } else { undecided(b) };
+                let v = if quiet { undecided(b) } else { b };
                 self.val[k][side][i].store(v, Relaxed);
             }
         }
@@ -446,6 +458,11 @@ const COLORS: [Color; 2] = [Color::White, Color::Black];
 
 /// Indices per work unit of a scan.
 const CHUNK: u64 = 1 << 13;
+/// Indices per chunk of the exit scans (small: a chunk is scanned once for every level of a pending exit
+/// in it).
+const SCAN_CHUNK: u64 = 1 << 9;
+/// Scan chunks per work unit.
+const SCAN_JOB: usize = 16;
 /// Entries of a level's list per work unit.
 const LIST_CHUNK: usize = 1 << 11;
 
@@ -520,6 +537,7 @@ fn solve(
         metrics,
         val: metrics.iter().map(|_| [atomics(size, undecided(NO_EXIT)), atomics(size, undecided(NO_EXIT))]).collect(),
         subs,
+        near: layout.material.successors().iter().filter_map(|m| Some((*m, subs.table(m)?))).collect(),
     };
     const NAMES: [&str; 2] = ["DTM", "DTZ"];
     let what = metrics.iter().map(|&m| NAMES[m]).collect::<Vec<_>>().join("+");
@@ -564,10 +582,12 @@ fn solve(
         t_init += t0.elapsed().as_secs_f64();
         // the seeds of the levels: positions decided at init (lists per level), and per chunk the least
         // level of a pending best exit
+        trace_mem(&format!("{} {what} init", layout.material));
+        let scan_chunks = chunks_of(ranges, SCAN_CHUNK);
         let pending: Vec<Vec<AtomicU16>> =
-            (0..nm).map(|_| (0..chunks.len()).map(|_| AtomicU16::new(u16::MAX)).collect()).collect();
+            (0..nm).map(|_| (0..scan_chunks.len()).map(|_| AtomicU16::new(u16::MAX)).collect()).collect();
         let per_thread = par_states(
-            &chunks,
+            &scan_chunks,
             threads,
             || vec![Vec::<Vec<u32>>::new(); nm],
             |c, &(a, b), decided| {
@@ -616,14 +636,19 @@ fn solve(
                     .step_by(LIST_CHUNK)
                     .map(|a| Job::List(a, (a + LIST_CHUNK).min(last.len())))
                     .collect();
-                jobs.extend((0..chunks.len()).filter(|&c| pending[k][c].load(Relaxed) as i32 == d).map(Job::Scan));
+                let scan: Vec<u32> = (0..scan_chunks.len() as u32)
+                    .filter(|&c| pending[k][c as usize].load(Relaxed) as i32 == d)
+                    .collect();
+                jobs.extend((0..scan.len()).step_by(SCAN_JOB).map(|a| Job::Scan(a, (a + SCAN_JOB).min(scan.len()))));
                 let outs =
                     par_states(&jobs, threads, <(Vec<u32>, Vec<u32>)>::default, |_, job, (out, cands)| match *job {
                         Job::List(a, b) => work.propagate(k, d, &last[a..b], out, cands),
-                        Job::Scan(c) => {
-                            let (a, b) = chunks[c];
-                            let next = work.settle_exits(k, d, a, b, out, cands);
-                            pending[k][c].store(next, Relaxed);
+                        Job::Scan(a, b) => {
+                            for &c in &scan[a..b] {
+                                let (x, y) = scan_chunks[c as usize];
+                                let next = work.settle_exits(k, d, x, y, out, cands);
+                                pending[k][c as usize].store(next, Relaxed);
+                            }
                         }
                     });
                 let mut next = take_at(&mut seeds[k], d as usize);
@@ -637,6 +662,9 @@ fn solve(
                 let outs = par_states(&jobs, threads, Vec::new, |_, &(a, b), out| {
                     work.verify_candidates(k, d, &cands[a..b], out);
                 });
+                if d == 1 {
+                    trace_mem(&format!("{} {} level 1", layout.material, NAMES[metric]));
+                }
                 drop(cands);
                 for o in outs {
                     next.extend_from_slice(&o);
@@ -653,6 +681,7 @@ fn solve(
                 d += 1;
             }
             t_lvl[metric] += t1.elapsed().as_secs_f64();
+            trace_mem(&format!("{} {} levels", layout.material, NAMES[metric]));
         }
         // undecided -> draw
         par_states(
