@@ -32,7 +32,7 @@
 //! 3. Positions still undecided are draws.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI16, AtomicU16, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI16, AtomicU16, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 use mysl_core::{Color, Role};
@@ -202,6 +202,46 @@ fn better(a: i16, b: i16) -> bool {
     value::rank(a) > value::rank(b)
 }
 
+/// A set of entries `idx << 1 | side` (a bitmap shared by the threads): the positions decided at one
+/// level, or the candidates of a level. A fixed 1 bit per position and side, however many a level decides.
+struct Bits(Vec<AtomicU64>);
+
+/// Words of a [`Bits`] per work unit.
+const WORDS_JOB: usize = 256;
+
+impl Bits {
+    fn new(entries: u64) -> Bits {
+        Bits((0..entries.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    #[inline]
+    fn set(&self, e: u32) {
+        self.0[(e >> 6) as usize].fetch_or(1 << (e & 63), Relaxed);
+    }
+
+    /// Calls `f` for every entry of words `a..b` and clears them.
+    #[inline]
+    fn take(&self, a: usize, b: usize, mut f: impl FnMut(u32)) {
+        for (w, word) in self.0[a..b].iter().enumerate() {
+            if word.load(Relaxed) == 0 {
+                continue;
+            }
+            let mut x = word.swap(0, Relaxed);
+            while x != 0 {
+                let bit = x.trailing_zeros();
+                x &= x - 1;
+                f(((a + w) as u32) << 6 | bit);
+            }
+        }
+    }
+
+    /// Work units over the words.
+    fn jobs(&self) -> Vec<(usize, usize)> {
+        let n = self.0.len();
+        (0..n).step_by(WORDS_JOB).map(|a| (a, (a + WORDS_JOB).min(n))).collect()
+    }
+}
+
 /// A unit of work of a level: a range of the list of the previous level, or a chunk of the index whose
 /// pending exits of this level are settled.
 enum Job {
@@ -343,16 +383,17 @@ impl Work<'_> {
     /// Level `d`, part 1: the predecessors of `decided` (positions of level d-1, entries `idx << 1 | side`):
     /// those of a loss become wins in d (pushed to `out`), those of a win become candidate losses (pushed to
     /// `cands` once each, verified by [`Work::verify_candidates`]).
-    fn propagate(&self, k: usize, d: i32, decided: &[u32], out: &mut Vec<u32>, cands: &mut Vec<u32>) {
+    fn propagate(&self, k: usize, d: i32, decided: &Bits, words: (usize, usize), out: &Bits, cands: &Bits) -> u64 {
         let l = self.layout;
         let n = l.len();
         let win_d = d as i16;
         let mut sq = [0u8; 8];
-        for &e in decided {
+        let mut found = 0;
+        decided.take(words.0, words.1, |e| {
             let (idx, side) = ((e >> 1) as u64, (e & 1) as usize);
             let v = self.val[k][side][idx as usize].load(Relaxed);
             if l.decode(idx, &mut sq).is_none() {
-                continue;
+                return;
             }
             // predecessors: the other side moved one of its pieces (not a pawn) without capturing
             let psize = 1 - side;
@@ -367,16 +408,17 @@ impl Work<'_> {
                         if !is_undecided(p) && !is_candidate(p) {
                             break;
                         }
-                        (win_d, &mut *out)
+                        (win_d, out)
                     } else {
                         if !is_undecided(p) {
                             break;
                         }
-                        (candidate(exit_of(p)), &mut *cands)
+                        (candidate(exit_of(p)), cands)
                     };
                     match pcell.compare_exchange(p, to, Relaxed, Relaxed) {
                         Ok(_) => {
-                            list.push((pi as u32) << 1 | psize as u32);
+                            list.set((pi as u32) << 1 | psize as u32);
+                            found += want_win as u64;
                             break;
                         }
                         Err(now) => p = now,
@@ -384,13 +426,14 @@ impl Work<'_> {
                 }
                 true
             });
-        }
+        });
+        found
     }
 
     /// Level `d`, part 2: the positions of `a..b` whose best zeroing move is a win or loss in `d`: a win is
     /// decided (pushed to `out`), a loss becomes a candidate. Returns the least level above `d` of an exit
     /// still pending in the chunk (`u16::MAX` for none).
-    fn settle_exits(&self, k: usize, d: i32, a: u64, b: u64, out: &mut Vec<u32>, cands: &mut Vec<u32>) -> u16 {
+    fn settle_exits(&self, k: usize, d: i32, a: u64, b: u64, out: &Bits, cands: &Bits, found: &mut u64) -> u16 {
         let win_d = d as i16;
         let mut next = u16::MAX;
         for idx in a..b {
@@ -413,15 +456,16 @@ impl Work<'_> {
                         break;
                     }
                     let (to, list) = if x == win_d {
-                        (win_d, &mut *out)
+                        (win_d, out)
                     } else if is_undecided(p) {
-                        (candidate(x), &mut *cands)
+                        (candidate(x), cands)
                     } else {
                         break;
                     };
                     match cell.compare_exchange(p, to, Relaxed, Relaxed) {
                         Ok(_) => {
-                            list.push((idx as u32) << 1 | side as u32);
+                            list.set((idx as u32) << 1 | side as u32);
+                            *found += (x == win_d) as u64;
                             break;
                         }
                         Err(now) => p = now,
@@ -434,23 +478,26 @@ impl Work<'_> {
 
     /// Level `d`, part 3 (after parts 1 and 2 of all threads): each candidate still marked is a loss in
     /// `d` (pushed to `out`) if verified, else undecided again.
-    fn verify_candidates(&self, k: usize, d: i32, cands: &[u32], out: &mut Vec<u32>) {
+    fn verify_candidates(&self, k: usize, d: i32, cands: &Bits, words: (usize, usize), out: &Bits) -> u64 {
         let loss_d = -1 - d as i16;
-        for &e in cands {
+        let mut found = 0;
+        cands.take(words.0, words.1, |e| {
             let (i, side) = ((e >> 1) as usize, (e & 1) as usize);
             let cell = &self.val[k][side][i];
             let p = cell.load(Relaxed);
             if !is_candidate(p) {
-                continue;
+                return;
             }
             let x = exit_of(p);
             if self.verify_loss(k, side, i, d, x) {
                 cell.store(loss_d, Relaxed);
-                out.push(e);
+                out.set(e);
+                found += 1;
             } else {
                 cell.store(undecided(x), Relaxed);
             }
-        }
+        });
+        found
     }
 }
 
@@ -463,8 +510,6 @@ const CHUNK: u64 = 1 << 13;
 const SCAN_CHUNK: u64 = 1 << 9;
 /// Scan chunks per work unit.
 const SCAN_JOB: usize = 16;
-/// Entries of a level's list per work unit.
-const LIST_CHUNK: usize = 1 << 11;
 
 /// Runs `f(job, state)` over `jobs` on `threads` threads, each thread with its own state from `init`;
 /// returns the states.
@@ -624,7 +669,11 @@ fn solve(
         for k in 0..nm {
             let t1 = std::time::Instant::now();
             let metric = metrics[k];
-            let mut last = take_at(&mut seeds[k], 0);
+            let (mut last, mut next, cands) =
+                (Bits::new(2 * layout.size), Bits::new(2 * layout.size), Bits::new(2 * layout.size));
+            for &e in &take_at(&mut seeds[k], 0) {
+                last.set(e);
+            }
             let mut d = 1;
             loop {
                 assert!(d < MAX_LEVEL, "{}: more than {MAX_LEVEL} levels", layout.material);
@@ -632,52 +681,57 @@ fn solve(
                     progress.message(&format!("{} {} level {d}", layout.material, NAMES[metric]));
                 }
                 let ts = std::time::Instant::now();
-                let mut jobs: Vec<Job> = (0..last.len())
-                    .step_by(LIST_CHUNK)
-                    .map(|a| Job::List(a, (a + LIST_CHUNK).min(last.len())))
-                    .collect();
+                // positions decided at init with this level
+                let seeded = take_at(&mut seeds[k], d as usize);
+                for &e in &seeded {
+                    next.set(e);
+                }
+                let mut jobs: Vec<Job> = last.jobs().into_iter().map(|(a, b)| Job::List(a, b)).collect();
                 let scan: Vec<u32> = (0..scan_chunks.len() as u32)
                     .filter(|&c| pending[k][c as usize].load(Relaxed) as i32 == d)
                     .collect();
                 jobs.extend((0..scan.len()).step_by(SCAN_JOB).map(|a| Job::Scan(a, (a + SCAN_JOB).min(scan.len()))));
-                let outs =
-                    par_states(&jobs, threads, <(Vec<u32>, Vec<u32>)>::default, |_, job, (out, cands)| match *job {
-                        Job::List(a, b) => work.propagate(k, d, &last[a..b], out, cands),
+                let (last_ref, next_ref) = (&last, &next);
+                let found_a: u64 = par_states(
+                    &jobs,
+                    threads,
+                    || 0u64,
+                    |_, job, found| match *job {
+                        Job::List(a, b) => *found += work.propagate(k, d, last_ref, (a, b), next_ref, &cands),
                         Job::Scan(a, b) => {
                             for &c in &scan[a..b] {
                                 let (x, y) = scan_chunks[c as usize];
-                                let next = work.settle_exits(k, d, x, y, out, cands);
-                                pending[k][c as usize].store(next, Relaxed);
+                                let least = work.settle_exits(k, d, x, y, next_ref, &cands, found);
+                                pending[k][c as usize].store(least, Relaxed);
                             }
                         }
-                    });
-                let mut next = take_at(&mut seeds[k], d as usize);
-                let mut cands = Vec::new();
-                for (o, c) in outs {
-                    next.extend_from_slice(&o);
-                    cands.extend_from_slice(&c);
-                }
-                let jobs: Vec<(usize, usize)> =
-                    (0..cands.len()).step_by(LIST_CHUNK).map(|a| (a, (a + LIST_CHUNK).min(cands.len()))).collect();
-                let outs = par_states(&jobs, threads, Vec::new, |_, &(a, b), out| {
-                    work.verify_candidates(k, d, &cands[a..b], out);
-                });
+                    },
+                )
+                .iter()
+                .sum();
+                let found_b: u64 = par_states(
+                    &cands.jobs(),
+                    threads,
+                    || 0u64,
+                    |_, &(a, b), found| {
+                        *found += work.verify_candidates(k, d, &cands, (a, b), next_ref);
+                    },
+                )
+                .iter()
+                .sum();
                 if d == 1 {
                     trace_mem(&format!("{} {} level 1", layout.material, NAMES[metric]));
                 }
-                drop(cands);
-                for o in outs {
-                    next.extend_from_slice(&o);
-                }
-                let found = next.len();
+                let found = found_a + found_b + seeded.len() as u64;
                 if trace && std::env::var_os("MYSL_TB_TRACE_SWEEPS").is_some() {
                     eprintln!("  metric {metric} d {d}: {found} found, {:.4} s", ts.elapsed().as_secs_f64());
                 }
                 // positions decided at init up to level max_seed propagate in sweep max_seed + 1
-                if next.is_empty() && d > max_seed {
+                if found == 0 && d > max_seed {
                     break;
                 }
-                last = next;
+                // `last` was cleared while it was read
+                std::mem::swap(&mut last, &mut next);
                 d += 1;
             }
             t_lvl[metric] += t1.elapsed().as_secs_f64();
