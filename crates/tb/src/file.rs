@@ -79,10 +79,19 @@ fn stream_value(s: usize, z: i16, m: i16, delta: bool) -> Option<i16> {
 type Walk<'a> = dyn Fn(&mut dyn FnMut(Option<i16>)) + Sync + 'a;
 
 /// Walks `walk` filling the entries that do not matter with the value before them (the first ones with
-/// the first value), in blocks of `bl` symbols (`sym_of` maps a value to its symbol).
-fn for_blocks(walk: &Walk, first: i16, bl: usize, sym_of: &[u16], f: &mut dyn FnMut(&[u16])) {
-    let mut prev = first;
+/// the first value), in blocks of `bl` symbols (`sym_of` maps a value to its symbol); from `cache` (the
+/// symbols, when they fit a byte) instead where there is one.
+fn for_blocks(walk: &Walk, cache: &[u8], first: i16, bl: usize, sym_of: &[u16], f: &mut dyn FnMut(&[u16])) {
     let mut block = Vec::with_capacity(bl);
+    if !cache.is_empty() {
+        for c in cache.chunks(bl) {
+            block.clear();
+            block.extend(c.iter().map(|&x| x as u16));
+            f(&block);
+        }
+        return;
+    }
+    let mut prev = first;
     walk(&mut |x| {
         if let Some(x) = x {
             prev = x;
@@ -102,22 +111,23 @@ fn for_blocks(walk: &Walk, first: i16, bl: usize, sym_of: &[u16], f: &mut dyn Fn
 fn encode_stream(walk: &Walk, limit: usize) -> Vec<u8> {
     // symbols by frequency
     let mut counts = vec![0u64; 1 << 16];
-    let mut first = None;
-    let mut len = 0usize;
+    let (mut first, mut leading, mut len) = (None, 0u64, 0usize);
+    let mut prev = 0i16;
     walk(&mut |x| {
-        if first.is_none() {
-            first = x;
-        }
         len += 1;
-    });
-    let first = first.unwrap_or(0);
-    let mut prev = first;
-    walk(&mut |x| {
-        if let Some(x) = x {
-            prev = x;
+        match (x, first) {
+            (Some(x), _) => {
+                first.get_or_insert(x);
+                prev = x;
+                counts[x as u16 as usize] += 1;
+            }
+            (None, None) => leading += 1,
+            (None, Some(_)) => counts[prev as u16 as usize] += 1,
         }
-        counts[prev as u16 as usize] += 1;
     });
+    // the entries before the first value take the first value
+    let first = first.unwrap_or(0);
+    counts[first as u16 as usize] += leading;
     let mut values: Vec<(i16, u64)> =
         (0..1usize << 16).filter(|&k| counts[k] > 0).map(|k| (k as u16 as i16, counts[k])).collect();
     values.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -126,6 +136,13 @@ fn encode_stream(walk: &Walk, limit: usize) -> Vec<u8> {
         sym_of[v as u16 as usize] = k as u16;
     }
     let nv = values.len();
+    // the symbols in memory when they fit a byte (a byte per value: 121 MB for a 5-piece stream), so the
+    // passes below need not walk the values again
+    let mut cache = Vec::new();
+    if nv <= 256 {
+        cache.reserve_exact(len);
+        for_blocks(walk, &[], first, 1 << 16, &sym_of, &mut |b| cache.extend(b.iter().map(|&x| x as u8)));
+    }
     let ntok = nv + RUN_CLASSES;
     let mut toks = Vec::new();
     // (token, extra, extra bits, context) of a block
@@ -143,12 +160,12 @@ fn encode_stream(walk: &Walk, limit: usize) -> Vec<u8> {
     let mut try_size = |log: u32| {
         let bl = 1usize << log;
         let mut freq = vec![vec![0u64; ntok]; nv + 1];
-        for_blocks(walk, first, bl, &sym_of, &mut |block| {
+        for_blocks(walk, &cache, first, bl, &sym_of, &mut |block| {
             ctx_tokens(block, &mut toks, &mut |t, _, _, ctx| freq[ctx][t as usize] += 1);
         });
         let (codes, ctx_map) = choose_codes(&freq);
         let mut fits = true;
-        for_blocks(walk, first, bl, &sym_of, &mut |block| {
+        for_blocks(walk, &cache, first, bl, &sym_of, &mut |block| {
             if !fits {
                 return;
             }
@@ -187,7 +204,7 @@ fn encode_stream(walk: &Walk, limit: usize) -> Vec<u8> {
     let blocks = len.div_ceil(bl);
     let mut data = Vec::new();
     let mut offsets = Vec::with_capacity(blocks + 1);
-    for_blocks(walk, first, bl, &sym_of, &mut |block| {
+    for_blocks(walk, &cache, first, bl, &sym_of, &mut |block| {
         offsets.push(data.len() as u32);
         let mut w = BitWriter::default();
         ctx_tokens(block, &mut toks, &mut |t, e, c, ctx| {
@@ -401,8 +418,9 @@ impl<'a> SectionCursor<'a> {
 
 /// Generates one ending metric by metric and writes its file atomically, keeping only one metric in memory
 /// at a time (for 5-piece endings: 4 bytes per index entry, about 0.5 GB without pawns): DTZ first, whose
-/// WDL and DTZ streams are encoded at once; then DTM, whose "DTM minus DTZ" stream reads DTZ back from the
-/// encoded DTZ stream. The ending's file is all that is kept (it is not returned as a [`Table`]).
+/// WDL and DTZ streams are encoded at once; then DTM, stored as DTM or as DTM minus DTZ (DTZ read back from
+/// the encoded DTZ stream), whichever has fewer runs. The ending's file is all that is kept (it is not
+/// returned as a [`Table`]).
 pub fn generate_file(
     material: Material,
     subs: &dyn TableSource,
@@ -428,7 +446,8 @@ pub fn generate_file(
         })
         .collect();
     let t0 = std::time::Instant::now();
-    let mut sections = encode_jobs(&jobs, threads);
+    // at most two streams at a time: each may keep its symbols in memory (a byte per position)
+    let mut sections = encode_jobs(&jobs, threads.min(2));
     trace_mem(&format!("{m} WDL and DTZ encoded ({:.1} s)", t0.elapsed().as_secs_f64()));
     drop(jobs);
     drop(z);
@@ -444,11 +463,30 @@ pub fn generate_file(
             }
         }
     }
+    // DTM or DTM minus DTZ: the one with fewer runs (value changes, don't-care entries filled) is encoded
+    // (encoding both, as for smaller endings, would double the time)
+    let mut use_delta = [false; 2];
+    for side in 0..2 {
+        let mut z = SectionCursor::new(&sections[2 + side], size).map_err(&internal)?;
+        let (mut prev, mut runs) = ([None::<i16>; 2], [0u64; 2]);
+        for c in &dm.values[side] {
+            let d = c.load(Relaxed);
+            let zv = z.next_value().map_err(&internal)?;
+            for (k, delta) in [false, true].into_iter().enumerate() {
+                if let Some(v) = stream_value(4 + side, zv, d, delta) {
+                    if prev[k] != Some(v) {
+                        runs[k] += 1;
+                        prev[k] = Some(v);
+                    }
+                }
+            }
+        }
+        use_delta[side] = runs[1] < runs[0];
+    }
     let failed = std::sync::atomic::AtomicBool::new(false);
     let jobs: Vec<(Box<Walk>, usize)> = (4..STREAMS)
-        .map(|s| (s, false))
-        .chain((4..STREAMS).map(|s| (s, true)))
-        .map(|(s, delta)| {
+        .map(|s| {
+            let delta = use_delta[s - 4];
             let (dm, dtz_section, failed) = (&dm, &sections[s - 2], &failed);
             let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
                 let mut z = if delta { SectionCursor::new(dtz_section, size).ok() } else { None };
@@ -472,22 +510,18 @@ pub fn generate_file(
         })
         .collect();
     let t0 = std::time::Instant::now();
-    let mut encoded = encode_jobs(&jobs, threads);
+    let encoded = encode_jobs(&jobs, threads.min(2));
     trace_mem(&format!("{m} DTM encoded ({:.1} s)", t0.elapsed().as_secs_f64()));
     drop(jobs);
     if failed.load(Relaxed) {
         return Err(internal("the DTZ stream just encoded does not decode".into()));
     }
-    let delta = encoded.split_off(2);
     let mut flags = 0u32;
-    for (k, (direct, delta)) in encoded.into_iter().zip(delta).enumerate() {
-        let s = 4 + k;
-        if delta.len() < direct.len() {
-            sections.push(delta);
-            flags |= 1 << s;
-        } else {
-            sections.push(direct);
+    for (k, e) in encoded.into_iter().enumerate() {
+        if use_delta[k] {
+            flags |= 1 << (4 + k);
         }
+        sections.push(e);
     }
     drop(dm);
     let buf = assemble(m, size, &sections, flags);

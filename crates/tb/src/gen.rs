@@ -507,9 +507,9 @@ const COLORS: [Color; 2] = [Color::White, Color::Black];
 const CHUNK: u64 = 1 << 13;
 /// Indices per chunk of the exit scans (small: a chunk is scanned once for every level of a pending exit
 /// in it).
-const SCAN_CHUNK: u64 = 1 << 9;
+const SCAN_CHUNK: u64 = 1 << 6;
 /// Scan chunks per work unit.
-const SCAN_JOB: usize = 16;
+const SCAN_JOB: usize = 128;
 
 /// Runs `f(job, state)` over `jobs` on `threads` threads, each thread with its own state from `init`;
 /// returns the states.
