@@ -86,17 +86,22 @@ impl TableSource for HashMap<Material, Arc<Table>> {
     }
 }
 
-/// With `MYSL_TB_TRACE` set: the process's resident memory now and at its peak (Linux), after `what`.
+/// With `MYSL_TB_TRACE` set: the process's resident memory now and at its peak, and its CPU time (Linux).
 pub(crate) fn trace_mem(what: &str) {
     if std::env::var_os("MYSL_TB_TRACE").is_none() {
         return;
     }
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let field = |k: &str| status.lines().find(|l| l.starts_with(k)).map(|l| l[k.len()..].trim().to_string());
+    // CPU time of the process so far (user + system, in clock ticks of 1/100 s)
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let f: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    let ticks: f64 = (11..13).filter_map(|k| f.get(k)?.parse::<f64>().ok()).sum();
     eprintln!(
-        "  memory after {what}: {} resident, peak {}",
+        "  after {what}: {} resident, peak {}, process CPU {:.1} s",
         field("VmRSS:").unwrap_or_default(),
-        field("VmHWM:").unwrap_or_default()
+        field("VmHWM:").unwrap_or_default(),
+        ticks / 100.0
     );
 }
 
