@@ -611,7 +611,7 @@ fn solve(
     let trace = std::env::var_os("MYSL_TB_TRACE").is_some();
     let (mut t_init, mut t_lvl) = (0.0, [0.0f64; 2]);
     let nm = metrics.len();
-    for (bi, ranges) in batches.iter().enumerate() {
+    for ranges in &batches {
         let t0 = std::time::Instant::now();
         if batches.len() == 1 {
             progress.message(&format!("{} {what} init", layout.material));
@@ -760,7 +760,6 @@ fn solve(
                 }
             },
         );
-        let _ = bi;
         progress.advance(1);
     }
     if trace {
@@ -861,4 +860,28 @@ impl Generator {
 /// True for the roles a pawn may promote to.
 pub fn is_promotion_role(r: Role) -> bool {
     matches!(r, Role::Queen | Role::Rook | Role::Bishop | Role::Knight)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn working_states_carry_the_exit_and_are_no_values() {
+        let exits = (-1 - MAX_LEVEL as i16..=MAX_LEVEL as i16).chain([NO_EXIT]);
+        for x in exits {
+            let (u, c) = (undecided(x), candidate(x));
+            assert!(is_undecided(u) && !is_candidate(u), "{x}");
+            assert!(is_candidate(c) && !is_undecided(c), "{x}");
+            assert_eq!((exit_of(u), exit_of(c)), (x, x));
+            // no decided value, and not INVALID: a loss in MAX_LEVEL is -1 - MAX_LEVEL
+            for s in [u, c] {
+                assert!(s != INVALID && (s as i32) < -1 - MAX_LEVEL, "{x}");
+            }
+        }
+        for v in -1 - MAX_LEVEL as i16..=MAX_LEVEL as i16 {
+            assert!(!is_undecided(v) && !is_candidate(v));
+        }
+        assert!(!is_undecided(INVALID) && !is_candidate(INVALID));
+    }
 }
