@@ -454,8 +454,8 @@ pub fn generate_file(
     let dm = generate_metric(m, subs, threads, progress, DTM);
     progress.message(&format!("{m} encoding DTM"));
     // a draw is a draw in both metrics (the DTZ and DTM streams leave draws to the WDL stream)
-    for side in 0..2 {
-        let mut wdl = SectionCursor::new(&sections[side], size).map_err(&internal)?;
+    for (side, wdl_section) in sections[..2].iter().enumerate() {
+        let mut wdl = SectionCursor::new(wdl_section, size).map_err(&internal)?;
         for c in &dm.values[side] {
             let (w, d) = (wdl.next_value().map_err(&internal)?, c.load(Relaxed));
             if d != INVALID && (w == 0) != (d == 0) {

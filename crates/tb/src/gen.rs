@@ -438,7 +438,7 @@ impl Work<'_> {
     /// Level `d`, part 2: the positions of `a..b` whose best zeroing move is a win or loss in `d`: a win is
     /// decided (pushed to `out`), a loss becomes a candidate. Returns the least level above `d` of an exit
     /// still pending in the chunk (`u16::MAX` for none).
-    fn settle_exits(&self, k: usize, d: i32, a: u64, b: u64, out: &Bits, cands: &Bits, found: &mut u64) -> u16 {
+    fn settle_exits(&self, k: usize, d: i32, (a, b): (u64, u64), out: &Bits, cands: &Bits, found: &mut u64) -> u16 {
         let win_d = d as i16;
         let mut next = u16::MAX;
         for idx in a..b {
@@ -706,7 +706,7 @@ fn solve(
                         Job::Scan(a, b) => {
                             for &c in &scan[a..b] {
                                 let (x, y) = scan_chunks[c as usize];
-                                let least = work.settle_exits(k, d, x, y, next_ref, &cands, found);
+                                let least = work.settle_exits(k, d, (x, y), next_ref, &cands, found);
                                 pending[k][c as usize].store(least, Relaxed);
                             }
                         }
