@@ -3,18 +3,20 @@
 #  1. generation time of all 3-4 piece endings, DTM + DTZ50, THREADS threads (default 2): per ending and in
 #     total, wall and CPU (user + system) time; the machine's load average is printed beside it, since wall
 #     time on a shared machine says little;
-#  2. the 5-piece endings of the issue (KRBvKR KQRvKR KRRvKR KRNvKR KRPvKR KQPvKQ): not supported yet, said so;
+#  2. with FIVE='KRNvKR ...': pawnless 5-piece endings, each in its own process (time with the file, peak
+#     memory); the pawn endings of the issue (KRPvKR, KQPvKQ) are not supported yet;
 #  3. file sizes (format version 2): bits per unique position (Syzygy's count: positions up to symmetry,
 #     both sides to move) of the WDL, DTZ and DTM streams, against the Syzygy files of the same endings;
 #  4. warm probe latency of random legal positions, ours against shakmaty-syzygy on the same positions.
 # Usage: scripts/tb-bench.sh [OUTPUT_DIR]   (default: a fresh temporary directory)
-# Environment: THREADS, POSITIONS (probe sample, default 100000), SYZYGY (default ../shared/data/syzygy),
+# Environment: THREADS, FIVE (pawnless 5-piece endings to time), POSITIONS (probe sample, default 100000), SYZYGY (default ../shared/data/syzygy),
 # CARGO_TARGET_DIR as usual, PROFILE (default release; release has LTO and takes minutes to build),
 # MYSL_TB_TRACE=1 for a per-phase breakdown (init, DTM levels, DTZ levels).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 THREADS=${THREADS:-2}
 POSITIONS=${POSITIONS:-100000}
+FIVE=${FIVE:-}
 SYZYGY=${SYZYGY:-../shared/data/syzygy}
 PROFILE=${PROFILE:-release}
 DIR=${1:-$(mktemp -d)}
@@ -33,8 +35,17 @@ echo "(load average after: $(cut -d' ' -f1-3 /proc/loadavg); the per-ending and 
 echo " process line also the encoding and checking of the files)"
 
 echo
-echo "== 5-piece endings (KRBvKR KQRvKR KRRvKR KRNvKR KRPvKR KQPvKQ): not supported yet"
-echo "   (the generator needs 16 bytes per index entry: about 2 GB without pawns, more with; the target is 1 GB)"
+if [ -n "$FIVE" ]; then
+    echo "== 5-piece endings ($FIVE), $THREADS threads, one process each (its 3-4 piece sub-endings first; the"
+    echo "   5-piece line's time includes encoding and writing the file; peak memory is the whole process's)"
+    for m in $FIVE; do
+        /usr/bin/time -f "$m process: %e s wall, %U s user, %S s system, %M KB peak memory" \
+            "$BIN/gen_time" "$THREADS" "$m" 2>&1 | grep -E "^($m |$m process)"
+    done
+else
+    echo "== 5-piece endings: skipped (FIVE='KRNvKR KRBvKR KQRvKR KRRvKR' times them: minutes each; with pawns"
+    echo "   (KRPvKR, KQPvKQ) not supported yet)"
+fi
 
 echo
 echo "== sizes against Syzygy (the same 35 endings)"

@@ -29,7 +29,7 @@ enum TbCommand {
 
 #[derive(Args, Debug)]
 struct GenArgs {
-    /// Endings such as KQvKR, KRvKP (up to 4 pieces for now).
+    /// Endings such as KQvKR, KRvKP, KRNvKR (up to 5 pieces; 5 only without pawns for now).
     materials: Vec<String>,
     /// Generate every ending with up to N pieces (3 or 4) instead of naming them.
     #[arg(long, conflicts_with = "materials")]
@@ -79,6 +79,9 @@ impl Progress for Bar {
     fn advance(&self, units: u64) {
         self.0.inc(units);
     }
+    fn message(&self, what: &str) {
+        self.0.set_message(what.to_string());
+    }
 }
 
 /// An existing, readable table file (anything else is generated again).
@@ -99,7 +102,9 @@ fn existing(dir: &Path, m: &Material) -> Option<TableFile> {
 fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
     let targets: Vec<Material> = if let Some(n) = a.max_pieces {
         if !(3..=4).contains(&n) {
-            return Err(CliError::Input(format!("--max-pieces {n}: must be 3 or 4 (5 pieces: not yet)")));
+            return Err(CliError::Input(format!(
+                "--max-pieces {n}: must be 3 or 4 (5 pieces: name the pawnless 5-piece endings, e.g. KRNvKR)"
+            )));
         }
         Material::all_up_to(n)
     } else {
@@ -116,9 +121,11 @@ fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
         }
         v
     };
-    if let Some(m) = targets.iter().find(|m| m.count() > 4) {
-        // the generator handles 5 pieces in principle, but that is untested and needs 2-6 GB of memory
-        return Err(CliError::Input(format!("{m}: 5-piece endings are not supported yet (issue 6)")));
+    if let Some(m) = targets.iter().find(|m| m.count() == 5 && m.has_pawns()) {
+        // 5-piece endings with a pawn: their index (403 M positions per side) does not fit in 1 GB yet
+        return Err(CliError::Input(format!(
+            "{m}: 5-piece endings with pawns are not supported yet (issue 6; pawnless 5-piece endings are)"
+        )));
     }
     std::fs::create_dir_all(&a.dir).map_err(|e| CliError::Input(format!("{}: {e}", a.dir.display())))?;
     // leftovers of an interrupted run
@@ -159,6 +166,16 @@ fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
             continue;
         }
         let t0 = Instant::now();
+        if m.count() == 5 {
+            // one metric at a time, straight to the file (the table is never needed as a sub-table)
+            let path = mysl_tb::file::generate_file(*m, &g.tables, threads, &progress, &a.dir)
+                .map_err(|e| CliError::Failure(e.to_string()))?;
+            let bytes = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
+            bar.println(format!("{m}: {:.2} s, {bytes} bytes", t0.elapsed().as_secs_f64()));
+            made += 1;
+            g.tables.retain(|x, _| needed_later(x));
+            continue;
+        }
         let t = mysl_tb::generate_table(*m, &g.tables, threads, &progress);
         let path = write_table(&a.dir, &t).map_err(|e| CliError::Failure(e.to_string()))?;
         let bytes = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);

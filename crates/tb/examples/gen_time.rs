@@ -1,6 +1,8 @@
 //! Times the generation of endings and measures their files:
 //! `cargo run --release -p mysl-tb --example gen_time -- [THREADS] [MATERIAL...]`
-//! (default: all 3-4 piece endings on 2 threads). Set MYSL_TB_TRACE=1 for a per-phase breakdown.
+//! (default: all 3-4 piece endings on 2 threads). Set MYSL_TB_TRACE=1 for a per-phase breakdown. A 5-piece
+//! ending (pawnless) is generated as `mysl tb gen` does it, metric by metric into its file, and timed with
+//! the file's encoding.
 //! `MYSL_TB_SIZES=1` also encodes every table (format version 2) and prints the compressed bytes of its WDL,
 //! DTZ and DTM streams in bits per unique position (positions up to symmetry, both sides to move, counted as
 //! the Syzygy generator counts them), and the totals. `MYSL_TB_DIR=DIR` writes the files there.
@@ -28,6 +30,27 @@ fn main() {
     for m in Generator::plan(&names) {
         let t0 = Instant::now();
         let cpu0 = cpu_time();
+        if m.count() == 5 {
+            // as `mysl tb gen`: metric by metric, straight to a file (MYSL_TB_DIR or a temporary directory)
+            let tmp = std::env::temp_dir().join(format!("mysl-gen-time-{}", std::process::id()));
+            let dir = std::env::var_os("MYSL_TB_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| tmp.clone());
+            let path = mysl_tb::file::generate_file(m, &g.tables, threads, &Silent, &dir).expect("generate");
+            let (wall, cpu) = (t0.elapsed().as_secs_f64(), cpu_time() - cpu0);
+            gen_wall += wall;
+            gen_cpu += cpu;
+            let f = TableFile::open(&path, Some(m)).expect("reopen");
+            let b = f.stream_bytes();
+            println!(
+                "{m:8} {:>9} index entries/side  {wall:6.2} s wall {cpu:6.2} s cpu (with the file)  {} bytes: WDL {} DTZ {} DTM {}",
+                f.layout.size,
+                b.iter().sum::<u64>(),
+                b[0],
+                b[1],
+                b[2]
+            );
+            let _ = std::fs::remove_dir_all(&tmp);
+            continue;
+        }
         g.generate(m, &Silent);
         let (wall, cpu) = (t0.elapsed().as_secs_f64(), cpu_time() - cpu0);
         gen_wall += wall;

@@ -33,7 +33,9 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::gen::Table;
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::gen::{generate_metric, trace_mem, Progress, Table, TableSource, DTM, DTZ};
 use crate::huffman::{self, BitWriter, Codes, Decoder, RUN_CLASSES};
 use crate::index::Layout;
 use crate::material::Material;
@@ -57,48 +59,75 @@ pub fn path_for(dir: &Path, m: &Material) -> PathBuf {
     dir.join(format!("{m}.mtb"))
 }
 
-/// The values of stream `s` of a table, `None` where the value does not matter; `delta`: a DTM stream holds
+/// The value of stream `s` of a table at `i`, `None` where it does not matter; `delta`: a DTM stream holds
 /// DTM minus DTZ (equal in many endings, where the best line has no zeroing move before mate).
-fn stream_values(t: &Table, s: usize, delta: bool) -> Vec<Option<i16>> {
-    let side = s % 2;
-    let (dtz, dtm) = (&t.dtz[side], &t.dtm[side]);
-    (0..dtz.len())
-        .map(|i| {
-            let (z, m) = (dtz[i], dtm[i]);
-            if z == INVALID || m == INVALID {
-                return None;
-            }
-            match s / 2 {
-                0 => Some(value::wdl_of_dtz(z) as i16),
-                1 => (z != 0).then_some(z),
-                _ if delta => (m != 0).then_some(m.wrapping_sub(z)),
-                _ => (m != 0).then_some(m),
-            }
-        })
-        .collect()
+#[inline]
+fn stream_value(s: usize, z: i16, m: i16, delta: bool) -> Option<i16> {
+    if z == INVALID || m == INVALID {
+        return None;
+    }
+    match s / 2 {
+        0 => Some(value::wdl_of_dtz(z) as i16),
+        1 => (z != 0).then_some(z),
+        _ if delta => (m != 0).then_some(m.wrapping_sub(z)),
+        _ => (m != 0).then_some(m),
+    }
 }
 
-/// Fills the entries that do not matter with the value before them (the first ones with the first value).
-fn fill_dont_care(v: &[Option<i16>]) -> Vec<i16> {
-    let first = v.iter().flatten().next().copied().unwrap_or(0);
+/// The values of a stream, walked in index order (as often as the encoder needs): `None` where the value
+/// does not matter.
+type Walk<'a> = dyn Fn(&mut dyn FnMut(Option<i16>)) + Sync + 'a;
+
+/// Walks `walk` filling the entries that do not matter with the value before them (the first ones with
+/// the first value), in blocks of `bl` symbols (`sym_of` maps a value to its symbol); from `cache` (the
+/// symbols, when they fit a byte) instead where there is one.
+fn for_blocks(walk: &Walk, cache: &[u8], first: i16, bl: usize, sym_of: &[u16], f: &mut dyn FnMut(&[u16])) {
+    let mut block = Vec::with_capacity(bl);
+    if !cache.is_empty() {
+        for c in cache.chunks(bl) {
+            block.clear();
+            block.extend(c.iter().map(|&x| x as u16));
+            f(&block);
+        }
+        return;
+    }
     let mut prev = first;
-    v.iter()
-        .map(|x| {
-            if let Some(x) = x {
-                prev = *x;
-            }
-            prev
-        })
-        .collect()
+    walk(&mut |x| {
+        if let Some(x) = x {
+            prev = x;
+        }
+        block.push(sym_of[prev as u16 as usize]);
+        if block.len() == bl {
+            f(&block);
+            block.clear();
+        }
+    });
+    if !block.is_empty() {
+        f(&block);
+    }
 }
 
-/// An encoded stream section.
-fn encode_stream(vals: &[i16], limit: usize) -> Vec<u8> {
+/// An encoded stream section of the values `walk` gives (streamed: nothing of the stream's size is kept).
+fn encode_stream(walk: &Walk, limit: usize) -> Vec<u8> {
     // symbols by frequency
     let mut counts = vec![0u64; 1 << 16];
-    for &v in vals {
-        counts[v as u16 as usize] += 1;
-    }
+    let (mut first, mut leading, mut len) = (None, 0u64, 0usize);
+    let mut prev = 0i16;
+    walk(&mut |x| {
+        len += 1;
+        match (x, first) {
+            (Some(x), _) => {
+                first.get_or_insert(x);
+                prev = x;
+                counts[x as u16 as usize] += 1;
+            }
+            (None, None) => leading += 1,
+            (None, Some(_)) => counts[prev as u16 as usize] += 1,
+        }
+    });
+    // the entries before the first value take the first value
+    let first = first.unwrap_or(0);
+    counts[first as u16 as usize] += leading;
     let mut values: Vec<(i16, u64)> =
         (0..1usize << 16).filter(|&k| counts[k] > 0).map(|k| (k as u16 as i16, counts[k])).collect();
     values.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -106,8 +135,14 @@ fn encode_stream(vals: &[i16], limit: usize) -> Vec<u8> {
     for (k, &(v, _)) in values.iter().enumerate() {
         sym_of[v as u16 as usize] = k as u16;
     }
-    let syms: Vec<u16> = vals.iter().map(|&v| sym_of[v as u16 as usize]).collect();
     let nv = values.len();
+    // the symbols in memory when they fit a byte (a byte per value: 121 MB for a 5-piece stream), so the
+    // passes below need not walk the values again
+    let mut cache = Vec::new();
+    if nv <= 256 {
+        cache.reserve_exact(len);
+        for_blocks(walk, &[], first, 1 << 16, &sym_of, &mut |b| cache.extend(b.iter().map(|&x| x as u8)));
+    }
     let ntok = nv + RUN_CLASSES;
     let mut toks = Vec::new();
     // (token, extra, extra bits, context) of a block
@@ -125,23 +160,27 @@ fn encode_stream(vals: &[i16], limit: usize) -> Vec<u8> {
     let mut try_size = |log: u32| {
         let bl = 1usize << log;
         let mut freq = vec![vec![0u64; ntok]; nv + 1];
-        for block in syms.chunks(bl) {
+        for_blocks(walk, &cache, first, bl, &sym_of, &mut |block| {
             ctx_tokens(block, &mut toks, &mut |t, _, _, ctx| freq[ctx][t as usize] += 1);
-        }
+        });
         let (codes, ctx_map) = choose_codes(&freq);
-        let fits = syms.chunks(bl).all(|block| {
+        let mut fits = true;
+        for_blocks(walk, &cache, first, bl, &sym_of, &mut |block| {
+            if !fits {
+                return;
+            }
             let mut bits = 0u64;
             ctx_tokens(block, &mut toks, &mut |t, _, c, ctx| {
                 bits += codes[ctx_map[ctx] as usize][t as usize] as u64 + c as u64;
             });
-            (bits as usize).div_ceil(8) <= limit
+            fits = (bits as usize).div_ceil(8) <= limit;
         });
         (fits, (bl, codes, ctx_map))
     };
     // the largest block size that fits: a binary search (smaller blocks fit more easily); the smallest size
     // is taken when none fits (a block of 16 values always fits in practice: at most 16 tokens of 20 + 16 bits)
     let mut top = MAX_BLOCK_LOG;
-    while top > MIN_BLOCK_LOG && (1usize << (top - 1)) >= syms.len().max(1) {
+    while top > MIN_BLOCK_LOG && (1usize << (top - 1)) >= len.max(1) {
         top -= 1; // a smaller block holds the whole stream as well
     }
     let (mut lo, mut hi) = (MIN_BLOCK_LOG, top);
@@ -162,10 +201,10 @@ fn encode_stream(vals: &[i16], limit: usize) -> Vec<u8> {
     let chosen = chosen.or_else(|| Some(try_size(MIN_BLOCK_LOG).1));
     let Some((bl, lens, ctx_map)) = chosen else { unreachable!("the smallest block size is always chosen") };
     let codes: Vec<Vec<(u32, u8)>> = lens.iter().map(|l| huffman::canonical_codes(l)).collect();
-    let blocks = syms.len().div_ceil(bl);
+    let blocks = len.div_ceil(bl);
     let mut data = Vec::new();
     let mut offsets = Vec::with_capacity(blocks + 1);
-    for block in syms.chunks(bl) {
+    for_blocks(walk, &cache, first, bl, &sym_of, &mut |block| {
         offsets.push(data.len() as u32);
         let mut w = BitWriter::default();
         ctx_tokens(block, &mut toks, &mut |t, e, c, ctx| {
@@ -175,7 +214,7 @@ fn encode_stream(vals: &[i16], limit: usize) -> Vec<u8> {
         });
         w.flush();
         data.extend_from_slice(&w.bytes);
-    }
+    });
     offsets.push(data.len() as u32);
     let mut out = Vec::new();
     out.extend_from_slice(&(bl as u32).to_le_bytes());
@@ -229,6 +268,59 @@ fn choose_codes(freq: &[Vec<u64>]) -> (Vec<Vec<u8>>, Vec<u16>) {
     (codes, map)
 }
 
+/// Encodes the streams `jobs` on `threads` threads; the sections in the order of `jobs`.
+fn encode_jobs(jobs: &[(Box<Walk>, usize)], threads: usize) -> Vec<Vec<u8>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some((walk, limit)) = jobs.get(k) else { break };
+            done.push((k, encode_stream(walk.as_ref(), *limit)));
+        }
+        done
+    };
+    let mut encoded: Vec<Vec<u8>> = vec![Vec::new(); jobs.len()];
+    std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads.max(1)).map(|_| scope.spawn(work)).collect();
+        let mut all = work();
+        for h in others {
+            all.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        for (k, e) in all {
+            encoded[k] = e;
+        }
+    });
+    encoded
+}
+
+/// The bytes of a file from its six stream sections.
+fn assemble(m: Material, size: u64, sections: &[Vec<u8>], flags: u32) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(HEADER + sections.iter().map(|s| s.len()).sum::<usize>() + 4);
+    buf.extend_from_slice(MAGIC);
+    buf.extend_from_slice(&VERSION.to_le_bytes());
+    let mut name = [0u8; 16];
+    let ms = m.to_string();
+    name[..ms.len()].copy_from_slice(ms.as_bytes());
+    buf.extend_from_slice(&name);
+    buf.extend_from_slice(&7u32.to_le_bytes());
+    buf.extend_from_slice(&size.to_le_bytes());
+    buf.extend_from_slice(&(STREAMS as u32).to_le_bytes());
+    buf.extend_from_slice(&flags.to_le_bytes());
+    let mut at = HEADER as u64;
+    for s in sections {
+        buf.extend_from_slice(&at.to_le_bytes());
+        buf.extend_from_slice(&(s.len() as u64).to_le_bytes());
+        at += s.len() as u64;
+    }
+    for s in sections {
+        buf.extend_from_slice(s);
+    }
+    let crc = crc32fast::hash(&buf);
+    buf.extend_from_slice(&crc.to_le_bytes());
+    buf
+}
+
 /// The bytes of a table file.
 pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
     let m = t.material();
@@ -241,25 +333,20 @@ pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
         }
     }
     // the six streams, and the two DTM streams as DTM minus DTZ, encoded on two threads
-    let jobs: Vec<(usize, bool)> = (0..STREAMS).map(|s| (s, false)).chain((4..STREAMS).map(|s| (s, true))).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(&(s, delta)) = jobs.get(k) else { break };
-            done.push((k, encode_stream(&fill_dont_care(&stream_values(t, s, delta)), BLOCK_LIMIT[s / 2])));
-        }
-        done
-    };
-    let mut encoded: Vec<Vec<u8>> = vec![Vec::new(); jobs.len()];
-    std::thread::scope(|scope| {
-        let a = scope.spawn(work);
-        let mine = work();
-        for (k, e) in mine.into_iter().chain(a.join().unwrap_or_else(|e| std::panic::resume_unwind(e))) {
-            encoded[k] = e;
-        }
-    });
+    let jobs: Vec<(Box<Walk>, usize)> = (0..STREAMS)
+        .map(|s| (s, false))
+        .chain((4..STREAMS).map(|s| (s, true)))
+        .map(|(s, delta)| {
+            let side = s % 2;
+            let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
+                for (&z, &d) in t.dtz[side].iter().zip(&t.dtm[side]) {
+                    f(stream_value(s, z, d, delta));
+                }
+            });
+            (walk, BLOCK_LIMIT[s / 2])
+        })
+        .collect();
+    let mut encoded = encode_jobs(&jobs, 2);
     let mut sections: Vec<Vec<u8>> = encoded.drain(..STREAMS).collect();
     // DTM streams: DTM itself or DTM minus DTZ, whichever is smaller
     let mut flags = 0u32;
@@ -269,45 +356,179 @@ pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
             flags |= 1 << s;
         }
     }
-    let mut buf = Vec::with_capacity(HEADER + sections.iter().map(|s| s.len()).sum::<usize>() + 4);
-    buf.extend_from_slice(MAGIC);
-    buf.extend_from_slice(&VERSION.to_le_bytes());
-    let mut name = [0u8; 16];
-    let ms = m.to_string();
-    name[..ms.len()].copy_from_slice(ms.as_bytes());
-    buf.extend_from_slice(&name);
-    buf.extend_from_slice(&7u32.to_le_bytes());
-    buf.extend_from_slice(&t.layout.size.to_le_bytes());
-    buf.extend_from_slice(&(STREAMS as u32).to_le_bytes());
-    buf.extend_from_slice(&flags.to_le_bytes());
-    let mut at = HEADER as u64;
-    for s in &sections {
-        buf.extend_from_slice(&at.to_le_bytes());
-        buf.extend_from_slice(&(s.len() as u64).to_le_bytes());
-        at += s.len() as u64;
-    }
-    for s in &sections {
-        buf.extend_from_slice(s);
-    }
-    let crc = crc32fast::hash(&buf);
-    buf.extend_from_slice(&crc.to_le_bytes());
-    Ok(buf)
+    Ok(assemble(m, t.layout.size, &sections, flags))
 }
 
 /// Writes a table atomically: a temporary file in the same directory, then a rename.
 pub fn write_table(dir: &Path, t: &Table) -> Result<PathBuf, TbError> {
-    let path = path_for(dir, &t.material());
+    write_bytes(dir, t.material(), &encode_table(t)?)
+}
+
+/// Writes the bytes of a table file atomically: a temporary file in the same directory, then a rename.
+fn write_bytes(dir: &Path, m: Material, buf: &[u8]) -> Result<PathBuf, TbError> {
+    let path = path_for(dir, &m);
     let io = |e| TbError::Io { path: path.clone(), source: e };
-    let buf = encode_table(t)?;
     fs::create_dir_all(dir).map_err(|e| TbError::Io { path: dir.to_path_buf(), source: e })?;
-    let tmp = dir.join(format!(".{}.mtb.tmp{}", t.material(), std::process::id()));
+    let tmp = dir.join(format!(".{m}.mtb.tmp{}", std::process::id()));
     {
         let mut f = fs::File::create(&tmp).map_err(|e| TbError::Io { path: tmp.clone(), source: e })?;
-        f.write_all(&buf).map_err(|e| TbError::Io { path: tmp.clone(), source: e })?;
+        f.write_all(buf).map_err(|e| TbError::Io { path: tmp.clone(), source: e })?;
         f.sync_all().map_err(|e| TbError::Io { path: tmp.clone(), source: e })?;
     }
     fs::rename(&tmp, &path).map_err(io)?;
     Ok(path)
+}
+
+/// Reads an encoded stream section in index order, one block at a time.
+struct SectionCursor<'a> {
+    bytes: &'a [u8],
+    st: Stream,
+    size: usize,
+    block: usize,
+    syms: Vec<u16>,
+    at: usize,
+}
+
+impl<'a> SectionCursor<'a> {
+    fn new(bytes: &'a [u8], size: u64) -> Result<SectionCursor<'a>, String> {
+        let st = parse_stream(bytes, 0, bytes.len(), size)?;
+        Ok(SectionCursor { bytes, st, size: size as usize, block: 0, syms: Vec::new(), at: 0 })
+    }
+
+    /// The next value (the caller reads exactly `size` values).
+    fn next_value(&mut self) -> Result<i16, String> {
+        if self.at == self.syms.len() {
+            let st = &self.st;
+            let b = self.block;
+            if b >= st.blocks {
+                return Err("read beyond the stream".into());
+            }
+            let a = u32_at(self.bytes, st.offsets_at + 4 * b) as usize;
+            let e = u32_at(self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
+            let want = st.block_len.min(self.size - b * st.block_len);
+            st.dec.decode_block(&self.bytes[st.data_at + a..st.data_at + e], want, &mut self.syms)?;
+            self.block += 1;
+            self.at = 0;
+        }
+        let sym = self.syms[self.at];
+        self.at += 1;
+        self.st.values.get(sym as usize).copied().ok_or_else(|| "symbol out of range".to_string())
+    }
+}
+
+/// Generates one ending metric by metric and writes its file atomically, keeping only one metric in memory
+/// at a time (for 5-piece endings: 4 bytes per index entry, about 0.5 GB without pawns): DTZ first, whose
+/// WDL and DTZ streams are encoded at once; then DTM, stored as DTM or as DTM minus DTZ (DTZ read back from
+/// the encoded DTZ stream), whichever has fewer runs. The ending's file is all that is kept (it is not
+/// returned as a [`Table`]).
+pub fn generate_file(
+    material: Material,
+    subs: &dyn TableSource,
+    threads: usize,
+    progress: &dyn Progress,
+    dir: &Path,
+) -> Result<PathBuf, TbError> {
+    let m = material.normalized();
+    let internal = |why: String| TbError::Corrupt { path: path_for(dir, &m), why };
+    let z = generate_metric(m, subs, threads, progress, DTZ);
+    let size = z.layout.size;
+    progress.message(&format!("{m} encoding WDL, DTZ"));
+    let jobs: Vec<(Box<Walk>, usize)> = (0..4)
+        .map(|s| {
+            let z = &z;
+            let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
+                for c in &z.values[s % 2] {
+                    let v = c.load(Relaxed);
+                    f(stream_value(s, v, v, false));
+                }
+            });
+            (walk, BLOCK_LIMIT[s / 2])
+        })
+        .collect();
+    let t0 = std::time::Instant::now();
+    // at most two streams at a time: each may keep its symbols in memory (a byte per position)
+    let mut sections = encode_jobs(&jobs, threads.min(2));
+    trace_mem(&format!("{m} WDL and DTZ encoded ({:.1} s)", t0.elapsed().as_secs_f64()));
+    drop(jobs);
+    drop(z);
+    let dm = generate_metric(m, subs, threads, progress, DTM);
+    progress.message(&format!("{m} encoding DTM"));
+    // a draw is a draw in both metrics (the DTZ and DTM streams leave draws to the WDL stream)
+    for (side, wdl_section) in sections[..2].iter().enumerate() {
+        let mut wdl = SectionCursor::new(wdl_section, size).map_err(&internal)?;
+        for c in &dm.values[side] {
+            let (w, d) = (wdl.next_value().map_err(&internal)?, c.load(Relaxed));
+            if d != INVALID && (w == 0) != (d == 0) {
+                return Err(TbError::Unsupported(format!("{m}: a position is drawn in one metric only")));
+            }
+        }
+    }
+    // DTM or DTM minus DTZ: the one with fewer runs (value changes, don't-care entries filled) is encoded
+    // (encoding both, as for smaller endings, would double the time)
+    let mut use_delta = [false; 2];
+    for side in 0..2 {
+        let mut z = SectionCursor::new(&sections[2 + side], size).map_err(&internal)?;
+        let (mut prev, mut runs) = ([None::<i16>; 2], [0u64; 2]);
+        for c in &dm.values[side] {
+            let d = c.load(Relaxed);
+            let zv = z.next_value().map_err(&internal)?;
+            for (k, delta) in [false, true].into_iter().enumerate() {
+                if let Some(v) = stream_value(4 + side, zv, d, delta) {
+                    if prev[k] != Some(v) {
+                        runs[k] += 1;
+                        prev[k] = Some(v);
+                    }
+                }
+            }
+        }
+        use_delta[side] = runs[1] < runs[0];
+    }
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let jobs: Vec<(Box<Walk>, usize)> = (4..STREAMS)
+        .map(|s| {
+            let delta = use_delta[s - 4];
+            let (dm, dtz_section, failed) = (&dm, &sections[s - 2], &failed);
+            let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
+                let mut z = if delta { SectionCursor::new(dtz_section, size).ok() } else { None };
+                if delta && z.is_none() {
+                    failed.store(true, Relaxed);
+                }
+                for c in &dm.values[s % 2] {
+                    let d = c.load(Relaxed);
+                    let zv = match z.as_mut().map(|z| z.next_value()) {
+                        Some(Ok(v)) => v,
+                        Some(Err(_)) => {
+                            failed.store(true, Relaxed);
+                            0
+                        }
+                        None => 0,
+                    };
+                    f(stream_value(s, if d == INVALID { INVALID } else { zv }, d, delta));
+                }
+            });
+            (walk, BLOCK_LIMIT[s / 2])
+        })
+        .collect();
+    let t0 = std::time::Instant::now();
+    let encoded = encode_jobs(&jobs, threads.min(2));
+    trace_mem(&format!("{m} DTM encoded ({:.1} s)", t0.elapsed().as_secs_f64()));
+    drop(jobs);
+    if failed.load(Relaxed) {
+        return Err(internal("the DTZ stream just encoded does not decode".into()));
+    }
+    let mut flags = 0u32;
+    for (k, e) in encoded.into_iter().enumerate() {
+        if use_delta[k] {
+            flags |= 1 << (4 + k);
+        }
+        sections.push(e);
+    }
+    drop(dm);
+    let buf = assemble(m, size, &sections, flags);
+    drop(sections);
+    // the file must read back (header, checksum, every stream section) before it replaces anything
+    TableFile::from_bytes(&path_for(dir, &m), buf.clone(), Some(m))?;
+    write_bytes(dir, m, &buf)
 }
 
 /// One stream of an open file.

@@ -17,19 +17,22 @@
 //! 1. *Init*: for every index and side, decode; holes and illegal positions become `INVALID`. Generate the
 //!    legal moves: no move means mate (loss in 0) or stalemate (draw). The zeroing moves ("exits": captures,
 //!    promotions and pawn moves) are valued from the smaller endings already generated (or finished
-//!    slices) and the best exit for the side to move is kept; the position is `UNDECIDED`.
-//! 2. *Levels* d = 1, 2, ...: a sweep over the batch finds the positions decided at level d-1. Un-moves
-//!    (retro moves: the other side's non-pawn pieces stepping back to empty squares, no un-captures) give
-//!    their predecessors: a predecessor of a loss in d-1 is a win in d; a predecessor of a win in d-1 is a
-//!    loss in d only after forward verification (every move leads to a win of the opponent in at most d-1,
-//!    and every exit to a loss in at most d). Undecided positions whose best exit is a win in d, or a loss
-//!    in d, are decided at the same sweep. All values written in sweep d are level d, values of level < d
-//!    are final, so the threads (which share the arrays through relaxed atomics) always agree: the result
-//!    does not depend on the number of threads or the order of work.
+//!    slices) and the best exit for the side to move is kept in the position's own value, as an
+//!    *undecided* state that carries the exit (no other array: 2 bytes per position, side and metric).
+//! 2. *Levels* d = 1, 2, ...: the positions decided at level d-1 (a list) give their predecessors by
+//!    un-moves (retro moves: the other side's non-pawn pieces stepping back to empty squares, no
+//!    un-captures): a predecessor of a loss in d-1 is a win in d; a predecessor of a win in d-1 becomes a
+//!    *candidate* loss, verified forward after all predecessors are marked (every move leads to a win of the
+//!    opponent in at most d-1, and the best exit is a loss in at most d). Undecided positions whose best exit
+//!    is a win in d, or a loss in d, are settled at the same level by a scan of the index chunks that hold
+//!    such exits (per chunk the least pending exit level is kept). All values written at level d are level
+//!    d, values of level < d are final, so the threads (which share the arrays through relaxed atomics and
+//!    change a state by compare-and-swap) always agree: the result does not depend on the number of
+//!    threads or the order of work.
 //! 3. Positions still undecided are draws.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicI16, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI16, AtomicU16, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 use mysl_core::{Color, Role};
@@ -39,10 +42,8 @@ use crate::material::Material;
 use crate::pos::{Moves, TbPos};
 use crate::value::{self, INVALID};
 
-const UNDECIDED: i16 = i16::MIN + 1;
+/// "No zeroing move" while the best exit is computed.
 const NO_EXIT: i16 = i16::MIN + 2;
-/// A position marked during a level as a possible loss, until verified.
-const CANDIDATE: i16 = i16::MIN + 3;
 
 /// A generated ending: DTM and DTZ values per side to move over the generation index.
 #[derive(Debug)]
@@ -65,6 +66,8 @@ pub trait Progress: Sync {
     fn start(&self, _material: Material, _total: u64) {}
     fn advance(&self, _units: u64) {}
     fn finish(&self, _material: Material) {}
+    /// What the generator is doing now ("DTZ level 12").
+    fn message(&self, _what: &str) {}
 }
 
 /// No progress reporting.
@@ -83,11 +86,89 @@ impl TableSource for HashMap<Material, Arc<Table>> {
     }
 }
 
+/// With `MYSL_TB_TRACE` set: the process's resident memory now and at its peak, and its CPU time (Linux).
+pub(crate) fn trace_mem(what: &str) {
+    if std::env::var_os("MYSL_TB_TRACE").is_none() {
+        return;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |k: &str| status.lines().find(|l| l.starts_with(k)).map(|l| l[k.len()..].trim().to_string());
+    // CPU time of the process so far (user + system, in clock ticks of 1/100 s)
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let f: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    let ticks: f64 = (11..13).filter_map(|k| f.get(k)?.parse::<f64>().ok()).sum();
+    eprintln!(
+        "  after {what}: {} resident, peak {}, process CPU {:.1} s",
+        field("VmRSS:").unwrap_or_default(),
+        field("VmHWM:").unwrap_or_default(),
+        ticks / 100.0
+    );
+}
+
+/// Metric numbers: DTM and the DTZ scale.
+pub const DTM: usize = 0;
+pub const DTZ: usize = 1;
+
+/// Largest level (plies) a value may have; the working states below leave room for values up to it.
+const MAX_LEVEL: i32 = 4000;
+/// Working states besides the decided values (which lie in `-1 - MAX_LEVEL..=MAX_LEVEL`): an undecided
+/// position, or a candidate loss of the current level, each carrying the value of the best zeroing move
+/// ("exit") of the side to move. So a metric needs nothing but its `i16` per position and side to move.
+const EXIT_SPAN: i32 = 2 * (MAX_LEVEL + 2) + 1;
+const U_BASE: i32 = -30_000;
+const C_BASE: i32 = U_BASE + EXIT_SPAN + 8;
+
+#[inline]
+fn exit_code(x: i16) -> i32 {
+    if x == NO_EXIT {
+        0
+    } else {
+        x as i32 + MAX_LEVEL + 3
+    }
+}
+
+/// An undecided position whose best exit is `x` (or [`NO_EXIT`]).
+#[inline]
+fn undecided(x: i16) -> i16 {
+    (U_BASE + exit_code(x)) as i16
+}
+
+/// A candidate loss whose best exit is `x`.
+#[inline]
+fn candidate(x: i16) -> i16 {
+    (C_BASE + exit_code(x)) as i16
+}
+
+#[inline]
+fn is_undecided(v: i16) -> bool {
+    (U_BASE..U_BASE + EXIT_SPAN).contains(&(v as i32))
+}
+
+#[inline]
+fn is_candidate(v: i16) -> bool {
+    (C_BASE..C_BASE + EXIT_SPAN).contains(&(v as i32))
+}
+
+/// The best exit of an undecided or candidate state.
+#[inline]
+fn exit_of(v: i16) -> i16 {
+    let v = v as i32;
+    let e = if v >= C_BASE { v - C_BASE } else { v - U_BASE };
+    if e == 0 {
+        NO_EXIT
+    } else {
+        (e - MAX_LEVEL - 3) as i16
+    }
+}
+
 struct Work<'a> {
     layout: &'a Layout,
-    val: [[Vec<AtomicI16>; 2]; 2], // [metric][side]
-    exit: [[Vec<AtomicI16>; 2]; 2],
+    /// The metrics solved in this run and their values: `val[k][side][idx]` for metric `metrics[k]`.
+    metrics: &'a [usize],
+    val: Vec<[Vec<AtomicI16>; 2]>,
     subs: &'a dyn TableSource,
+    /// The endings this one converts into, looked up without hashing.
+    near: Vec<(Material, &'a Table)>,
 }
 
 fn atomics(n: usize, v: i16) -> Vec<AtomicI16> {
@@ -110,18 +191,76 @@ pub(crate) fn zeroing_exit(c: i16) -> i16 {
     }
 }
 
+/// The value of a zeroing move into a position of value `c` (the opponent's view) in `metric`.
+#[inline]
+fn exit_value(metric: usize, c: i16) -> i16 {
+    if metric == DTM {
+        value::parent_of(c)
+    } else {
+        zeroing_exit(c)
+    }
+}
+
 /// Better for the side to move?
 #[inline]
 fn better(a: i16, b: i16) -> bool {
     value::rank(a) > value::rank(b)
 }
 
+/// A set of entries `idx << 1 | side` (a bitmap shared by the threads): the positions decided at one
+/// level, or the candidates of a level. A fixed 1 bit per position and side, however many a level decides.
+struct Bits(Vec<AtomicU64>);
+
+/// Words of a [`Bits`] per work unit.
+const WORDS_JOB: usize = 256;
+
+impl Bits {
+    fn new(entries: u64) -> Bits {
+        Bits((0..entries.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    #[inline]
+    fn set(&self, e: u32) {
+        self.0[(e >> 6) as usize].fetch_or(1 << (e & 63), Relaxed);
+    }
+
+    /// Calls `f` for every entry of words `a..b` and clears them.
+    #[inline]
+    fn take(&self, a: usize, b: usize, mut f: impl FnMut(u32)) {
+        for (w, word) in self.0[a..b].iter().enumerate() {
+            if word.load(Relaxed) == 0 {
+                continue;
+            }
+            let mut x = word.swap(0, Relaxed);
+            while x != 0 {
+                let bit = x.trailing_zeros();
+                x &= x - 1;
+                f(((a + w) as u32) << 6 | bit);
+            }
+        }
+    }
+
+    /// Work units over the words.
+    fn jobs(&self) -> Vec<(usize, usize)> {
+        let n = self.0.len();
+        (0..n).step_by(WORDS_JOB).map(|a| (a, (a + WORDS_JOB).min(n))).collect()
+    }
+}
+
+/// A unit of work of a level: a range of the list of the previous level, or a chunk of the index whose
+/// pending exits of this level are settled.
+enum Job {
+    List(usize, usize),
+    Scan(usize, usize),
+}
+
 impl Work<'_> {
-    /// (DTM, DTZ-scale) of any position reachable in the ending or smaller ones, from its mover's view.
-    fn lookup(&self, child: &TbPos) -> (i16, i16) {
+    /// (DTM, DTZ-scale) of any position reachable in the ending or smaller ones, from its mover's view
+    /// ([`INVALID`] for a metric of this ending that this run does not solve).
+    fn lookup(&self, child: &TbPos) -> [i16; 2] {
         let m = child.material();
         if m.count() <= 2 {
-            return (0, 0);
+            return [0, 0];
         }
         let c = if m.needs_flip() { child.color_flipped() } else { *child };
         let m = c.material();
@@ -129,41 +268,44 @@ impl Work<'_> {
         c.table_order_squares(&mut sq);
         let side = c.stm as usize;
         if m == self.layout.material {
-            let Some(idx) = self.layout.index(&sq[..c.n]) else { return (INVALID, INVALID) };
-            let idx = idx as usize;
-            (self.val[0][side][idx].load(Relaxed), self.val[1][side][idx].load(Relaxed))
+            let Some(idx) = self.layout.index(&sq[..c.n]) else { return [INVALID; 2] };
+            let mut out = [INVALID; 2];
+            for (k, &metric) in self.metrics.iter().enumerate() {
+                out[metric] = self.val[k][side][idx as usize].load(Relaxed);
+            }
+            out
         } else {
-            let Some(t) = self.subs.table(&m) else { return (INVALID, INVALID) };
-            let Some(idx) = t.layout.index(&sq[..c.n]) else { return (INVALID, INVALID) };
-            (t.dtm[side][idx as usize], t.dtz[side][idx as usize])
+            let near = self.near.iter().find(|(x, _)| *x == m).map(|&(_, t)| t);
+            let Some(t) = near.or_else(|| self.subs.table(&m)) else { return [INVALID; 2] };
+            let Some(idx) = t.layout.index(&sq[..c.n]) else { return [INVALID; 2] };
+            [t.dtm[side][idx as usize], t.dtz[side][idx as usize]]
         }
     }
 
     /// Value of the position after a zeroing move `m` of `pos`, counting an en passant capture the
     /// opponent may answer a double push with (the tables themselves hold no en passant rights).
-    fn child_value(&self, pos: &TbPos, m: &crate::pos::TbMove, child: &TbPos) -> (i16, i16) {
-        let (tdtm, tdtz) = self.lookup(child);
+    fn child_value(&self, pos: &TbPos, m: &crate::pos::TbMove, child: &TbPos) -> [i16; 2] {
+        let t = self.lookup(child);
         let double_push = pos.role[m.piece as usize] == Role::Pawn && (m.to as i32 - m.from as i32).abs() == 16;
         if !double_push {
-            return (tdtm, tdtz);
+            return t;
         }
         let eps = child.en_passant_children(m.to);
         if eps.is_empty() {
-            return (tdtm, tdtz);
+            return t;
         }
         // without en passant the child may be mate or stalemate; then only the capture counts
-        let (mut bdtm, mut bdtz) = if child.has_moves() { (tdtm, tdtz) } else { (NO_EXIT, NO_EXIT) };
+        let mut best = if child.has_moves() { t } else { [NO_EXIT; 2] };
         for (_, e) in &eps {
-            let (edtm, edtz) = self.lookup(e);
-            let (vdtm, vdtz) = (value::parent_of(edtm), zeroing_exit(edtz));
-            if bdtm == NO_EXIT || better(vdtm, bdtm) {
-                bdtm = vdtm;
-            }
-            if bdtz == NO_EXIT || better(vdtz, bdtz) {
-                bdtz = vdtz;
+            let ev = self.lookup(e);
+            for &metric in self.metrics {
+                let v = exit_value(metric, ev[metric]);
+                if best[metric] == NO_EXIT || better(v, best[metric]) {
+                    best[metric] = v;
+                }
             }
         }
-        (bdtm, bdtz)
+        best
     }
 
     fn init(&self, idx: u64, moves: &mut Moves) -> i32 {
@@ -173,8 +315,8 @@ impl Work<'_> {
         let mut max_level = 0;
         let i = idx as usize;
         let set_invalid = |s: usize| {
-            for metric in 0..2 {
-                self.val[metric][s][i].store(INVALID, Relaxed);
+            for v in &self.val {
+                v[s][i].store(INVALID, Relaxed);
             }
         };
         if l.decode(idx, &mut sq).is_none() || l.index(&sq[..n]) != Some(idx) {
@@ -189,51 +331,44 @@ impl Work<'_> {
                 set_invalid(side);
                 continue;
             }
-            pos.legal_moves(moves);
-            if moves.as_slice().is_empty() {
+            let quiet = pos.zeroing_moves(moves);
+            if !quiet && moves.as_slice().is_empty() {
                 let v = if pos.in_check() { -1 } else { 0 };
-                self.val[0][side][i].store(v, Relaxed);
-                self.val[1][side][i].store(v, Relaxed);
+                for vals in &self.val {
+                    vals[side][i].store(v, Relaxed);
+                }
                 continue;
             }
             let mut best = [NO_EXIT, NO_EXIT];
-            let mut quiet = 0;
             for m in moves.as_slice() {
-                if !m.is_zeroing(&pos) {
-                    quiet += 1;
-                    continue;
-                }
                 let child = pos.play(m);
-                let (cdtm, cdtz) = self.child_value(&pos, m, &child);
-                debug_assert!(cdtm != INVALID && cdtz != INVALID, "exit into an invalid position");
-                let v = [value::parent_of(cdtm), zeroing_exit(cdtz)];
-                for metric in 0..2 {
-                    if best[metric] == NO_EXIT || better(v[metric], best[metric]) {
-                        best[metric] = v[metric];
+                let c = self.child_value(&pos, m, &child);
+                for &metric in self.metrics {
+                    debug_assert!(c[metric] != INVALID, "exit into an invalid position");
+                    let v = exit_value(metric, c[metric]);
+                    if best[metric] == NO_EXIT || better(v, best[metric]) {
+                        best[metric] = v;
                     }
                 }
             }
-            for (metric, &b) in best.iter().enumerate() {
+            for (k, &metric) in self.metrics.iter().enumerate() {
+                let b = best[metric];
                 if b != NO_EXIT && b != 0 {
                     max_level = max_level.max(value::level(b));
                 }
-                if quiet == 0 {
-                    // only zeroing moves: the best of them is the value (also a loss in 0 "before zeroing")
-                    self.val[metric][side][i].store(b, Relaxed);
-                    continue;
-                }
-                self.val[metric][side][i].store(UNDECIDED, Relaxed);
-                self.exit[metric][side][i].store(b, Relaxed);
+                // only zeroing moves: the best of them is the value (also a loss in 0 "before zeroing")
+                let v = if quiet { undecided(b) } else { b };
+                self.val[k][side][i].store(v, Relaxed);
             }
         }
+        assert!(max_level < MAX_LEVEL, "{}: a value beyond {MAX_LEVEL} plies", l.material);
         max_level
     }
 
-    /// Is the undecided position `idx` with `side` to move lost in exactly `d` plies for `metric`? All
-    /// values below level d are final. Illegal moves lead to positions marked invalid (the mover's king in
-    /// check), which are skipped.
-    fn verify_loss(&self, metric: usize, side: usize, idx: usize, d: i32) -> bool {
-        let x = self.exit[metric][side][idx].load(Relaxed);
+    /// Is the candidate `idx` with `side` to move, best exit `x`, lost in exactly `d` plies for metric
+    /// number `k`? All values below level d are final. Illegal moves lead to positions marked invalid (the
+    /// mover's king in check), which are skipped.
+    fn verify_loss(&self, k: usize, side: usize, idx: usize, d: i32, x: i16) -> bool {
         if x != NO_EXIT && !(x < 0 && value::level(x) <= d) {
             return false;
         }
@@ -242,7 +377,7 @@ impl Work<'_> {
         if l.decode(idx as u64, &mut sq).is_none() {
             return false;
         }
-        let other = &self.val[metric][1 - side];
+        let other = &self.val[k][1 - side];
         l.for_each_piece_move(&sq[..l.len()], idx as u64, COLORS[side], |ci| {
             let Some(ci) = ci else { return true };
             let c = other[ci as usize].load(Relaxed);
@@ -251,78 +386,123 @@ impl Work<'_> {
     }
 
     /// Level `d`, part 1: the predecessors of `decided` (positions of level d-1, entries `idx << 1 | side`):
-    /// those of a loss become wins in d (pushed to `out`), those of a win become candidate losses (marked
-    /// [`CANDIDATE`], pushed to `cands` once each, verified by [`Work::verify_candidates`]).
-    fn propagate(&self, metric: usize, d: i32, decided: &[u64], out: &mut Vec<u64>, cands: &mut Vec<u64>) {
+    /// those of a loss become wins in d (pushed to `out`), those of a win become candidate losses (pushed to
+    /// `cands` once each, verified by [`Work::verify_candidates`]).
+    fn propagate(&self, k: usize, d: i32, decided: &Bits, words: (usize, usize), out: &Bits, cands: &Bits) -> u64 {
         let l = self.layout;
         let n = l.len();
         let win_d = d as i16;
         let mut sq = [0u8; 8];
-        for &e in decided {
-            let (idx, side) = (e >> 1, (e & 1) as usize);
-            let v = self.val[metric][side][idx as usize].load(Relaxed);
+        let mut found = 0;
+        decided.take(words.0, words.1, |e| {
+            let (idx, side) = ((e >> 1) as u64, (e & 1) as usize);
+            let v = self.val[k][side][idx as usize].load(Relaxed);
             if l.decode(idx, &mut sq).is_none() {
-                continue;
+                return;
             }
             // predecessors: the other side moved one of its pieces (not a pawn) without capturing
             let psize = 1 - side;
-            let pvals = &self.val[metric][psize];
+            let pvals = &self.val[k][psize];
             let want_win = v < 0;
             l.for_each_piece_move(&sq[..n], idx, COLORS[psize], |pi| {
                 let Some(pi) = pi else { return true };
                 let pcell = &pvals[pi as usize];
-                let p = pcell.load(Relaxed);
-                if want_win {
-                    if (p == UNDECIDED || p == CANDIDATE) && pcell.compare_exchange(p, win_d, Relaxed, Relaxed).is_ok()
-                    {
-                        out.push(pi << 1 | psize as u64);
+                let mut p = pcell.load(Relaxed);
+                loop {
+                    let (to, list) = if want_win {
+                        if !is_undecided(p) && !is_candidate(p) {
+                            break;
+                        }
+                        (win_d, out)
+                    } else {
+                        if !is_undecided(p) {
+                            break;
+                        }
+                        (candidate(exit_of(p)), cands)
+                    };
+                    match pcell.compare_exchange(p, to, Relaxed, Relaxed) {
+                        Ok(_) => {
+                            list.set((pi as u32) << 1 | psize as u32);
+                            found += want_win as u64;
+                            break;
+                        }
+                        Err(now) => p = now,
                     }
-                } else if p == UNDECIDED && pcell.compare_exchange(p, CANDIDATE, Relaxed, Relaxed).is_ok() {
-                    cands.push(pi << 1 | psize as u64);
                 }
                 true
             });
-        }
+        });
+        found
     }
 
-    /// Level `d`, part 2: positions whose best zeroing move is a win or loss in `d` (`exits`): a win is
-    /// decided (pushed to `out`), a loss becomes a candidate.
-    fn settle_exits(&self, metric: usize, d: i32, exits: &[u64], out: &mut Vec<u64>, cands: &mut Vec<u64>) {
+    /// Level `d`, part 2: the positions of `a..b` whose best zeroing move is a win or loss in `d`: a win is
+    /// decided (pushed to `out`), a loss becomes a candidate. Returns the least level above `d` of an exit
+    /// still pending in the chunk (`u16::MAX` for none).
+    fn settle_exits(&self, k: usize, d: i32, (a, b): (u64, u64), out: &Bits, cands: &Bits, found: &mut u64) -> u16 {
         let win_d = d as i16;
-        for &e in exits {
-            let (i, side) = ((e >> 1) as usize, (e & 1) as usize);
-            let cell = &self.val[metric][side][i];
-            let p = cell.load(Relaxed);
-            if p != UNDECIDED && p != CANDIDATE {
-                continue;
-            }
-            if self.exit[metric][side][i].load(Relaxed) == win_d {
-                if cell.compare_exchange(p, win_d, Relaxed, Relaxed).is_ok() {
-                    out.push(e);
+        let mut next = u16::MAX;
+        for idx in a..b {
+            for side in 0..2 {
+                let cell = &self.val[k][side][idx as usize];
+                let mut p = cell.load(Relaxed);
+                loop {
+                    if !is_undecided(p) && !is_candidate(p) {
+                        break;
+                    }
+                    let x = exit_of(p);
+                    if x == NO_EXIT || x == 0 {
+                        break;
+                    }
+                    let lvl = value::level(x);
+                    if lvl != d {
+                        if lvl > d {
+                            next = next.min(lvl as u16);
+                        }
+                        break;
+                    }
+                    let (to, list) = if x == win_d {
+                        (win_d, out)
+                    } else if is_undecided(p) {
+                        (candidate(x), cands)
+                    } else {
+                        break;
+                    };
+                    match cell.compare_exchange(p, to, Relaxed, Relaxed) {
+                        Ok(_) => {
+                            list.set((idx as u32) << 1 | side as u32);
+                            *found += (x == win_d) as u64;
+                            break;
+                        }
+                        Err(now) => p = now,
+                    }
                 }
-            } else if p == UNDECIDED && cell.compare_exchange(p, CANDIDATE, Relaxed, Relaxed).is_ok() {
-                cands.push(e);
             }
         }
+        next
     }
 
     /// Level `d`, part 3 (after parts 1 and 2 of all threads): each candidate still marked is a loss in
     /// `d` (pushed to `out`) if verified, else undecided again.
-    fn verify_candidates(&self, metric: usize, d: i32, cands: &[u64], out: &mut Vec<u64>) {
+    fn verify_candidates(&self, k: usize, d: i32, cands: &Bits, words: (usize, usize), out: &Bits) -> u64 {
         let loss_d = -1 - d as i16;
-        for &e in cands {
+        let mut found = 0;
+        cands.take(words.0, words.1, |e| {
             let (i, side) = ((e >> 1) as usize, (e & 1) as usize);
-            let cell = &self.val[metric][side][i];
-            if cell.load(Relaxed) != CANDIDATE {
-                continue;
+            let cell = &self.val[k][side][i];
+            let p = cell.load(Relaxed);
+            if !is_candidate(p) {
+                return;
             }
-            if self.verify_loss(metric, side, i, d) {
+            let x = exit_of(p);
+            if self.verify_loss(k, side, i, d, x) {
                 cell.store(loss_d, Relaxed);
-                out.push(e);
+                out.set(e);
+                found += 1;
             } else {
-                cell.store(UNDECIDED, Relaxed);
+                cell.store(undecided(x), Relaxed);
             }
-        }
+        });
+        found
     }
 }
 
@@ -330,27 +510,29 @@ const COLORS: [Color; 2] = [Color::White, Color::Black];
 
 /// Indices per work unit of a scan.
 const CHUNK: u64 = 1 << 13;
-/// Entries of a level's list per work unit.
-const LIST_CHUNK: u64 = 1 << 11;
+/// Indices per chunk of the exit scans (small: a chunk is scanned once for every level of a pending exit
+/// in it).
+const SCAN_CHUNK: u64 = 1 << 6;
+/// Scan chunks per work unit.
+const SCAN_JOB: usize = 128;
 
-/// Runs `f(a, b, state)` over `chunks` on `threads` threads, each thread with its own state from `init`;
+/// Runs `f(job, state)` over `jobs` on `threads` threads, each thread with its own state from `init`;
 /// returns the states.
-fn par_states<S: Send, I, F>(chunks: &[(u64, u64)], threads: usize, init: I, f: F) -> Vec<S>
+fn par_states<J: Sync, S: Send, I, F>(jobs: &[J], threads: usize, init: I, f: F) -> Vec<S>
 where
     I: Fn() -> S + Sync,
-    F: Fn(u64, u64, &mut S) + Sync,
+    F: Fn(usize, &J, &mut S) + Sync,
 {
     let next = AtomicUsize::new(0);
-    let threads = threads.max(1).min(chunks.len().max(1));
+    let threads = threads.max(1).min(jobs.len().max(1));
     let work = || {
         let mut state = init();
         loop {
             let k = next.fetch_add(1, Relaxed);
-            if k >= chunks.len() {
+            if k >= jobs.len() {
                 break;
             }
-            let (a, b) = chunks[k];
-            f(a, b, &mut state);
+            f(k, &jobs[k], &mut state);
         }
         state
     };
@@ -377,57 +559,38 @@ fn chunks_of(ranges: &[(u64, u64)], size: u64) -> Vec<(u64, u64)> {
     chunks
 }
 
-/// Runs `f(a, b, moves)` over all chunks of `ranges` on `threads` threads; returns the sum and the max of
-/// what `f` returns (as a pair).
-fn par<F>(ranges: &[(u64, u64)], threads: usize, f: F) -> (u64, i32)
-where
-    F: Fn(u64, u64, &mut Moves) -> (u64, i32) + Sync,
-{
-    let states = par_states(
-        &chunks_of(ranges, CHUNK),
-        threads,
-        || (Moves::default(), 0u64, 0i32),
-        |a, b, st| {
-            let (s, m) = f(a, b, &mut st.0);
-            st.1 += s;
-            st.2 = st.2.max(m);
-        },
-    );
-    states.iter().fold((0, 0), |(s, m), st| (s + st.1, m.max(st.2)))
-}
-
-/// Per metric and level: entries (`idx << 1 | side`) decided at init and entries whose best exit is a
-/// win or loss of that level.
-#[derive(Default)]
-struct Seeds {
-    decided: [Vec<Vec<u64>>; 2],
-    exits: [Vec<Vec<u64>>; 2],
-}
-
-fn push_at(v: &mut Vec<Vec<u64>>, level: usize, e: u64) {
+fn push_at(v: &mut Vec<Vec<u32>>, level: usize, e: u32) {
     if v.len() <= level {
         v.resize_with(level + 1, Vec::new);
     }
     v[level].push(e);
 }
 
-fn take_at(v: &mut [Vec<u64>], level: usize) -> Vec<u64> {
+fn take_at(v: &mut [Vec<u32>], level: usize) -> Vec<u32> {
     v.get_mut(level).map(std::mem::take).unwrap_or_default()
 }
 
-/// Generates one ending; every ending it converts into must be available from `subs`.
-pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize, progress: &dyn Progress) -> Table {
-    let layout = Layout::new(material.normalized());
+/// Solves `metrics` (a subset of [`DTM`], [`DTZ`]) of one ending: the values per metric (in the order of
+/// `metrics`) and side to move. Memory: 2 bytes per index entry, side to move and metric, plus the lists of
+/// the positions decided at one level.
+fn solve(
+    layout: &Layout,
+    subs: &dyn TableSource,
+    threads: usize,
+    progress: &dyn Progress,
+    metrics: &[usize],
+) -> Vec<[Vec<AtomicI16>; 2]> {
     let size = layout.size as usize;
+    assert!(layout.size < 1 << 31, "{}: index too large for the level lists", layout.material);
     let work = Work {
-        layout: &layout,
-        val: [
-            [atomics(size, UNDECIDED), atomics(size, UNDECIDED)],
-            [atomics(size, UNDECIDED), atomics(size, UNDECIDED)],
-        ],
-        exit: [[atomics(size, NO_EXIT), atomics(size, NO_EXIT)], [atomics(size, NO_EXIT), atomics(size, NO_EXIT)]],
+        layout,
+        metrics,
+        val: metrics.iter().map(|_| [atomics(size, undecided(NO_EXIT)), atomics(size, undecided(NO_EXIT))]).collect(),
         subs,
+        near: layout.material.successors().iter().filter_map(|m| Some((*m, subs.table(m)?))).collect(),
     };
+    const NAMES: [&str; 2] = ["DTM", "DTZ"];
+    let what = metrics.iter().map(|&m| NAMES[m]).collect::<Vec<_>>().join("+");
     // batches of slices with the same pawn advance, most advanced first
     let slices = layout.slices();
     let mut by_score: Vec<(u32, u64)> = (0..slices).map(|s| (layout.slice_advance(s), s)).collect();
@@ -447,117 +610,210 @@ pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize
     progress.start(layout.material, batches.len() as u64);
     let trace = std::env::var_os("MYSL_TB_TRACE").is_some();
     let (mut t_init, mut t_lvl) = (0.0, [0.0f64; 2]);
+    let nm = metrics.len();
     for ranges in &batches {
         let t0 = std::time::Instant::now();
-        let (_, max_seed) = par(ranges, threads, |a, b, moves| {
-            let mut m = 0;
-            for idx in a..b {
-                m = m.max(work.init(idx, moves));
-            }
-            (0, m)
-        });
-        t_init += t0.elapsed().as_secs_f64();
-        // the seeds of the levels: positions decided at init, and best exits
-        let per_thread = par_states(&chunks_of(ranges, CHUNK), threads, Seeds::default, |a, b, seeds| {
-            for idx in a..b {
-                for metric in 0..2 {
-                    for side in 0..2 {
-                        let e = idx << 1 | side as u64;
-                        let v = work.val[metric][side][idx as usize].load(Relaxed);
-                        if v == UNDECIDED {
-                            let x = work.exit[metric][side][idx as usize].load(Relaxed);
-                            if x != NO_EXIT && x != 0 {
-                                push_at(&mut seeds.exits[metric], value::level(x) as usize, e);
-                            }
-                        } else if v != INVALID && v != 0 {
-                            push_at(&mut seeds.decided[metric], value::level(v) as usize, e);
-                        }
-                    }
+        if batches.len() == 1 {
+            progress.message(&format!("{} {what} init", layout.material));
+        }
+        let chunks = chunks_of(ranges, CHUNK);
+        let max_seed = par_states(
+            &chunks,
+            threads,
+            || (Moves::default(), 0i32),
+            |_, &(a, b), (moves, m)| {
+                for idx in a..b {
+                    *m = (*m).max(work.init(idx, moves));
                 }
-            }
-        });
-        let mut seeds = Seeds::default();
-        for mut t in per_thread {
-            for metric in 0..2 {
-                for (to, from) in [(&mut seeds.decided, &mut t.decided), (&mut seeds.exits, &mut t.exits)] {
-                    for (level, v) in std::mem::take(&mut from[metric]).into_iter().enumerate() {
-                        if to[metric].len() <= level {
-                            to[metric].resize_with(level + 1, Vec::new);
+            },
+        )
+        .iter()
+        .fold(0, |m, s| m.max(s.1));
+        t_init += t0.elapsed().as_secs_f64();
+        // the seeds of the levels: positions decided at init (lists per level), and per chunk the least
+        // level of a pending best exit
+        trace_mem(&format!("{} {what} init", layout.material));
+        let scan_chunks = chunks_of(ranges, SCAN_CHUNK);
+        let pending: Vec<Vec<AtomicU16>> =
+            (0..nm).map(|_| (0..scan_chunks.len()).map(|_| AtomicU16::new(u16::MAX)).collect()).collect();
+        let per_thread = par_states(
+            &scan_chunks,
+            threads,
+            || vec![Vec::<Vec<u32>>::new(); nm],
+            |c, &(a, b), decided| {
+                for (k, dk) in decided.iter_mut().enumerate() {
+                    let mut least = u16::MAX;
+                    for idx in a..b {
+                        for side in 0..2 {
+                            let v = work.val[k][side][idx as usize].load(Relaxed);
+                            if is_undecided(v) {
+                                let x = exit_of(v);
+                                if x != NO_EXIT && x != 0 {
+                                    least = least.min(value::level(x) as u16);
+                                }
+                            } else if v != INVALID && v != 0 {
+                                push_at(dk, value::level(v) as usize, (idx as u32) << 1 | side as u32);
+                            }
                         }
-                        to[metric][level].extend_from_slice(&v);
                     }
+                    pending[k][c].store(least, Relaxed);
+                }
+            },
+        );
+        let mut seeds: Vec<Vec<Vec<u32>>> = vec![Vec::new(); nm];
+        for t in per_thread {
+            for (k, levels) in t.into_iter().enumerate() {
+                for (level, v) in levels.into_iter().enumerate() {
+                    if seeds[k].len() <= level {
+                        seeds[k].resize_with(level + 1, Vec::new);
+                    }
+                    seeds[k][level].extend_from_slice(&v);
                 }
             }
         }
-        for (metric, t_metric) in t_lvl.iter_mut().enumerate() {
+        for k in 0..nm {
             let t1 = std::time::Instant::now();
-            let mut last = take_at(&mut seeds.decided[metric], 0);
+            let metric = metrics[k];
+            let (mut last, mut next, cands) =
+                (Bits::new(2 * layout.size), Bits::new(2 * layout.size), Bits::new(2 * layout.size));
+            for &e in &take_at(&mut seeds[k], 0) {
+                last.set(e);
+            }
             let mut d = 1;
             loop {
+                assert!(d < MAX_LEVEL, "{}: more than {MAX_LEVEL} levels", layout.material);
+                if batches.len() == 1 {
+                    progress.message(&format!("{} {} level {d}", layout.material, NAMES[metric]));
+                }
                 let ts = std::time::Instant::now();
-                let exits = take_at(&mut seeds.exits[metric], d as usize);
-                let (nl, ne) = (last.len() as u64, exits.len() as u64);
-                let mut chunks: Vec<(u64, u64)> = chunks_of(&[(0, nl)], LIST_CHUNK);
-                chunks.extend(chunks_of(&[(nl, nl + ne)], LIST_CHUNK));
-                let outs = par_states(&chunks, threads, <(Vec<u64>, Vec<u64>)>::default, |a, b, (out, cands)| {
-                    if a < nl {
-                        work.propagate(metric, d, &last[a as usize..b as usize], out, cands);
-                    } else {
-                        work.settle_exits(metric, d, &exits[(a - nl) as usize..(b - nl) as usize], out, cands);
-                    }
-                });
-                let mut next = take_at(&mut seeds.decided[metric], d as usize);
-                let mut cands = Vec::new();
-                for (o, c) in outs {
-                    next.extend_from_slice(&o);
-                    cands.extend_from_slice(&c);
+                // positions decided at init with this level
+                let seeded = take_at(&mut seeds[k], d as usize);
+                for &e in &seeded {
+                    next.set(e);
                 }
-                let nc = cands.len() as u64;
-                let outs = par_states(&chunks_of(&[(0, nc)], LIST_CHUNK), threads, Vec::new, |a, b, out| {
-                    work.verify_candidates(metric, d, &cands[a as usize..b as usize], out);
-                });
-                for o in outs {
-                    next.extend_from_slice(&o);
+                let mut jobs: Vec<Job> = last.jobs().into_iter().map(|(a, b)| Job::List(a, b)).collect();
+                let scan: Vec<u32> = (0..scan_chunks.len() as u32)
+                    .filter(|&c| pending[k][c as usize].load(Relaxed) as i32 == d)
+                    .collect();
+                jobs.extend((0..scan.len()).step_by(SCAN_JOB).map(|a| Job::Scan(a, (a + SCAN_JOB).min(scan.len()))));
+                let (last_ref, next_ref) = (&last, &next);
+                let found_a: u64 = par_states(
+                    &jobs,
+                    threads,
+                    || 0u64,
+                    |_, job, found| match *job {
+                        Job::List(a, b) => *found += work.propagate(k, d, last_ref, (a, b), next_ref, &cands),
+                        Job::Scan(a, b) => {
+                            for &c in &scan[a..b] {
+                                let (x, y) = scan_chunks[c as usize];
+                                let least = work.settle_exits(k, d, (x, y), next_ref, &cands, found);
+                                pending[k][c as usize].store(least, Relaxed);
+                            }
+                        }
+                    },
+                )
+                .iter()
+                .sum();
+                let found_b: u64 = par_states(
+                    &cands.jobs(),
+                    threads,
+                    || 0u64,
+                    |_, &(a, b), found| {
+                        *found += work.verify_candidates(k, d, &cands, (a, b), next_ref);
+                    },
+                )
+                .iter()
+                .sum();
+                if d == 1 {
+                    trace_mem(&format!("{} {} level 1", layout.material, NAMES[metric]));
                 }
-                let found = next.len();
+                let found = found_a + found_b + seeded.len() as u64;
                 if trace && std::env::var_os("MYSL_TB_TRACE_SWEEPS").is_some() {
                     eprintln!("  metric {metric} d {d}: {found} found, {:.4} s", ts.elapsed().as_secs_f64());
                 }
                 // positions decided at init up to level max_seed propagate in sweep max_seed + 1
-                if next.is_empty() && d > max_seed {
+                if found == 0 && d > max_seed {
                     break;
                 }
-                last = next;
+                // `last` was cleared while it was read
+                std::mem::swap(&mut last, &mut next);
                 d += 1;
             }
-            *t_metric += t1.elapsed().as_secs_f64();
+            t_lvl[metric] += t1.elapsed().as_secs_f64();
+            trace_mem(&format!("{} {} levels", layout.material, NAMES[metric]));
         }
         // undecided -> draw
-        par(ranges, threads, |a, b, _| {
-            for idx in a..b {
-                for metric in 0..2 {
-                    for side in 0..2 {
-                        let cell = &work.val[metric][side][idx as usize];
-                        if cell.load(Relaxed) == UNDECIDED {
-                            cell.store(0, Relaxed);
+        par_states(
+            &chunks,
+            threads,
+            || (),
+            |_, &(a, b), _| {
+                for vals in &work.val {
+                    for side_vals in vals {
+                        for cell in &side_vals[a as usize..b as usize] {
+                            let v = cell.load(Relaxed);
+                            if is_undecided(v) || is_candidate(v) {
+                                cell.store(0, Relaxed);
+                            }
                         }
                     }
                 }
-            }
-            (0, 0)
-        });
+            },
+        );
         progress.advance(1);
     }
     if trace {
         eprintln!(
-            "{}: init {t_init:.2} s, DTM levels {:.2} s, DTZ levels {:.2} s",
+            "{} ({what}): init {t_init:.2} s, DTM levels {:.2} s, DTZ levels {:.2} s",
             layout.material, t_lvl[0], t_lvl[1]
         );
     }
-    let Work { val, .. } = work;
-    let [dtm, dtz] = val.map(|sides| sides.map(|v| v.into_iter().map(|a| a.into_inner()).collect::<Vec<i16>>()));
+    work.val
+}
+
+/// Generates one ending (DTM and DTZ together); every ending it converts into must be available from
+/// `subs`. Working memory: 8 bytes per index entry (4 arrays of `i16`), plus the table it returns.
+pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize, progress: &dyn Progress) -> Table {
+    let layout = Layout::new(material.normalized());
+    let vals = solve(&layout, subs, threads, progress, &[DTM, DTZ]);
+    let mut it =
+        vals.into_iter().map(|sides| sides.map(|v| v.into_iter().map(|a| a.into_inner()).collect::<Vec<i16>>()));
+    let (Some(dtm), Some(dtz)) = (it.next(), it.next()) else { unreachable!("two metrics solved") };
     progress.finish(layout.material);
     Table { layout, dtm, dtz }
+}
+
+/// One metric of an ending, solved alone (the 5-piece endings: 2 bytes per index entry and side to move).
+#[derive(Debug)]
+pub struct MetricTable {
+    pub layout: Layout,
+    pub metric: usize,
+    /// `values[side][idx]`, the generator's internal values ([`crate::value`]).
+    pub values: [Vec<AtomicI16>; 2],
+}
+
+impl MetricTable {
+    #[inline]
+    pub fn get(&self, side: usize, idx: usize) -> i16 {
+        self.values[side][idx].load(Relaxed)
+    }
+}
+
+/// Generates one metric ([`DTM`] or [`DTZ`]) of an ending; every ending it converts into must be available
+/// from `subs`. Working memory: 4 bytes per index entry (2 per side to move) plus the level lists.
+pub fn generate_metric(
+    material: Material,
+    subs: &dyn TableSource,
+    threads: usize,
+    progress: &dyn Progress,
+    metric: usize,
+) -> MetricTable {
+    let layout = Layout::new(material.normalized());
+    let metric = metric.min(DTZ);
+    let mut vals = solve(&layout, subs, threads, progress, &[metric]);
+    let values = vals.pop().unwrap_or_else(|| [Vec::new(), Vec::new()]);
+    progress.finish(layout.material);
+    MetricTable { layout, metric, values }
 }
 
 /// Generates endings and, first, everything they convert into; keeps all of them in memory.
@@ -604,4 +860,28 @@ impl Generator {
 /// True for the roles a pawn may promote to.
 pub fn is_promotion_role(r: Role) -> bool {
     matches!(r, Role::Queen | Role::Rook | Role::Bishop | Role::Knight)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn working_states_carry_the_exit_and_are_no_values() {
+        let exits = (-1 - MAX_LEVEL as i16..=MAX_LEVEL as i16).chain([NO_EXIT]);
+        for x in exits {
+            let (u, c) = (undecided(x), candidate(x));
+            assert!(is_undecided(u) && !is_candidate(u), "{x}");
+            assert!(is_candidate(c) && !is_undecided(c), "{x}");
+            assert_eq!((exit_of(u), exit_of(c)), (x, x));
+            // no decided value, and not INVALID: a loss in MAX_LEVEL is -1 - MAX_LEVEL
+            for s in [u, c] {
+                assert!(s != INVALID && (s as i32) < -1 - MAX_LEVEL, "{x}");
+            }
+        }
+        for v in -1 - MAX_LEVEL as i16..=MAX_LEVEL as i16 {
+            assert!(!is_undecided(v) && !is_candidate(v));
+        }
+        assert!(!is_undecided(INVALID) && !is_candidate(INVALID));
+    }
 }

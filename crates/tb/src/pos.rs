@@ -200,6 +200,85 @@ impl TbPos {
     }
 
     /// The position after a move (captured piece removed, keeping the order of the others).
+    /// The legal zeroing moves (captures, promotions, pawn moves) into `out`; returns whether the side to
+    /// move also has a legal move that is not zeroing (the generator needs no more of those: it stops at
+    /// the first one found). The same moves as [`TbPos::legal_moves`], split.
+    pub fn zeroing_moves(&self, out: &mut Moves) -> bool {
+        out.clear();
+        let us = self.stm;
+        let occ = self.occupied();
+        let mut ours = 0u64;
+        let mut theirs = 0u64;
+        for i in 0..self.n {
+            if self.color[i] == us {
+                ours |= 1 << self.sq[i];
+            } else if self.role[i] != Role::King {
+                theirs |= 1 << self.sq[i];
+            }
+        }
+        let ksq = self.king(us);
+        let their_king = self.king(!us);
+        let mut quiet = false;
+        for i in 0..self.n {
+            if self.color[i] != us {
+                continue;
+            }
+            let from = self.sq[i];
+            let role = self.role[i];
+            let mut targets: u64;
+            if role == Role::Pawn {
+                targets = attacks::pawn_attacks(us, sqr(from)).0 & theirs;
+                let (step, start_rank): (i32, u8) = if us == Color::White { (8, 1) } else { (-8, 6) };
+                let one = (from as i32 + step) as u8;
+                if occ & (1 << one) == 0 {
+                    targets |= 1 << one;
+                    if from >> 3 == start_rank {
+                        let two = (from as i32 + 2 * step) as u8;
+                        if occ & (1 << two) == 0 {
+                            targets |= 1 << two;
+                        }
+                    }
+                }
+            } else {
+                targets = attacks::attacks(us, role, sqr(from), Bitboard(occ)).0 & !ours;
+                targets &= !(1u64 << their_king);
+                if quiet {
+                    targets &= theirs; // captures only: a quiet move is already known
+                }
+            }
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let capture = if theirs & (1 << to) != 0 { self.piece_at(to).map(|c| c as u8) } else { None };
+                let zeroing = capture.is_some() || role == Role::Pawn;
+                if !zeroing && quiet {
+                    continue;
+                }
+                let new_occ = (occ & !(1u64 << from)) | (1u64 << to);
+                let king_after = if role == Role::King { to } else { ksq };
+                let skip = capture.map_or(usize::MAX, |c| c as usize);
+                let mut moved = *self;
+                moved.sq[i] = to;
+                if moved.attacked(king_after, !us, new_occ, skip) {
+                    continue;
+                }
+                if !zeroing {
+                    quiet = true;
+                    continue;
+                }
+                let promo_rank = if us == Color::White { 7 } else { 0 };
+                if role == Role::Pawn && to >> 3 == promo_rank {
+                    for p in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                        out.push(TbMove { piece: i as u8, from, to, capture, promo: Some(p) });
+                    }
+                } else {
+                    out.push(TbMove { piece: i as u8, from, to, capture, promo: None });
+                }
+            }
+        }
+        quiet
+    }
+
     pub fn play(&self, m: &TbMove) -> TbPos {
         let mut p = *self;
         let i = m.piece as usize;

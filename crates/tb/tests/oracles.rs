@@ -102,7 +102,8 @@ fn epd_check(tables: &HashMap<Material, std::sync::Arc<mysl_tb::Table>>) -> usiz
         (m.count() <= 2 || tables.contains_key(&m.normalized())).then_some((p, ep))
     };
     // Gaviota DTM in moves: "dm N" (N > 0 mate in N moves, N < 0 mated in -N moves, 0 draw)
-    let text = std::fs::read_to_string(data.join("tb-tests/endgame-dm-4.epd")).expect("endgame-dm-4.epd");
+    let mut text = std::fs::read_to_string(data.join("tb-tests/endgame-dm-4.epd")).expect("endgame-dm-4.epd");
+    text += &std::fs::read_to_string(data.join("tb-tests/endgame-dm-5.epd")).expect("endgame-dm-5.epd");
     for line in text.lines().filter(|l| !l.starts_with('#') && l.contains(" dm ")) {
         let (fen, rest) = line.split_once(" dm ").expect("dm");
         let dm: i32 = rest.trim_end_matches(';').trim().parse().expect("dm value");
@@ -210,4 +211,83 @@ fn syzygy_all_four_piece_sampled() {
     let refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
     let total = syzygy_check(&refs, 41);
     eprintln!("{total} positions of 30 four-piece endings agree with Syzygy");
+}
+
+/// A 5-piece ending (`MYSL_TB_FIVE`, default KRNvKR; pawnless) generated as `mysl tb gen` does (metric by
+/// metric, straight to a file), read back from the file and checked: the per-ending totals against both
+/// DTZ50 rows of tb-stats.tsv, WDL and DTZ against Syzygy on every `MYSL_TB_STEP`-th index (default 97; 1
+/// for every position), and the EPD/CSV positions of the ending.
+/// `cargo test -p mysl-tb --test oracles five_piece -- --ignored --nocapture` (the test profile is optimised)
+#[test]
+#[ignore = "a 5-piece ending: minutes of generation and about 1.5 GB of memory for the check"]
+fn five_piece_ending_against_syzygy() {
+    let Some(data) = shared_data() else { return };
+    let name = std::env::var("MYSL_TB_FIVE").unwrap_or_else(|_| "KRNvKR".into());
+    let step: u64 = std::env::var("MYSL_TB_STEP").ok().and_then(|s| s.parse().ok()).unwrap_or(97);
+    let m = Material::parse(&name).expect("MYSL_TB_FIVE: a material such as KRNvKR").normalized();
+    assert!(m.count() == 5 && !m.has_pawns(), "{name}: a pawnless 5-piece ending");
+    let subs: Vec<String> = mysl_tb::Generator::plan(&[m]).iter().filter(|x| **x != m).map(|x| x.to_string()).collect();
+    let refs: Vec<&str> = subs.iter().map(|s| s.as_str()).collect();
+    let mut tables = generate(&refs);
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let t0 = Instant::now();
+    let path = mysl_tb::file::generate_file(m, &tables, 2, &mysl_tb::Silent, dir.path()).expect("generate");
+    eprintln!(
+        "{m}: generated in {:.1} s, {} bytes",
+        t0.elapsed().as_secs_f64(),
+        std::fs::metadata(&path).expect("file").len()
+    );
+    let t = mysl_tb::file::TableFile::open(&path, Some(m)).expect("open").to_table().expect("decode");
+    // totals
+    let expected = rows(&data);
+    let ours = stats(&t, true, Counting::SyzygyUnique);
+    let mut compared = 0;
+    for (side, stm) in [(0, "wtm"), (1, "btm")] {
+        let Some(exp) = expected.get(&(m.to_string(), stm.to_string(), "DTZ50".to_string())) else { continue };
+        compared += 1;
+        assert_eq!(&ours[side], exp, "{m} {stm}: totals differ from tb-stats.tsv");
+    }
+    eprintln!("{m}: {compared} rows of tb-stats.tsv agree");
+    let dtm = stats(&t, false, Counting::SyzygyUnique);
+    eprintln!(
+        "{m}: longest DTM win {} plies (White to move), {} (Black to move)",
+        dtm[0].longest_win, dtm[1].longest_win
+    );
+    tables.insert(m, std::sync::Arc::new(t));
+    // Syzygy
+    let syz = syzygy(&data);
+    let ours = Tablebase::from_tables(tables.clone());
+    let t = &tables[&m];
+    let t1 = Instant::now();
+    // every `step`-th index, in slices of the index on two threads (the positions of a slice at a time)
+    let slice = 1u64 << 20;
+    let next = std::sync::atomic::AtomicU64::new(0);
+    let results: Vec<(u64, Vec<String>)> = std::thread::scope(|scope| {
+        let work = || {
+            let (mut n, mut bad) = (0u64, Vec::new());
+            loop {
+                let a = next.fetch_add(slice, std::sync::atomic::Ordering::Relaxed);
+                if a >= t.layout.size {
+                    break;
+                }
+                let pos = positions_in(t, a, (a + slice).min(t.layout.size), step, 7);
+                let (k, b) = compare_with_syzygy(&syz, &ours, &pos);
+                n += k;
+                bad.extend(b);
+            }
+            (n, bad)
+        };
+        let h: Vec<_> = (0..2).map(|_| scope.spawn(work)).collect();
+        h.into_iter().map(|h| h.join().expect("thread")).collect()
+    });
+    let n: u64 = results.iter().map(|r| r.0).sum();
+    let bad: Vec<String> = results.into_iter().flat_map(|r| r.1).collect();
+    assert!(
+        bad.is_empty(),
+        "{m}: {} of {n} positions differ from Syzygy, e.g.\n{}",
+        bad.len(),
+        bad[..bad.len().min(8)].join("\n")
+    );
+    eprintln!("{m}: {n} positions (every {step}. index) agree with Syzygy in {:.1} s", t1.elapsed().as_secs_f64());
+    epd_check(&tables);
 }

@@ -72,11 +72,17 @@ pub fn dtz_agrees(ours: i32, theirs: MaybeRounded<shakmaty_syzygy::Dtz>) -> bool
 
 /// Valid positions of a table: (index, side to move, position). `step` > 1 samples every step-th index.
 pub fn positions(t: &Table, step: u64, offset: u64) -> Vec<TbPos> {
+    positions_in(t, 0, t.layout.size, step, offset)
+}
+
+/// [`positions`] of the indices `a..b` (those equal to `offset` modulo `step`).
+pub fn positions_in(t: &Table, a: u64, b: u64, step: u64, offset: u64) -> Vec<TbPos> {
     let l = &t.layout;
     let mut out = Vec::new();
     let mut sq = [0u8; 8];
-    let mut idx = offset % step.max(1);
-    while idx < l.size {
+    let step = step.max(1);
+    let mut idx = a + (offset % step + step - a % step) % step;
+    while idx < b {
         let i = idx as usize;
         if l.decode(idx, &mut sq).is_some() {
             for (side, stm) in [(0, Color::White), (1, Color::Black)] {
@@ -85,7 +91,7 @@ pub fn positions(t: &Table, step: u64, offset: u64) -> Vec<TbPos> {
                 }
             }
         }
-        idx += step.max(1);
+        idx += step;
     }
     out
 }
