@@ -3,13 +3,13 @@
 #  1. generation time of all 3-4 piece endings, DTM + DTZ50, THREADS threads (default 2): per ending and in
 #     total, wall and CPU (user + system) time; the machine's load average is printed beside it, since wall
 #     time on a shared machine says little;
-#  2. with FIVE='KRNvKR ...': pawnless 5-piece endings, each in its own process (time with the file, peak
-#     memory); the pawn endings of the issue (KRPvKR, KQPvKQ) are not supported yet;
+#  2. with FIVE='KRNvKR ...': 5-piece endings, each in its own process (time with the file, peak memory; a
+#     pawn ending such as KRPvKR or KQPvKQ generates the 5-piece endings it promotes into first, each timed);
 #  3. file sizes (format version 2): bits per unique position (Syzygy's count: positions up to symmetry,
 #     both sides to move) of the WDL, DTZ and DTM streams, against the Syzygy files of the same endings;
 #  4. warm probe latency of random legal positions, ours against shakmaty-syzygy on the same positions.
 # Usage: scripts/tb-bench.sh [OUTPUT_DIR]   (default: a fresh temporary directory)
-# Environment: THREADS, FIVE (pawnless 5-piece endings to time), POSITIONS (probe sample, default 100000), SYZYGY (default ../shared/data/syzygy),
+# Environment: THREADS, FIVE (5-piece endings to time), POSITIONS (probe sample, default 100000), SYZYGY (default ../shared/data/syzygy),
 # CARGO_TARGET_DIR as usual, PROFILE (default release; release has LTO and takes minutes to build),
 # MYSL_TB_TRACE=1 for a per-phase breakdown (init, DTM levels, DTZ levels).
 set -euo pipefail
@@ -40,11 +40,10 @@ if [ -n "$FIVE" ]; then
     echo "   5-piece line's time includes encoding and writing the file; peak memory is the whole process's)"
     for m in $FIVE; do
         /usr/bin/time -f "$m process: %e s wall, %U s user, %S s system, %M KB peak memory" \
-            "$BIN/gen_time" "$THREADS" "$m" 2>&1 | grep -E "^($m |$m process)"
+            "$BIN/gen_time" "$THREADS" "$m" 2>&1 | grep -E "^(K[A-Z]{2}vK[A-Z]|K[A-Z]{3}vK|K[A-Z]vK[A-Z]{2}) |^$m process"
     done
 else
-    echo "== 5-piece endings: skipped (FIVE='KRNvKR KRBvKR KQRvKR KRRvKR' times them: minutes each; with pawns"
-    echo "   (KRPvKR, KQPvKQ) not supported yet)"
+    echo "== 5-piece endings: skipped (FIVE='KRNvKR KRBvKR KQRvKR KRRvKR KRPvKR KQPvKQ' times them: minutes each)"
 fi
 
 echo

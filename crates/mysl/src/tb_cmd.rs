@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use mysl_tb::file::{path_for, write_table, TableFile};
 use mysl_tb::probe::{pos_from_fen, MoveValue};
+use mysl_tb::gen::Sources;
 use mysl_tb::{Generator, Material, Progress, Tablebase, Tablebases};
 
 use crate::CliError;
@@ -29,7 +30,7 @@ enum TbCommand {
 
 #[derive(Args, Debug)]
 struct GenArgs {
-    /// Endings such as KQvKR, KRvKP, KRNvKR (up to 5 pieces; 5 only without pawns for now).
+    /// Endings such as KQvKR, KRvKP, KRNvKR, KRPvKR (up to 5 pieces).
     materials: Vec<String>,
     /// Generate every ending with up to N pieces (3 or 4) instead of naming them.
     #[arg(long, conflicts_with = "materials")]
@@ -103,7 +104,7 @@ fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
     let targets: Vec<Material> = if let Some(n) = a.max_pieces {
         if !(3..=4).contains(&n) {
             return Err(CliError::Input(format!(
-                "--max-pieces {n}: must be 3 or 4 (5 pieces: name the pawnless 5-piece endings, e.g. KRNvKR)"
+                "--max-pieces {n}: must be 3 or 4 (5 pieces: name the 5-piece endings, e.g. KRNvKR KRPvKR)"
             )));
         }
         Material::all_up_to(n)
@@ -121,12 +122,6 @@ fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
         }
         v
     };
-    if let Some(m) = targets.iter().find(|m| m.count() == 5 && m.has_pawns()) {
-        // 5-piece endings with a pawn: their index (403 M positions per side) does not fit in 1 GB yet
-        return Err(CliError::Input(format!(
-            "{m}: 5-piece endings with pawns are not supported yet (issue 6; pawnless 5-piece endings are)"
-        )));
-    }
     std::fs::create_dir_all(&a.dir).map_err(|e| CliError::Input(format!("{}: {e}", a.dir.display())))?;
     // leftovers of an interrupted run
     if let Ok(rd) = std::fs::read_dir(&a.dir) {
@@ -144,7 +139,9 @@ fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
     });
     let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let plan = Generator::plan(&targets);
-    let mut g = Generator::new(threads);
+    // sub-tables: endings of up to 4 pieces in memory, 5-piece ones (promotions of a 5-piece pawn ending)
+    // read from their files
+    let mut subs = Sources::default();
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template("{prefix} {msg:10} [{bar:30}] {pos}/{len} slices {elapsed}")
@@ -159,24 +156,33 @@ fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
         let needed_later = |x: &Material| plan[k + 1..].iter().any(|later| later.successors().contains(x));
         if let Some(f) = existing(&a.dir, m) {
             if needed_later(m) {
-                let t = f.to_table().map_err(|e| CliError::Failure(e.to_string()))?;
-                g.tables.insert(*m, Arc::new(t));
+                if m.count() == 5 {
+                    subs.files.insert(*m, Arc::new(f));
+                } else {
+                    let t = f.to_table().map_err(|e| CliError::Failure(e.to_string()))?;
+                    subs.tables.insert(*m, Arc::new(t));
+                }
             }
             bar.println(format!("{m}: present, kept"));
             continue;
         }
         let t0 = Instant::now();
         if m.count() == 5 {
-            // one metric at a time, straight to the file (the table is never needed as a sub-table)
-            let path = mysl_tb::file::generate_file(*m, &g.tables, threads, &progress, &a.dir)
+            // one metric at a time, straight to the file; read from the file when a later ending needs it
+            let path = mysl_tb::file::generate_file(*m, &subs, threads, &progress, &a.dir)
                 .map_err(|e| CliError::Failure(e.to_string()))?;
             let bytes = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
             bar.println(format!("{m}: {:.2} s, {bytes} bytes", t0.elapsed().as_secs_f64()));
             made += 1;
-            g.tables.retain(|x, _| needed_later(x));
+            if needed_later(m) {
+                let f = TableFile::open(&path, Some(*m)).map_err(|e| CliError::Failure(e.to_string()))?;
+                subs.files.insert(*m, Arc::new(f));
+            }
+            subs.tables.retain(|x, _| needed_later(x));
+            subs.files.retain(|x, _| needed_later(x));
             continue;
         }
-        let t = mysl_tb::generate_table(*m, &g.tables, threads, &progress);
+        let t = mysl_tb::generate_table(*m, &subs, threads, &progress);
         let path = write_table(&a.dir, &t).map_err(|e| CliError::Failure(e.to_string()))?;
         let bytes = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
         bar.println(format!(
@@ -186,8 +192,8 @@ fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
             bytes as f64 / (2.0 * t.layout.size as f64)
         ));
         made += 1;
-        g.tables.insert(*m, Arc::new(t));
-        g.tables.retain(|x, _| needed_later(x));
+        subs.tables.insert(*m, Arc::new(t));
+        subs.tables.retain(|x, _| needed_later(x));
     }
     bar.finish_and_clear();
     println!("{made} endings generated, {} present, in {:.1} s", plan.len() - made, start.elapsed().as_secs_f64());

@@ -53,7 +53,7 @@ fn bad_input_is_reported() {
         (vec!["tb", "probe", "--dir", d, "--fen", "8/8/8/8/8/2k5/8/KQ1RN2r w - - 0 1"], "pieces"),
         (vec!["tb", "gen", "KQRBNvK", "--dir", d], "at most 5"),
         (vec!["tb", "gen", "--max-pieces", "7", "--dir", d], "max-pieces"),
-        (vec!["tb", "gen", "KRPvKR", "--dir", d], "not supported yet"),
+        (vec!["tb", "gen", "KRvKX", "--dir", d], "KRvKX"),
     ] {
         let out = mysl(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -1,8 +1,8 @@
 //! Times the generation of endings and measures their files:
 //! `cargo run --release -p mysl-tb --example gen_time -- [THREADS] [MATERIAL...]`
 //! (default: all 3-4 piece endings on 2 threads). Set MYSL_TB_TRACE=1 for a per-phase breakdown. A 5-piece
-//! ending (pawnless) is generated as `mysl tb gen` does it, metric by metric into its file, and timed with
-//! the file's encoding.
+//! ending is generated as `mysl tb gen` does it, metric by metric into its file (with pawns after the 5-piece
+//! endings it promotes into, read from their files), and timed with the file's encoding.
 //! `MYSL_TB_SIZES=1` also encodes every table (format version 2) and prints the compressed bytes of its WDL,
 //! DTZ and DTM streams in bits per unique position (positions up to symmetry, both sides to move, counted as
 //! the Syzygy generator counts them), and the totals. `MYSL_TB_DIR=DIR` writes the files there.
@@ -22,6 +22,8 @@ fn main() {
     };
     let sizes = std::env::var_os("MYSL_TB_SIZES").is_some();
     let mut g = Generator::new(threads);
+    let mut files = std::collections::HashMap::new();
+    let tmp = std::env::temp_dir().join(format!("mysl-gen-time-{}", std::process::id()));
     let start = Instant::now();
     let cpu_start = cpu_time();
     let (mut gen_wall, mut gen_cpu) = (0.0, 0.0);
@@ -32,9 +34,9 @@ fn main() {
         let cpu0 = cpu_time();
         if m.count() == 5 {
             // as `mysl tb gen`: metric by metric, straight to a file (MYSL_TB_DIR or a temporary directory)
-            let tmp = std::env::temp_dir().join(format!("mysl-gen-time-{}", std::process::id()));
             let dir = std::env::var_os("MYSL_TB_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| tmp.clone());
-            let path = mysl_tb::file::generate_file(m, &g.tables, threads, &Silent, &dir).expect("generate");
+            let subs = mysl_tb::gen::Sources { tables: g.tables.clone(), files: files.clone() };
+            let path = mysl_tb::file::generate_file(m, &subs, threads, &Silent, &dir).expect("generate");
             let (wall, cpu) = (t0.elapsed().as_secs_f64(), cpu_time() - cpu0);
             gen_wall += wall;
             gen_cpu += cpu;
@@ -48,7 +50,7 @@ fn main() {
                 b[1],
                 b[2]
             );
-            let _ = std::fs::remove_dir_all(&tmp);
+            files.insert(m, std::sync::Arc::new(f));
             continue;
         }
         g.generate(m, &Silent);
@@ -98,6 +100,8 @@ fn main() {
             bits(total[2])
         );
     }
+    drop(files);
+    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 /// Process CPU time (user + system) in seconds (Linux /proc; 0 elsewhere).

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::gen::{generate_metric, trace_mem, Progress, Table, TableSource, DTM, DTZ};
+use crate::gen::{generate_metric, trace_mem, Progress, Store, Table, TableSource, DTM, DTZ};
 use crate::huffman::{self, BitWriter, Codes, Decoder, RUN_CLASSES};
 use crate::index::Layout;
 use crate::material::Material;
@@ -416,6 +416,28 @@ impl<'a> SectionCursor<'a> {
     }
 }
 
+/// Streams encoded at a time: two, each of which may keep a byte per position; one for the 5-piece endings
+/// with pawns (403 M positions a stream), which would need 0.8 GB for two.
+fn encode_threads(size: u64, threads: usize) -> usize {
+    if size > 1 << 28 {
+        1
+    } else {
+        threads.clamp(1, 2)
+    }
+}
+
+/// Calls `f` with every value in index order, handing the pages read back to the kernel as it goes (mapped
+/// values: a walk over a 5-piece table must not make all of it resident).
+fn for_values(values: &crate::gen::Values, f: &mut dyn FnMut(i16)) {
+    const PART: usize = 1 << 20;
+    for (k, part) in values.chunks(PART).enumerate() {
+        for c in part {
+            f(c.load(Relaxed));
+        }
+        values.release(k * PART, (k + 1) * PART);
+    }
+}
+
 /// Generates one ending metric by metric and writes its file atomically, keeping only one metric in memory
 /// at a time (for 5-piece endings: 4 bytes per index entry, about 0.5 GB without pawns): DTZ first, whose
 /// WDL and DTZ streams are encoded at once; then DTM, stored as DTM or as DTM minus DTZ (DTZ read back from
@@ -430,37 +452,46 @@ pub fn generate_file(
 ) -> Result<PathBuf, TbError> {
     let m = material.normalized();
     let internal = |why: String| TbError::Corrupt { path: path_for(dir, &m), why };
-    let z = generate_metric(m, subs, threads, progress, DTZ);
+    // the values in a temporary file beside the tables, mapped: resident only while in work or being read
+    let store = Store::Mapped(dir);
+    let z = generate_metric(m, subs, threads, progress, DTZ, store)?;
     let size = z.layout.size;
     progress.message(&format!("{m} encoding WDL, DTZ"));
     let jobs: Vec<(Box<Walk>, usize)> = (0..4)
         .map(|s| {
             let z = &z;
             let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
-                for c in &z.values[s % 2] {
-                    let v = c.load(Relaxed);
-                    f(stream_value(s, v, v, false));
-                }
+                for_values(&z.values[s % 2], &mut |v| f(stream_value(s, v, v, false)));
             });
             (walk, BLOCK_LIMIT[s / 2])
         })
         .collect();
     let t0 = std::time::Instant::now();
     // at most two streams at a time: each may keep its symbols in memory (a byte per position)
-    let mut sections = encode_jobs(&jobs, threads.min(2));
+    let mut sections = encode_jobs(&jobs, encode_threads(size, threads));
     trace_mem(&format!("{m} WDL and DTZ encoded ({:.1} s)", t0.elapsed().as_secs_f64()));
     drop(jobs);
     drop(z);
-    let dm = generate_metric(m, subs, threads, progress, DTM);
+    let dm = generate_metric(m, subs, threads, progress, DTM, store)?;
     progress.message(&format!("{m} encoding DTM"));
     // a draw is a draw in both metrics (the DTZ and DTM streams leave draws to the WDL stream)
     for (side, wdl_section) in sections[..2].iter().enumerate() {
         let mut wdl = SectionCursor::new(wdl_section, size).map_err(&internal)?;
-        for c in &dm.values[side] {
-            let (w, d) = (wdl.next_value().map_err(&internal)?, c.load(Relaxed));
-            if d != INVALID && (w == 0) != (d == 0) {
-                return Err(TbError::Unsupported(format!("{m}: a position is drawn in one metric only")));
+        let mut failed = None;
+        for_values(&dm.values[side], &mut |d| {
+            if failed.is_some() {
+                return;
             }
+            match wdl.next_value() {
+                Ok(w) if d != INVALID && (w == 0) != (d == 0) => {
+                    failed = Some(TbError::Unsupported(format!("{m}: a position is drawn in one metric only")))
+                }
+                Ok(_) => {}
+                Err(e) => failed = Some(internal(e)),
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
         }
     }
     // DTM or DTM minus DTZ: the one with fewer runs (value changes, don't-care entries filled) is encoded
@@ -469,9 +500,12 @@ pub fn generate_file(
     for side in 0..2 {
         let mut z = SectionCursor::new(&sections[2 + side], size).map_err(&internal)?;
         let (mut prev, mut runs) = ([None::<i16>; 2], [0u64; 2]);
-        for c in &dm.values[side] {
-            let d = c.load(Relaxed);
-            let zv = z.next_value().map_err(&internal)?;
+        let mut failed = None;
+        for_values(&dm.values[side], &mut |d| {
+            let zv = z.next_value().unwrap_or_else(|e| {
+                failed.get_or_insert(e);
+                0
+            });
             for (k, delta) in [false, true].into_iter().enumerate() {
                 if let Some(v) = stream_value(4 + side, zv, d, delta) {
                     if prev[k] != Some(v) {
@@ -480,6 +514,9 @@ pub fn generate_file(
                     }
                 }
             }
+        });
+        if let Some(e) = failed {
+            return Err(internal(e));
         }
         use_delta[side] = runs[1] < runs[0];
     }
@@ -493,8 +530,7 @@ pub fn generate_file(
                 if delta && z.is_none() {
                     failed.store(true, Relaxed);
                 }
-                for c in &dm.values[s % 2] {
-                    let d = c.load(Relaxed);
+                for_values(&dm.values[s % 2], &mut |d| {
                     let zv = match z.as_mut().map(|z| z.next_value()) {
                         Some(Ok(v)) => v,
                         Some(Err(_)) => {
@@ -504,13 +540,13 @@ pub fn generate_file(
                         None => 0,
                     };
                     f(stream_value(s, if d == INVALID { INVALID } else { zv }, d, delta));
-                }
+                });
             });
             (walk, BLOCK_LIMIT[s / 2])
         })
         .collect();
     let t0 = std::time::Instant::now();
-    let encoded = encode_jobs(&jobs, threads.min(2));
+    let encoded = encode_jobs(&jobs, encode_threads(size, threads));
     trace_mem(&format!("{m} DTM encoded ({:.1} s)", t0.elapsed().as_secs_f64()));
     drop(jobs);
     if failed.load(Relaxed) {
@@ -544,15 +580,48 @@ struct Stream {
     section_len: usize,
 }
 
-/// A table file read into memory and checked; values are decoded one block at a time.
+/// A table file, memory-mapped (or in memory) and checked; values are decoded one block at a time.
 #[derive(Debug)]
 pub struct TableFile {
     pub path: PathBuf,
     pub layout: Layout,
-    bytes: Vec<u8>,
+    bytes: Bytes,
     streams: Vec<Stream>,
     /// Header flags (bit 4, 5: that DTM stream holds DTM minus DTZ).
     flags: u32,
+    /// Tells this file's blocks apart in the per-thread block cache of [`TableFile::get_cached`].
+    id: u64,
+}
+
+/// The bytes of a table file.
+#[derive(Debug)]
+enum Bytes {
+    Owned(Vec<u8>),
+    Mapped(memmap2::Mmap),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(v) => v,
+            Bytes::Mapped(m) => m,
+        }
+    }
+}
+
+/// Decoded blocks per thread (see [`TableFile::get_cached`]).
+const CACHED_BLOCKS: usize = 32;
+
+struct CachedBlock {
+    file: u64,
+    stream: usize,
+    block: usize,
+    values: Vec<i16>,
+}
+
+thread_local! {
+    static BLOCKS: std::cell::RefCell<Vec<CachedBlock>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn u16_at(b: &[u8], at: usize) -> u16 {
@@ -619,13 +688,29 @@ fn parse_stream(bytes: &[u8], at: usize, end: usize, size: u64) -> Result<Stream
 }
 
 impl TableFile {
-    /// Opens and verifies a file; `expect` is the ending the file name promises.
+    /// Opens and verifies a file, memory-mapped (no system call per probe; only the blocks read become
+    /// resident); `expect` is the ending the file name promises.
     pub fn open(path: &Path, expect: Option<Material>) -> Result<TableFile, TbError> {
-        let bytes = fs::read(path).map_err(|e| TbError::Io { path: path.to_path_buf(), source: e })?;
-        TableFile::from_bytes(path, bytes, expect)
+        let io = |e| TbError::Io { path: path.to_path_buf(), source: e };
+        let file = fs::File::open(path).map_err(io)?;
+        // Safety: table files are written once (a temporary file, then a rename) and never changed in place;
+        // a table replaced later is a new file, and this mapping keeps the old one.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+        let f = TableFile::checked(path, Bytes::Mapped(map), expect)?;
+        if let Bytes::Mapped(m) = &f.bytes {
+            // the checksum read every page; the probes need few of them again
+            // Safety: a private read-only file mapping: dropped pages are read from the file again.
+            let _ = unsafe { m.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
+        }
+        Ok(f)
     }
 
+    /// A table file from bytes in memory.
     pub fn from_bytes(path: &Path, bytes: Vec<u8>, expect: Option<Material>) -> Result<TableFile, TbError> {
+        TableFile::checked(path, Bytes::Owned(bytes), expect)
+    }
+
+    fn checked(path: &Path, bytes: Bytes, expect: Option<Material>) -> Result<TableFile, TbError> {
         let bad = |why: String| TbError::Corrupt { path: path.to_path_buf(), why };
         if bytes.len() < 12 {
             return Err(bad(format!("truncated: {} bytes, smaller than the header", bytes.len())));
@@ -684,7 +769,80 @@ impl TableFile {
             let (at, end) = (at as usize, (at + len) as usize);
             streams.push(parse_stream(&bytes, at, end, size).map_err(|why| bad(format!("stream {s}: {why}")))?);
         }
-        Ok(TableFile { path: path.to_path_buf(), layout, bytes, streams, flags })
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let id = NEXT_ID.fetch_add(1, Relaxed);
+        Ok(TableFile { path: path.to_path_buf(), layout, bytes, streams, flags, id })
+    }
+
+    /// The values of block `b` of stream `s`.
+    fn block_values(&self, s: usize, b: usize, syms: &mut Vec<u16>, out: &mut Vec<i16>) -> Result<(), TbError> {
+        let st = &self.streams[s];
+        let corrupt =
+            |why: String| TbError::Corrupt { path: self.path.clone(), why: format!("stream {s} block {b}: {why}") };
+        if b >= st.blocks {
+            return Err(corrupt("index beyond the table".into()));
+        }
+        let a = u32_at(&self.bytes, st.offsets_at + 4 * b) as usize;
+        let e = u32_at(&self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
+        let want = st.block_len.min(self.layout.size as usize - b * st.block_len);
+        st.dec.decode_block(&self.bytes[st.data_at + a..st.data_at + e], want, syms).map_err(|e| corrupt(e.to_string()))?;
+        out.clear();
+        for &x in syms.iter() {
+            out.push(st.values.get(x as usize).copied().ok_or_else(|| corrupt("symbol out of range".into()))?);
+        }
+        Ok(())
+    }
+
+    /// One value of stream `s` through this thread's cache of decoded blocks (the generator reads the
+    /// endings it promotes into this way: neighbouring positions share blocks).
+    fn cached_value(&self, s: usize, idx: u64) -> Result<i16, TbError> {
+        let b = idx as usize / self.streams[s].block_len;
+        let at = idx as usize % self.streams[s].block_len;
+        BLOCKS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if let Some(k) = cache.iter().position(|c| c.file == self.id && c.stream == s && c.block == b) {
+                // most recently used first
+                cache[..=k].rotate_right(1);
+                return Ok(cache[0].values[at]);
+            }
+            let mut entry = if cache.len() >= CACHED_BLOCKS {
+                cache.pop().unwrap_or(CachedBlock { file: 0, stream: 0, block: 0, values: Vec::new() })
+            } else {
+                CachedBlock { file: 0, stream: 0, block: 0, values: Vec::new() }
+            };
+            let mut syms = Vec::new();
+            self.block_values(s, b, &mut syms, &mut entry.values)?;
+            (entry.file, entry.stream, entry.block) = (self.id, s, b);
+            let v = entry.values[at];
+            cache.insert(0, entry);
+            Ok(v)
+        })
+    }
+
+    /// (DTM, DTZ-scale) of index `idx` with `side` to move, through this thread's block cache; with `dtm`
+    /// false only the WDL class is read and the DTZ-scale value stands for it (1 win, 101 cursed win, 0 draw,
+    /// a loss in 101 blessed loss, a loss in 1 loss; DTM then 0): what a zeroing move into the position needs.
+    pub fn get_cached(&self, side: usize, idx: u64, dtm: bool) -> Result<(i16, i16), TbError> {
+        let w = self.cached_value(side, idx)?;
+        if w == 0 {
+            return Ok((0, 0));
+        }
+        if !dtm {
+            let z = match w {
+                2 => 1,
+                1 => 101,
+                -1 => -1 - 101,
+                _ => -1 - 1,
+            };
+            return Ok((0, z));
+        }
+        let delta = self.flags & (1 << (4 + side)) != 0;
+        let m = self.cached_value(4 + side, idx)?;
+        if !delta {
+            return Ok((m, 0));
+        }
+        let z = self.cached_value(2 + side, idx)?;
+        Ok((m.wrapping_add(z), z))
     }
 
     /// One value of stream `s`: walks the tokens of its block (nothing is allocated).
@@ -727,6 +885,32 @@ impl TableFile {
             out[s / 2] += st.section_len as u64;
         }
         out
+    }
+
+    /// The values of one metric ([`DTM`] or [`DTZ`]) for both sides to move, as the generator made them
+    /// ([`INVALID`] for holes and illegal positions, 0 for draws): a third of the memory of
+    /// [`TableFile::to_table`] (the totals of a 5-piece ending with pawns).
+    pub fn decode_metric(&self, metric: usize) -> Result<[Vec<i16>; 2], TbError> {
+        let l = &self.layout;
+        let n = l.len();
+        let mut sq = [0u8; 8];
+        let mut out = [Vec::with_capacity(l.size as usize), Vec::with_capacity(l.size as usize)];
+        for idx in 0..l.size {
+            let hole = l.decode(idx, &mut sq).is_none() || l.index(&sq[..n]) != Some(idx);
+            for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
+                let v = if hole || !TbPos::new(&l.pieces, &sq[..n], stm).is_legal() {
+                    INVALID
+                } else if metric == DTM {
+                    self.get_cached(side, idx, true)?.0
+                } else if self.cached_value(side, idx)? == 0 {
+                    0
+                } else {
+                    self.cached_value(2 + side, idx)?
+                };
+                out[side].push(v);
+            }
+        }
+        Ok(out)
     }
 
     /// Decodes the whole file into a table, the same as the generator made it: holes and illegal positions

@@ -32,15 +32,105 @@
 //! 3. Positions still undecided are draws.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::atomic::{AtomicI16, AtomicU16, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 use mysl_core::{Color, Role};
 
+use crate::file::TableFile;
 use crate::index::Layout;
 use crate::material::Material;
 use crate::pos::{Moves, TbPos};
 use crate::value::{self, INVALID};
+
+/// Where the generator keeps the values of the ending it solves.
+#[derive(Clone, Copy, Debug)]
+pub enum Store<'a> {
+    /// On the heap (the endings of up to 4 pieces, kept in memory as sub-tables).
+    Heap,
+    /// In a temporary file of this directory, mapped into memory: the pages of pawn slices that no later
+    /// work reads are handed back to the kernel (the values stay in the file), so a 5-piece ending with
+    /// pawns (403 M positions per side) keeps only the slices in work resident.
+    Mapped(&'a Path),
+}
+
+/// The values of one metric and side to move over the generation index (see [`Store`]).
+pub struct Values {
+    ptr: *const AtomicI16,
+    len: usize,
+    backing: Backing,
+}
+
+enum Backing {
+    Heap(#[allow(dead_code)] Vec<AtomicI16>),
+    Mapped(memmap2::MmapMut),
+}
+
+// Safety: the values are atomics; the pointer is owned by `backing`, which lives as long as `Values`.
+unsafe impl Send for Values {}
+unsafe impl Sync for Values {}
+
+impl std::fmt::Debug for Values {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = if matches!(self.backing, Backing::Heap(_)) { "heap" } else { "mapped" };
+        write!(f, "Values({} entries, {kind})", self.len)
+    }
+}
+
+impl std::ops::Deref for Values {
+    type Target = [AtomicI16];
+    #[inline]
+    fn deref(&self) -> &[AtomicI16] {
+        // Safety: `ptr` points to `len` initialised atomics owned by `backing`.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl Values {
+    /// `len` entries: on the heap all set to `fill`; in a mapped file all 0 (the generator's init writes
+    /// every entry of a slice before any is read).
+    pub fn new(store: Store, len: usize, fill: i16) -> Result<Values, crate::TbError> {
+        match store {
+            Store::Heap => {
+                let v: Vec<AtomicI16> = (0..len).map(|_| AtomicI16::new(fill)).collect();
+                Ok(Values { ptr: v.as_ptr(), len, backing: Backing::Heap(v) })
+            }
+            Store::Mapped(dir) => {
+                let io = |source| crate::TbError::Io { path: dir.to_path_buf(), source };
+                std::fs::create_dir_all(dir).map_err(io)?;
+                // an anonymous file in `dir` (removed at once: nothing is left behind, whatever happens)
+                let file = tempfile::tempfile_in(dir).map_err(io)?;
+                file.set_len(2 * len.max(1) as u64).map_err(io)?;
+                // Safety: the file is ours alone (unlinked), so nothing else changes or truncates it.
+                let mut map = unsafe { memmap2::MmapMut::map_mut(&file) }.map_err(io)?;
+                let ptr = map.as_mut_ptr().cast::<AtomicI16>().cast_const();
+                Ok(Values { ptr, len, backing: Backing::Mapped(map) })
+            }
+        }
+    }
+
+    /// Hands the resident pages of entries `a..b` back to the kernel (mapped values only; they stay in the
+    /// file and are read again if needed).
+    pub fn release(&self, a: usize, b: usize) {
+        if let Backing::Mapped(map) = &self.backing {
+            let (a, b) = (a.min(self.len), b.min(self.len));
+            if a < b {
+                // Safety: a shared file mapping: dropping its pages loses nothing (they are in the page cache
+                // or the file), and no reference into them is held across this call by the generator.
+                let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 2 * a, 2 * (b - a)) };
+            }
+        }
+    }
+
+    /// The values as a plain vector (heap values without copying).
+    pub fn into_vec(self) -> Vec<i16> {
+        match self.backing {
+            Backing::Heap(v) => v.into_iter().map(|a| a.into_inner()).collect(),
+            Backing::Mapped(_) => self.iter().map(|a| a.load(Relaxed)).collect(),
+        }
+    }
+}
 
 /// "No zeroing move" while the best exit is computed.
 const NO_EXIT: i16 = i16::MIN + 2;
@@ -78,6 +168,27 @@ impl Progress for Silent {}
 /// Where values of other endings come from while generating.
 pub trait TableSource: Sync {
     fn table(&self, m: &Material) -> Option<&Table>;
+    /// An ending not in memory, read from its file (5-piece endings that a 5-piece ending with a pawn
+    /// promotes into).
+    fn file(&self, _m: &Material) -> Option<&TableFile> {
+        None
+    }
+}
+
+/// Sub-tables in memory and in files.
+#[derive(Debug, Default)]
+pub struct Sources {
+    pub tables: HashMap<Material, Arc<Table>>,
+    pub files: HashMap<Material, Arc<TableFile>>,
+}
+
+impl TableSource for Sources {
+    fn table(&self, m: &Material) -> Option<&Table> {
+        self.tables.get(m).map(|t| t.as_ref())
+    }
+    fn file(&self, m: &Material) -> Option<&TableFile> {
+        self.files.get(m).map(|t| t.as_ref())
+    }
 }
 
 impl TableSource for HashMap<Material, Arc<Table>> {
@@ -165,14 +276,11 @@ struct Work<'a> {
     layout: &'a Layout,
     /// The metrics solved in this run and their values: `val[k][side][idx]` for metric `metrics[k]`.
     metrics: &'a [usize],
-    val: Vec<[Vec<AtomicI16>; 2]>,
+    val: Vec<[Values; 2]>,
     subs: &'a dyn TableSource,
     /// The endings this one converts into, looked up without hashing.
     near: Vec<(Material, &'a Table)>,
-}
-
-fn atomics(n: usize, v: i16) -> Vec<AtomicI16> {
-    (0..n).map(|_| AtomicI16::new(v)).collect()
+    near_files: Vec<(Material, &'a TableFile)>,
 }
 
 /// The value for the side to move after a zeroing move into a position whose DTZ-scale value (from the
@@ -207,8 +315,9 @@ fn better(a: i16, b: i16) -> bool {
     value::rank(a) > value::rank(b)
 }
 
-/// A set of entries `idx << 1 | side` (a bitmap shared by the threads): the positions decided at one
-/// level, or the candidates of a level. A fixed 1 bit per position and side, however many a level decides.
+/// A set of entries `(idx - lo) << 1 | side` (a bitmap shared by the threads; `lo` the first index of the
+/// batch of slices in work): the positions decided at one level, or the candidates of a level. A fixed 1 bit
+/// per position and side, however many a level decides.
 struct Bits(Vec<AtomicU64>);
 
 /// Words of a [`Bits`] per work unit.
@@ -216,7 +325,10 @@ const WORDS_JOB: usize = 256;
 
 impl Bits {
     fn new(entries: u64) -> Bits {
-        Bits((0..entries.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+        // zeroed by the allocator: a large bitmap gets fresh pages, resident only where a level writes
+        let mut v = std::mem::ManuallyDrop::new(vec![0u64; entries.div_ceil(64) as usize]);
+        // Safety: AtomicU64 has the size and alignment of u64; the vector's memory is handed over whole.
+        Bits(unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<AtomicU64>(), v.len(), v.capacity()) })
     }
 
     #[inline]
@@ -276,9 +388,19 @@ impl Work<'_> {
             out
         } else {
             let near = self.near.iter().find(|(x, _)| *x == m).map(|&(_, t)| t);
-            let Some(t) = near.or_else(|| self.subs.table(&m)) else { return [INVALID; 2] };
-            let Some(idx) = t.layout.index(&sq[..c.n]) else { return [INVALID; 2] };
-            [t.dtm[side][idx as usize], t.dtz[side][idx as usize]]
+            if let Some(t) = near.or_else(|| self.subs.table(&m)) {
+                let Some(idx) = t.layout.index(&sq[..c.n]) else { return [INVALID; 2] };
+                return [t.dtm[side][idx as usize], t.dtz[side][idx as usize]];
+            }
+            let near = self.near_files.iter().find(|(x, _)| *x == m).map(|&(_, t)| t);
+            let Some(f) = near.or_else(|| self.subs.file(&m)) else { return [INVALID; 2] };
+            let Some(idx) = f.layout.index(&sq[..c.n]) else { return [INVALID; 2] };
+            // a zeroing move into another ending: DTZ needs only its WDL class, DTM the exact value
+            let dtm = self.metrics.contains(&DTM);
+            match f.get_cached(side, idx, dtm) {
+                Ok((m, z)) => [m, z],
+                Err(e) => panic!("sub-table read failed after its checksum passed: {e}"),
+            }
         }
     }
 
@@ -388,14 +510,15 @@ impl Work<'_> {
     /// Level `d`, part 1: the predecessors of `decided` (positions of level d-1, entries `idx << 1 | side`):
     /// those of a loss become wins in d (pushed to `out`), those of a win become candidate losses (pushed to
     /// `cands` once each, verified by [`Work::verify_candidates`]).
-    fn propagate(&self, k: usize, d: i32, decided: &Bits, words: (usize, usize), out: &Bits, cands: &Bits) -> u64 {
+    #[allow(clippy::too_many_arguments)]
+    fn propagate(&self, k: usize, d: i32, lo: u64, decided: &Bits, words: (usize, usize), out: &Bits, cands: &Bits) -> u64 {
         let l = self.layout;
         let n = l.len();
         let win_d = d as i16;
         let mut sq = [0u8; 8];
         let mut found = 0;
         decided.take(words.0, words.1, |e| {
-            let (idx, side) = ((e >> 1) as u64, (e & 1) as usize);
+            let (idx, side) = (lo + (e >> 1) as u64, (e & 1) as usize);
             let v = self.val[k][side][idx as usize].load(Relaxed);
             if l.decode(idx, &mut sq).is_none() {
                 return;
@@ -422,7 +545,7 @@ impl Work<'_> {
                     };
                     match pcell.compare_exchange(p, to, Relaxed, Relaxed) {
                         Ok(_) => {
-                            list.set((pi as u32) << 1 | psize as u32);
+                            list.set(((pi - lo) as u32) << 1 | psize as u32);
                             found += want_win as u64;
                             break;
                         }
@@ -438,7 +561,8 @@ impl Work<'_> {
     /// Level `d`, part 2: the positions of `a..b` whose best zeroing move is a win or loss in `d`: a win is
     /// decided (pushed to `out`), a loss becomes a candidate. Returns the least level above `d` of an exit
     /// still pending in the chunk (`u16::MAX` for none).
-    fn settle_exits(&self, k: usize, d: i32, (a, b): (u64, u64), out: &Bits, cands: &Bits, found: &mut u64) -> u16 {
+    #[allow(clippy::too_many_arguments)]
+    fn settle_exits(&self, k: usize, d: i32, lo: u64, (a, b): (u64, u64), out: &Bits, cands: &Bits, found: &mut u64) -> u16 {
         let win_d = d as i16;
         let mut next = u16::MAX;
         for idx in a..b {
@@ -469,7 +593,7 @@ impl Work<'_> {
                     };
                     match cell.compare_exchange(p, to, Relaxed, Relaxed) {
                         Ok(_) => {
-                            list.set((idx as u32) << 1 | side as u32);
+                            list.set(((idx - lo) as u32) << 1 | side as u32);
                             *found += (x == win_d) as u64;
                             break;
                         }
@@ -483,11 +607,11 @@ impl Work<'_> {
 
     /// Level `d`, part 3 (after parts 1 and 2 of all threads): each candidate still marked is a loss in
     /// `d` (pushed to `out`) if verified, else undecided again.
-    fn verify_candidates(&self, k: usize, d: i32, cands: &Bits, words: (usize, usize), out: &Bits) -> u64 {
+    fn verify_candidates(&self, k: usize, d: i32, lo: u64, cands: &Bits, words: (usize, usize), out: &Bits) -> u64 {
         let loss_d = -1 - d as i16;
         let mut found = 0;
         cands.take(words.0, words.1, |e| {
-            let (i, side) = ((e >> 1) as usize, (e & 1) as usize);
+            let (i, side) = ((lo + (e >> 1) as u64) as usize, (e & 1) as usize);
             let cell = &self.val[k][side][i];
             let p = cell.load(Relaxed);
             if !is_candidate(p) {
@@ -515,6 +639,9 @@ const CHUNK: u64 = 1 << 13;
 const SCAN_CHUNK: u64 = 1 << 6;
 /// Scan chunks per work unit.
 const SCAN_JOB: usize = 128;
+/// Index entries initialised together before finished slices are released (mapped values): enough work
+/// for all threads.
+const INIT_GROUP: u64 = 1 << 20;
 
 /// Runs `f(job, state)` over `jobs` on `threads` threads, each thread with its own state from `init`;
 /// returns the states.
@@ -571,24 +698,44 @@ fn take_at(v: &mut [Vec<u32>], level: usize) -> Vec<u32> {
 }
 
 /// Solves `metrics` (a subset of [`DTM`], [`DTZ`]) of one ending: the values per metric (in the order of
-/// `metrics`) and side to move. Memory: 2 bytes per index entry, side to move and metric, plus the lists of
-/// the positions decided at one level.
+/// `metrics`) and side to move. Memory: 2 bytes per index entry, side to move and metric (with
+/// [`Store::Mapped`] only the slices in work are resident), plus three bitmaps over the batch in work.
 fn solve(
     layout: &Layout,
     subs: &dyn TableSource,
     threads: usize,
     progress: &dyn Progress,
     metrics: &[usize],
-) -> Vec<[Vec<AtomicI16>; 2]> {
+    store: Store,
+) -> Result<Vec<[Values; 2]>, crate::TbError> {
     let size = layout.size as usize;
     assert!(layout.size < 1 << 31, "{}: index too large for the level lists", layout.material);
+    let fill = undecided(NO_EXIT);
+    let mut val = Vec::with_capacity(metrics.len());
+    for _ in metrics {
+        val.push([Values::new(store, size, fill)?, Values::new(store, size, fill)?]);
+    }
+    let successors = layout.material.successors();
     let work = Work {
         layout,
         metrics,
-        val: metrics.iter().map(|_| [atomics(size, undecided(NO_EXIT)), atomics(size, undecided(NO_EXIT))]).collect(),
+        val,
         subs,
-        near: layout.material.successors().iter().filter_map(|m| Some((*m, subs.table(m)?))).collect(),
+        near: successors.iter().filter_map(|m| Some((*m, subs.table(m)?))).collect(),
+        near_files: successors.iter().filter_map(|m| Some((*m, subs.file(m)?))).collect(),
     };
+    let mapped = matches!(store, Store::Mapped(_));
+    let ss = layout.slice_size;
+    let release = |slice: u64| {
+        for vals in &work.val {
+            for side_vals in vals {
+                side_vals.release((slice * ss) as usize, ((slice + 1) * ss) as usize);
+            }
+        }
+    };
+    // the slices each slice's pawn moves lead to: read by its init, released right after (pages read again
+    // later come back from the page cache)
+    let targets: Vec<Vec<u64>> = if mapped { (0..layout.slices()).map(|s| layout.push_targets(s)).collect() } else { Vec::new() };
     const NAMES: [&str; 2] = ["DTM", "DTZ"];
     let what = metrics.iter().map(|&m| NAMES[m]).collect::<Vec<_>>().join("+");
     // batches of slices with the same pawn advance, most advanced first
@@ -617,19 +764,40 @@ fn solve(
             progress.message(&format!("{} {what} init", layout.material));
         }
         let chunks = chunks_of(ranges, CHUNK);
-        let max_seed = par_states(
-            &chunks,
-            threads,
-            || (Moves::default(), 0i32),
-            |_, &(a, b), (moves, m)| {
-                for idx in a..b {
-                    *m = (*m).max(work.init(idx, moves));
+        let init = |chunks: &[(u64, u64)]| {
+            par_states(
+                chunks,
+                threads,
+                || (Moves::default(), 0i32),
+                |_, &(a, b), (moves, m)| {
+                    for idx in a..b {
+                        *m = (*m).max(work.init(idx, moves));
+                    }
+                },
+            )
+            .iter()
+            .fold(0, |m, s| m.max(s.1))
+        };
+        let max_seed = if mapped {
+            // a group of slices (at least INIT_GROUP entries) at a time, releasing the finished slices its pawn
+            // moves read
+            let mut max_seed = 0;
+            for group in ranges.chunks(INIT_GROUP.div_ceil(ss).max(1) as usize) {
+                max_seed = max_seed.max(init(&chunks_of(group, CHUNK)));
+                for &(a, _) in group {
+                    for &t in &targets[(a / ss) as usize] {
+                        release(t);
+                    }
                 }
-            },
-        )
-        .iter()
-        .fold(0, |m, s| m.max(s.1));
+            }
+            max_seed
+        } else {
+            init(&chunks)
+        };
         t_init += t0.elapsed().as_secs_f64();
+        // the batch's bitmaps cover its index span only (entries relative to `lo`)
+        let lo = ranges.iter().map(|r| r.0).min().unwrap_or(0);
+        let span = ranges.iter().map(|r| r.1).max().unwrap_or(0) - lo;
         // the seeds of the levels: positions decided at init (lists per level), and per chunk the least
         // level of a pending best exit
         trace_mem(&format!("{} {what} init", layout.material));
@@ -652,7 +820,7 @@ fn solve(
                                     least = least.min(value::level(x) as u16);
                                 }
                             } else if v != INVALID && v != 0 {
-                                push_at(dk, value::level(v) as usize, (idx as u32) << 1 | side as u32);
+                                push_at(dk, value::level(v) as usize, ((idx - lo) as u32) << 1 | side as u32);
                             }
                         }
                     }
@@ -674,8 +842,7 @@ fn solve(
         for k in 0..nm {
             let t1 = std::time::Instant::now();
             let metric = metrics[k];
-            let (mut last, mut next, cands) =
-                (Bits::new(2 * layout.size), Bits::new(2 * layout.size), Bits::new(2 * layout.size));
+            let (mut last, mut next, cands) = (Bits::new(2 * span), Bits::new(2 * span), Bits::new(2 * span));
             for &e in &take_at(&mut seeds[k], 0) {
                 last.set(e);
             }
@@ -702,11 +869,11 @@ fn solve(
                     threads,
                     || 0u64,
                     |_, job, found| match *job {
-                        Job::List(a, b) => *found += work.propagate(k, d, last_ref, (a, b), next_ref, &cands),
+                        Job::List(a, b) => *found += work.propagate(k, d, lo, last_ref, (a, b), next_ref, &cands),
                         Job::Scan(a, b) => {
                             for &c in &scan[a..b] {
                                 let (x, y) = scan_chunks[c as usize];
-                                let least = work.settle_exits(k, d, (x, y), next_ref, &cands, found);
+                                let least = work.settle_exits(k, d, lo, (x, y), next_ref, &cands, found);
                                 pending[k][c as usize].store(least, Relaxed);
                             }
                         }
@@ -719,7 +886,7 @@ fn solve(
                     threads,
                     || 0u64,
                     |_, &(a, b), found| {
-                        *found += work.verify_candidates(k, d, &cands, (a, b), next_ref);
+                        *found += work.verify_candidates(k, d, lo, &cands, (a, b), next_ref);
                     },
                 )
                 .iter()
@@ -760,6 +927,11 @@ fn solve(
                 }
             },
         );
+        if mapped {
+            for &(a, _) in ranges {
+                release(a / ss);
+            }
+        }
         progress.advance(1);
     }
     if trace {
@@ -768,16 +940,18 @@ fn solve(
             layout.material, t_lvl[0], t_lvl[1]
         );
     }
-    work.val
+    Ok(work.val)
 }
 
 /// Generates one ending (DTM and DTZ together); every ending it converts into must be available from
 /// `subs`. Working memory: 8 bytes per index entry (4 arrays of `i16`), plus the table it returns.
 pub fn generate_table(material: Material, subs: &dyn TableSource, threads: usize, progress: &dyn Progress) -> Table {
     let layout = Layout::new(material.normalized());
-    let vals = solve(&layout, subs, threads, progress, &[DTM, DTZ]);
-    let mut it =
-        vals.into_iter().map(|sides| sides.map(|v| v.into_iter().map(|a| a.into_inner()).collect::<Vec<i16>>()));
+    let vals = match solve(&layout, subs, threads, progress, &[DTM, DTZ], Store::Heap) {
+        Ok(v) => v,
+        Err(e) => unreachable!("values on the heap cannot fail: {e}"),
+    };
+    let mut it = vals.into_iter().map(|sides| sides.map(Values::into_vec));
     let (Some(dtm), Some(dtz)) = (it.next(), it.next()) else { unreachable!("two metrics solved") };
     progress.finish(layout.material);
     Table { layout, dtm, dtz }
@@ -789,7 +963,7 @@ pub struct MetricTable {
     pub layout: Layout,
     pub metric: usize,
     /// `values[side][idx]`, the generator's internal values ([`crate::value`]).
-    pub values: [Vec<AtomicI16>; 2],
+    pub values: [Values; 2],
 }
 
 impl MetricTable {
@@ -800,20 +974,22 @@ impl MetricTable {
 }
 
 /// Generates one metric ([`DTM`] or [`DTZ`]) of an ending; every ending it converts into must be available
-/// from `subs`. Working memory: 4 bytes per index entry (2 per side to move) plus the level lists.
+/// from `subs`. Working memory: 4 bytes per index entry (2 per side to move; with [`Store::Mapped`] only for
+/// the slices in work) plus the bitmaps of a batch.
 pub fn generate_metric(
     material: Material,
     subs: &dyn TableSource,
     threads: usize,
     progress: &dyn Progress,
     metric: usize,
-) -> MetricTable {
+    store: Store,
+) -> Result<MetricTable, crate::TbError> {
     let layout = Layout::new(material.normalized());
     let metric = metric.min(DTZ);
-    let mut vals = solve(&layout, subs, threads, progress, &[metric]);
-    let values = vals.pop().unwrap_or_else(|| [Vec::new(), Vec::new()]);
+    let vals = solve(&layout, subs, threads, progress, &[metric], store)?;
+    let Some(values) = vals.into_iter().next() else { unreachable!("one metric solved") };
     progress.finish(layout.material);
-    MetricTable { layout, metric, values }
+    Ok(MetricTable { layout, metric, values })
 }
 
 /// Generates endings and, first, everything they convert into; keeps all of them in memory.

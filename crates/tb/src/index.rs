@@ -401,6 +401,40 @@ impl Layout {
         Some(())
     }
 
+    /// The pawn slices that the pawn moves of slice `slice` lead to without a capture or promotion (one or two
+    /// squares forward; the kings do not move, so the orientation stays), sorted and without repeats.
+    pub fn push_targets(&self, slice: u64) -> Vec<u64> {
+        if !self.pawns {
+            return Vec::new();
+        }
+        let n = self.pieces.len();
+        let mut sq = [0u8; 8];
+        let mut rest = slice;
+        for &p in self.pawn_ids.iter().rev() {
+            sq[p] = (rest % 48) as u8 + 8;
+            rest /= 48;
+        }
+        let occ: u64 = self.pawn_ids.iter().map(|&p| 1u64 << sq[p]).sum();
+        let mut out = Vec::new();
+        for &p in &self.pawn_ids {
+            let (step, start) = if self.pieces[p].0 == Color::White { (8i32, 1) } else { (-8, 6) };
+            let mut to = sq[p] as i32;
+            for k in 0..2 {
+                to += step;
+                if !(8..56).contains(&to) || occ & (1u64 << to) != 0 || (k == 1 && rank(sq[p]) != start) {
+                    break;
+                }
+                let mut s2 = sq;
+                s2[p] = to as u8;
+                self.sort_groups(&mut s2[..n]);
+                out.push(self.pawn_ids.iter().fold(0u64, |acc, &q| acc * 48 + (s2[q] - 8) as u64));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Score of a pawn slice: how far the pawns have advanced (each pawn move raises it).
     pub fn slice_advance(&self, slice: u64) -> u32 {
         let mut rest = slice;

@@ -92,6 +92,7 @@ fn to_shakmaty_piece(c: Color, r: Role) -> shakmaty::Piece {
 }
 
 /// The position for shakmaty, built square by square.
+#[allow(clippy::result_large_err)]
 fn shakmaty_position(p: &TbPos) -> shakmaty::Chess {
     let mut setup = shakmaty::Setup::empty();
     for i in 0..p.n {

@@ -92,14 +92,18 @@ fn stats_check(names: &[String]) -> usize {
 
 /// EPD/CSV lines with expected values, for the positions whose ending is generated.
 fn epd_check(tables: &HashMap<Material, std::sync::Arc<mysl_tb::Table>>) -> usize {
+    epd_check_with(&Tablebase::from_tables(tables.clone()), &|m| tables.contains_key(m))
+}
+
+/// The EPD/CSV positions of the endings `covered` says `ours` has.
+fn epd_check_with(ours: &Tablebase, covered: &dyn Fn(&Material) -> bool) -> usize {
     let Some(data) = shared_data() else { return 0 };
-    let ours = Tablebase::from_tables(tables.clone());
     let mut checked = 0;
     let mut bad = Vec::new();
     let have = |fen: &str| -> Option<(mysl_tb::pos::TbPos, Option<u8>)> {
         let (p, ep) = pos_from_fen(fen).ok()?;
         let m = p.material();
-        (m.count() <= 2 || tables.contains_key(&m.normalized())).then_some((p, ep))
+        (m.count() <= 2 || covered(&m.normalized())).then_some((p, ep))
     };
     // Gaviota DTM in moves: "dm N" (N > 0 mate in N moves, N < 0 mated in -N moves, 0 draw)
     let mut text = std::fs::read_to_string(data.join("tb-tests/endgame-dm-4.epd")).expect("endgame-dm-4.epd");
@@ -213,31 +217,57 @@ fn syzygy_all_four_piece_sampled() {
     eprintln!("{total} positions of 30 four-piece endings agree with Syzygy");
 }
 
-/// A 5-piece ending (`MYSL_TB_FIVE`, default KRNvKR; pawnless) generated as `mysl tb gen` does (metric by
-/// metric, straight to a file), read back from the file and checked: the per-ending totals against both
-/// DTZ50 rows of tb-stats.tsv, WDL and DTZ against Syzygy on every `MYSL_TB_STEP`-th index (default 97; 1
-/// for every position), and the EPD/CSV positions of the ending.
+/// A 5-piece ending (`MYSL_TB_FIVE`, default KRNvKR) generated as `mysl tb gen` does (metric by metric,
+/// straight to a file; with pawns the 5-piece endings it promotes into first, read from their files), read
+/// back from the file and checked: the per-ending totals against both DTZ50 rows of tb-stats.tsv, WDL and
+/// DTZ against Syzygy on every `MYSL_TB_STEP`-th index (default 97; 1 for every position), and the EPD/CSV
+/// positions of the ending. `MYSL_TB_FIVE_DIR=DIR` checks the 5-piece files already in DIR (e.g. made by
+/// `mysl tb gen`) instead of generating them (those missing are generated there).
 /// `cargo test -p mysl-tb --test oracles five_piece -- --ignored --nocapture` (the test profile is optimised)
 #[test]
-#[ignore = "a 5-piece ending: minutes of generation and about 1.5 GB of memory for the check"]
+#[ignore = "a 5-piece ending: minutes of generation and 1.5-2 GB of memory for the check"]
 fn five_piece_ending_against_syzygy() {
     let Some(data) = shared_data() else { return };
     let name = std::env::var("MYSL_TB_FIVE").unwrap_or_else(|_| "KRNvKR".into());
     let step: u64 = std::env::var("MYSL_TB_STEP").ok().and_then(|s| s.parse().ok()).unwrap_or(97);
     let m = Material::parse(&name).expect("MYSL_TB_FIVE: a material such as KRNvKR").normalized();
-    assert!(m.count() == 5 && !m.has_pawns(), "{name}: a pawnless 5-piece ending");
-    let subs: Vec<String> = mysl_tb::Generator::plan(&[m]).iter().filter(|x| **x != m).map(|x| x.to_string()).collect();
-    let refs: Vec<&str> = subs.iter().map(|s| s.as_str()).collect();
+    assert!(m.count() == 5, "{name}: a 5-piece ending");
+    let plan = mysl_tb::Generator::plan(&[m]);
+    let small: Vec<String> = plan.iter().filter(|x| x.count() < 5).map(|x| x.to_string()).collect();
+    let refs: Vec<&str> = small.iter().map(|s| s.as_str()).collect();
     let mut tables = generate(&refs);
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let t0 = Instant::now();
-    let path = mysl_tb::file::generate_file(m, &tables, 2, &mysl_tb::Silent, dir.path()).expect("generate");
-    eprintln!(
-        "{m}: generated in {:.1} s, {} bytes",
-        t0.elapsed().as_secs_f64(),
-        std::fs::metadata(&path).expect("file").len()
-    );
-    let t = mysl_tb::file::TableFile::open(&path, Some(m)).expect("open").to_table().expect("decode");
+    let tmp = tempfile::tempdir().expect("temporary directory");
+    let given = std::env::var_os("MYSL_TB_FIVE_DIR").map(std::path::PathBuf::from);
+    let dir = given.clone().unwrap_or_else(|| tmp.path().to_path_buf());
+    // the 5-piece endings (those it promotes into first), as files: mysl tb gen reads them so
+    let mut subs = mysl_tb::gen::Sources { tables: tables.clone(), files: HashMap::new() };
+    let mut path = dir.clone();
+    for x in plan.iter().filter(|x| x.count() == 5) {
+        path = mysl_tb::file::path_for(&dir, x);
+        if given.is_some() && path.exists() {
+            eprintln!("{x}: the file in {}", dir.display());
+        } else {
+            let t0 = Instant::now();
+            path = mysl_tb::file::generate_file(*x, &subs, 2, &mysl_tb::Silent, &dir).expect("generate");
+            eprintln!(
+                "{x}: generated in {:.1} s, {} bytes",
+                t0.elapsed().as_secs_f64(),
+                std::fs::metadata(&path).expect("file").len()
+            );
+        }
+        if *x != m {
+            subs.files.insert(*x, std::sync::Arc::new(mysl_tb::file::TableFile::open(&path, Some(*x)).expect("open")));
+        }
+    }
+    let file = mysl_tb::file::TableFile::open(&path, Some(m)).expect("open");
+    // with pawns only the DTZ values in memory (1.6 GB), and probes of the files for the comparison
+    let big = m.has_pawns();
+    let t = if big {
+        let dtz = file.decode_metric(mysl_tb::gen::DTZ).expect("decode");
+        mysl_tb::Table { layout: file.layout.clone(), dtm: [Vec::new(), Vec::new()], dtz }
+    } else {
+        file.to_table().expect("decode")
+    };
     // totals
     let expected = rows(&data);
     let ours = stats(&t, true, Counting::SyzygyUnique);
@@ -248,15 +278,31 @@ fn five_piece_ending_against_syzygy() {
         assert_eq!(&ours[side], exp, "{m} {stm}: totals differ from tb-stats.tsv");
     }
     eprintln!("{m}: {compared} rows of tb-stats.tsv agree");
-    let dtm = stats(&t, false, Counting::SyzygyUnique);
-    eprintln!(
-        "{m}: longest DTM win {} plies (White to move), {} (Black to move)",
-        dtm[0].longest_win, dtm[1].longest_win
-    );
+    if !big {
+        let dtm = stats(&t, false, Counting::SyzygyUnique);
+        eprintln!(
+            "{m}: longest DTM win {} plies (White to move), {} (Black to move)",
+            dtm[0].longest_win, dtm[1].longest_win
+        );
+    }
     tables.insert(m, std::sync::Arc::new(t));
+    // the sub-tables beside it for the probes from files (a temporary directory: nothing added to DIR)
+    let probe_dir = tmp.path();
+    if big {
+        if given.is_some() {
+            std::fs::copy(&path, mysl_tb::file::path_for(probe_dir, &m)).expect("copy");
+            for x in subs.files.keys() {
+                std::fs::copy(mysl_tb::file::path_for(&dir, x), mysl_tb::file::path_for(probe_dir, x)).expect("copy");
+            }
+        }
+        for t in subs.tables.values() {
+            mysl_tb::file::write_table(probe_dir, t).expect("write");
+        }
+    }
     // Syzygy
     let syz = syzygy(&data);
-    let ours = Tablebase::from_tables(tables.clone());
+    // from the files (the ending just read back, its sub-tables written beside it); without pawns from memory
+    let ours = if big { Tablebase::open_dir(probe_dir) } else { Tablebase::from_tables(tables.clone()) };
     let t = &tables[&m];
     let t1 = Instant::now();
     // every `step`-th index, in slices of the index on two threads (the positions of a slice at a time)
@@ -289,5 +335,10 @@ fn five_piece_ending_against_syzygy() {
         bad[..bad.len().min(8)].join("\n")
     );
     eprintln!("{m}: {n} positions (every {step}. index) agree with Syzygy in {:.1} s", t1.elapsed().as_secs_f64());
-    epd_check(&tables);
+    if big {
+        let materials: Vec<Material> = subs.tables.keys().chain(subs.files.keys()).copied().chain([m]).collect();
+        epd_check_with(&ours, &|x| materials.contains(x));
+    } else {
+        epd_check(&tables);
+    }
 }
