@@ -556,35 +556,33 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// Popeye's Forsyth: squares are filled in order from a8 to h1 (a8..h8, a7..h7, ...), a
+    /// number (one or two digits) skips that many squares, also across ranks (`32` = four empty
+    /// ranks), and `/` is only a separator (it does not skip to the next rank).
     fn forsyth(&mut self, t: &Token, p: &mut Problem) -> PResult<()> {
-        let mut rank: i32 = 7;
-        let mut file: i32 = 0;
+        // Index of the next square in Popeye's order (0 = a8, 63 = h1).
+        let mut pos: i32 = 0;
         let chars: Vec<char> = t.text.chars().collect();
         let mut i = 0;
         while i < chars.len() {
             let c = chars[i];
             i += 1;
             if c == '/' {
-                if i == chars.len() {
-                    break;
-                }
-                rank -= 1;
-                file = 0;
-                if rank < 0 {
-                    return Err(self.err(Some(t), "too many ranks in Forsyth"));
-                }
                 continue;
             }
             if let Some(d) = c.to_digit(10) {
-                // Popeye allows multi-digit empty counts.
                 let mut n = d as i32;
-                while i < chars.len() && chars[i].is_ascii_digit() {
+                if i < chars.len() && chars[i].is_ascii_digit() {
                     n = n * 10 + chars[i].to_digit(10).unwrap_or(0) as i32;
                     i += 1;
                 }
-                file += n;
+                pos += n;
+                if pos > 64 {
+                    return Err(self.err(Some(t), "more than 64 squares in Forsyth"));
+                }
                 continue;
             }
+            let (rank, file) = (7 - pos.div_euclid(8), pos.rem_euclid(8));
             let (code, white) = if c == '.' {
                 if i + 2 > chars.len() {
                     return Err(self.err(Some(t), "bad two-letter piece in Forsyth"));
@@ -595,20 +593,20 @@ impl Parser<'_> {
             } else {
                 (c.to_string(), c.is_ascii_uppercase())
             };
-            if file > 7 || rank < 0 {
-                return Err(self.err(Some(t), "rank too long in Forsyth"));
+            if pos >= 64 {
+                return Err(self.err(Some(t), "more than 64 squares in Forsyth"));
             }
             let Some(kind) = walk::kind_by_code(&code) else {
                 if walk::fairy_name(&code).is_some() {
                     p.unsupported.push(format!("fairy piece {code}"));
-                    file += 1;
+                    pos += 1;
                     continue;
                 }
                 return Err(self.err(Some(t), format!("unknown piece '{code}' in Forsyth")));
             };
             let s = (rank * 8 + file) as u8;
             place(p, t, Color::from_white(white), kind, s).map_err(|m| self.err(Some(t), m))?;
-            file += 1;
+            pos += 1;
         }
         Ok(())
     }
