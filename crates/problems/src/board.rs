@@ -39,7 +39,13 @@ pub struct Move {
     pub from: u8,
     pub to: u8,
     pub special: Special,
+    /// Breton: the square of the mover's own piece removed after the capture ([`NO_EXTRA`]:
+    /// none).
+    pub extra: u8,
 }
+
+/// `Move::extra` when the move has no extra effect.
+pub const NO_EXTRA: u8 = 255;
 
 /// What is needed to take a move back.
 #[derive(Clone, Copy, Debug)]
@@ -50,12 +56,30 @@ pub struct Undo {
     castling: u8,
     ep: Option<(u8, u8)>,
     key: u64,
+    /// Breton: the mover's own piece removed after its capture.
+    breton: Option<(u8, Piece)>,
+    /// BGL: the budgets before the move.
+    bgl_left: [i32; 2],
+    /// Chameleon pursuit: the departure square of the move before, and whether this move's
+    /// piece changed sides.
+    last_from: u8,
+    side_changed: bool,
 }
 
 impl Undo {
     /// Circe: the square and piece of the rebirth the move caused, if any.
     pub fn reborn(&self) -> Option<(u8, Piece)> {
         self.reborn
+    }
+
+    /// Breton: the square and piece removed after the capture, if any.
+    pub fn breton_removed(&self) -> Option<(u8, Piece)> {
+        self.breton
+    }
+
+    /// Chameleon pursuit: did the moved piece change sides?
+    pub fn side_changed(&self) -> bool {
+        self.side_changed
     }
 }
 
@@ -127,6 +151,18 @@ pub struct Board {
     pub circe: Circe,
     /// Madrasi or Isardam (see [`Paralysis`]).
     pub paralysis: Paralysis,
+    /// Condition Breton: after a capture, one of the mover's own pieces of the captured piece's
+    /// kind (the capturing piece included, as it stands after the move) is removed, the mover's
+    /// choice (each choice is a move of its own, [`Move::extra`]); none if it has no such piece.
+    pub breton: bool,
+    /// Condition BGL (see [`Bgl`]).
+    pub bgl: Bgl,
+    /// Condition ChameleonPursuit: a piece other than a king that moves to the square the
+    /// opponent's previous move started from changes sides (it becomes the opponent's).
+    pub chameleon_pursuit: bool,
+    /// The departure square of the last move played ([`NO_EXTRA`]: none, as before the first
+    /// move and after a null move); kept only under ChameleonPursuit, part of the hash key.
+    pub last_from: u8,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
     pub promotion_fairies: u64,
@@ -152,6 +188,10 @@ impl Board {
             castling_exclusive: Vec::new(),
             circe: Circe::Off,
             paralysis: Paralysis::Off,
+            breton: false,
+            bgl: Bgl::OFF,
+            chameleon_pursuit: false,
+            last_from: NO_EXTRA,
             promotion_fairies: 0,
             key: 0,
         }
@@ -174,12 +214,31 @@ impl Board {
         self.by_kind[c.index()][k as usize]
     }
 
-    /// The Zobrist key (pieces, side to move, castling rights, en-passant square).
+    /// The Zobrist key (pieces, side to move, castling rights, en-passant square; BGL budgets).
     pub fn key(&self) -> u64 {
-        self.key
+        let k = self.key
             ^ z_castle(self.castling)
             ^ self.ep.map_or(0, |(t, _)| z_ep(t))
-            ^ if self.side == Color::Black { ZOBRIST[Z_SIDE] } else { 0 }
+            ^ if self.side == Color::Black { ZOBRIST[Z_SIDE] } else { 0 };
+        let k = if self.bgl.on {
+            k ^ splitmix(((self.bgl.left[0] as u32 as u64) << 32) | self.bgl.left[1] as u32 as u64)
+        } else {
+            k
+        };
+        if self.chameleon_pursuit {
+            k ^ splitmix(0x6370_0000 ^ self.last_from as u64)
+        } else {
+            k
+        }
+    }
+
+    /// Does a condition make every move a possible check or a possible self-check, so that the
+    /// orthodox shortcuts (check masks, pin masks, check-reach bound) are off? Madrasi, Isardam,
+    /// Breton (a removal may uncover a line), BGL (budgets decide attacks), ChameleonPursuit (a
+    /// piece changing sides may attack its former king, or mate for its new side).
+    #[inline(always)]
+    pub fn attack_conditions(&self) -> bool {
+        self.paralysis != Paralysis::Off || self.breton || self.bgl.on || self.chameleon_pursuit
     }
 
     pub fn put(&mut self, s: u8, p: Piece) {
@@ -248,7 +307,7 @@ impl Board {
 
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
-        if self.paralysis != Paralysis::Off {
+        if self.paralysis != Paralysis::Off || self.bgl.on {
             return self.attacked_checked(s, by);
         }
         let t = sq(s);
@@ -308,14 +367,18 @@ impl Board {
         Iterator::any(&mut it, |z| self.observed_by_same_walk(z as u8))
     }
 
-    /// `attacked` under Madrasi or Isardam: attackers one by one. Madrasi: a paralysed piece
+    /// `attacked` under Madrasi, Isardam or BGL: attackers one by one. Madrasi: a paralysed piece
     /// (observed by an enemy piece of its kind; kings never) does not attack. Isardam: an attack
     /// counts only if the capture on `s` would be legal, i.e. leave no same-kind observation
-    /// (Popeye's observation validator for Isardam type A).
+    /// (Popeye's observation validator for Isardam type A). BGL: only if the attacker's side can
+    /// pay the distance to `s`.
     fn attacked_checked(&self, s: u8, by: Color) -> bool {
         for f in self.color_bb(by) {
             let f = f as u8;
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            if self.bgl.on && bgl_cost(f, s) > self.bgl.left[by.index()] {
+                continue;
+            }
             if !self.piece_attacks(f, p, s) {
                 continue;
             }
@@ -535,8 +598,8 @@ impl Board {
         let us = self.side;
         let Some(p) = self.piece_at(m.from) else { return true };
         // Our fairy pieces: any move may add or remove a hurdle or open a rider's line. Madrasi:
-        // a move may free a paralysed piece.
-        if self.has_fairy(us) || self.paralysis != Paralysis::Off {
+        // a move may free a paralysed piece. Breton: a removal may uncover a line.
+        if self.has_fairy(us) || self.attack_conditions() {
             return true;
         }
         let kind = match m.special {
@@ -589,7 +652,7 @@ impl Board {
     /// check), Madrasi or Isardam.
     pub fn needs_legality_test(&self) -> Option<Bitboard> {
         let us = self.side;
-        if self.circe != Circe::Off || self.paralysis != Paralysis::Off || self.has_fairy(!us) {
+        if self.circe != Circe::Off || self.attack_conditions() || self.has_fairy(!us) {
             return None;
         }
         let ksq = self.king_square(us)?;
@@ -643,7 +706,7 @@ impl Board {
         }
         CheckInfo {
             ksq,
-            all: self.has_fairy(us) || self.paralysis != Paralysis::Off,
+            all: self.has_fairy(us) || self.attack_conditions(),
             visible: rook_k | bishop_k,
             discoverers,
             rook: rook_k,
@@ -733,7 +796,7 @@ impl Board {
                 }
             };
             for to in targets & mask {
-                out.push(Move { from: f, to: to as u8, special: Special::None });
+                out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
             }
         }
         self.castling_moves(out);
@@ -741,6 +804,59 @@ impl Board {
 
     /// Pseudo-legal moves of the side to move, appended to `out`.
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.pseudo_moves_plain(out);
+        if self.bgl.on {
+            let budget = self.bgl.left[self.side.index()];
+            let mut w = start;
+            for i in start..out.len() {
+                if bgl_cost(out[i].from, out[i].to) <= budget {
+                    out[w] = out[i];
+                    w += 1;
+                }
+            }
+            out.truncate(w);
+        }
+        if self.breton {
+            self.breton_choices(start, out);
+        }
+    }
+
+    /// Breton: each capture among `out[start..]` becomes one move per own piece of the captured
+    /// kind that could be removed after it (the capturing piece as it stands after the move
+    /// included); a capture with no such piece stays as it is.
+    fn breton_choices(&self, start: usize, out: &mut Vec<Move>) {
+        let us = self.side;
+        let end = out.len();
+        for i in start..end {
+            let m = out[i];
+            let victim = match m.special {
+                Special::EnPassant { cap } => self.squares[cap as usize],
+                Special::Castle { .. } => None,
+                _ => self.squares[m.to as usize],
+            };
+            let Some(victim) = victim else { continue };
+            let mover = self.squares[m.from as usize].expect("moving piece");
+            let placed = if let Special::Promote(k) = m.special { k } else { mover.kind };
+            let mut cands = self.kind_bb(us, victim.kind);
+            cands.clear(sq(m.from));
+            if placed == victim.kind {
+                cands.set(sq(m.to));
+            }
+            let mut first = true;
+            for c in cands {
+                let v = Move { extra: c as u8, ..m };
+                if first {
+                    out[i] = v;
+                    first = false;
+                } else {
+                    out.push(v);
+                }
+            }
+        }
+    }
+
+    fn pseudo_moves_plain(&self, out: &mut Vec<Move>) {
         let us = self.side;
         let own = self.color_bb(us);
         let theirs = self.color_bb(!us);
@@ -764,7 +880,7 @@ impl Board {
                 _ => self.fairy_targets(f, p.kind, us),
             } & !own;
             for to in targets {
-                out.push(Move { from: f, to: to as u8, special: Special::None });
+                out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
             }
         }
         self.castling_moves(out);
@@ -776,16 +892,21 @@ impl Board {
         let push = |out: &mut Vec<Move>, to: u8, double: bool| {
             if to / 8 == last {
                 for k in walk::PROMOTIONS {
-                    out.push(Move { from: f, to, special: Special::Promote(k) });
+                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
                 }
                 let mut fairies = self.promotion_fairies;
                 while fairies != 0 {
                     let k = fairies.trailing_zeros() as Kind;
                     fairies &= fairies - 1;
-                    out.push(Move { from: f, to, special: Special::Promote(k) });
+                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
                 }
             } else {
-                out.push(Move { from: f, to, special: if double { Special::Double } else { Special::None } });
+                out.push(Move {
+                    from: f,
+                    to,
+                    special: if double { Special::Double } else { Special::None },
+                    extra: NO_EXTRA,
+                });
             }
         };
         // Pawns on their own first rank cannot move (Popeye allows them only with fairy conditions).
@@ -809,7 +930,7 @@ impl Board {
             } else if let Some((ep_to, cap)) = self.ep {
                 let victim = self.squares[cap as usize] == Some(Piece { color: !us, kind: walk::PAWN });
                 if ep_to == t && victim && !occ.contains(sq(ep_to)) {
-                    out.push(Move { from: f, to: t, special: Special::EnPassant { cap } });
+                    out.push(Move { from: f, to: t, special: Special::EnPassant { cap }, extra: NO_EXTRA });
                 }
             }
         }
@@ -836,6 +957,7 @@ impl Board {
                 from: king,
                 to: base + 6,
                 special: Special::Castle { rook_from: base + 7, rook_to: base + 5 },
+                extra: NO_EXTRA,
             });
         }
         if self.castling & q_side != 0
@@ -848,13 +970,24 @@ impl Board {
                 from: king,
                 to: base + 2,
                 special: Special::Castle { rook_from: base, rook_to: base + 3 },
+                extra: NO_EXTRA,
             });
         }
     }
 
     /// Plays a pseudo-legal move; returns the undo record.
     pub fn make(&mut self, m: Move) -> Undo {
-        let undo = Undo { captured: None, reborn: None, castling: self.castling, ep: self.ep, key: self.key };
+        let undo = Undo {
+            captured: None,
+            reborn: None,
+            castling: self.castling,
+            ep: self.ep,
+            key: self.key,
+            breton: None,
+            bgl_left: self.bgl.left,
+            last_from: self.last_from,
+            side_changed: false,
+        };
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
         match m.special {
@@ -917,6 +1050,31 @@ impl Board {
                 }
             }
         }
+        if m.extra != NO_EXTRA {
+            let r = self.squares[m.extra as usize].expect("Breton victim");
+            self.remove(m.extra, r);
+            undo.breton = Some((m.extra, r));
+            self.castling &= !castle_bits(m.extra);
+        }
+        if self.chameleon_pursuit {
+            if m.to == self.last_from && placed.kind != walk::KING {
+                self.remove(m.to, placed);
+                self.add(m.to, Piece { color: !placed.color, kind: placed.kind });
+                undo.side_changed = true;
+            }
+            self.last_from = m.from;
+        }
+        if self.bgl.on {
+            let cost = bgl_cost(m.from, m.to);
+            if self.bgl.global {
+                for v in &mut self.bgl.left {
+                    *v = bgl_pay(*v, cost);
+                }
+            } else {
+                let v = &mut self.bgl.left[p.color.index()];
+                *v = bgl_pay(*v, cost);
+            }
+        }
         self.ep = match m.special {
             Special::Double => Some(((m.from + m.to) / 2, m.to)),
             _ => None,
@@ -928,6 +1086,16 @@ impl Board {
     /// Takes back the move `m` made with `make`.
     pub fn unmake(&mut self, m: Move, undo: Undo) {
         self.side = !self.side;
+        if let Some((r, rp)) = undo.breton {
+            self.add(r, rp);
+        }
+        self.bgl.left = undo.bgl_left;
+        self.last_from = undo.last_from;
+        if undo.side_changed {
+            let q = self.squares[m.to as usize].expect("piece that changed sides");
+            self.remove(m.to, q);
+            self.add(m.to, Piece { color: !q.color, kind: q.kind });
+        }
         if let Some((r, rp)) = undo.reborn {
             self.remove(r, rp);
         }
@@ -1021,6 +1189,9 @@ impl Board {
         b.side = self.side;
         b.circe = self.circe;
         b.paralysis = self.paralysis;
+        b.breton = self.breton;
+        b.bgl = self.bgl;
+        b.chameleon_pursuit = self.chameleon_pursuit;
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
                 b.put(f(s)?, p);
@@ -1122,6 +1293,93 @@ impl Paralysis {
             Paralysis::Madrasi => "Madrasi",
             Paralysis::Isardam => "Isardam",
         }
+    }
+}
+
+/// Condition BGL: each side has a budget of distance (in hundredths of a square's width), or
+/// an unlimited one. A move costs the distance from its departure to its arrival square
+/// (`round(100 * sqrt(dx² + dy²))`, so 100 a rook step, 141 a diagonal one, 224 a knight move;
+/// castling: the king's two squares) and is possible only if the mover's side can pay it; a piece
+/// attacks (gives check) only within its side's budget. `BGL w b`: a budget per side, each side
+/// pays its own moves; `BGL n`: one budget both sides pay every move from (Popeye's
+/// `BGL_global`). The budgets after a move are printed after it: ` (4/10.76)`, ` (5.5)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bgl {
+    pub on: bool,
+    /// One budget paid by both sides (`BGL n`).
+    pub global: bool,
+    /// Budgets left (white, black) in hundredths, [`BGL_INFINITE`] for `-`.
+    pub left: [i32; 2],
+}
+
+/// An unlimited BGL budget (`-`).
+pub const BGL_INFINITE: i32 = i32::MAX;
+
+impl Bgl {
+    pub const OFF: Bgl = Bgl { on: false, global: false, left: [BGL_INFINITE; 2] };
+
+    /// The budgets as Popeye prints them after a move: ` (4/10.76)`, or ` (5.5)` when global.
+    pub fn text(&self) -> String {
+        if self.global {
+            format!(" ({})", bgl_number(self.left[0]))
+        } else {
+            format!(" ({}/{})", bgl_number(self.left[0]), bgl_number(self.left[1]))
+        }
+    }
+}
+
+/// A budget the way Popeye writes it: `-` (unlimited), `4`, `6.5`, `1.05`.
+pub fn bgl_number(v: i32) -> String {
+    if v == BGL_INFINITE {
+        "-".to_string()
+    } else if v % 100 == 0 {
+        format!("{}", v / 100)
+    } else if v % 10 == 0 {
+        format!("{}.{}", v / 100, (v % 100) / 10)
+    } else {
+        format!("{}.{:02}", v / 100, v % 100)
+    }
+}
+
+/// The BGL cost of a move from `a` to `b`: the distance in hundredths, rounded.
+#[inline]
+pub fn bgl_cost(a: u8, b: u8) -> i32 {
+    static COST: [[i32; 8]; 8] = {
+        // round(100 * sqrt(dx² + dy²)) for dx, dy in 0..8 (integer square root, then rounding:
+        // isqrt(4n) gives the value to the nearest half).
+        let mut t = [[0i32; 8]; 8];
+        let mut dx = 0;
+        while dx < 8 {
+            let mut dy = 0;
+            while dy < 8 {
+                let n = ((dx * dx + dy * dy) * 10000) as u64;
+                // floor(sqrt(n)), then round: sqrt(n) >= r + 0.5 iff 4n >= (2r + 1)².
+                let mut r = 0u64;
+                while (r + 1) * (r + 1) <= n {
+                    r += 1;
+                }
+                if 4 * n >= (2 * r + 1) * (2 * r + 1) {
+                    r += 1;
+                }
+                t[dx][dy] = r as i32;
+                dy += 1;
+            }
+            dx += 1;
+        }
+        t
+    };
+    let dx = (a % 8).abs_diff(b % 8) as usize;
+    let dy = (a / 8).abs_diff(b / 8) as usize;
+    COST[dx][dy]
+}
+
+/// A budget after paying `cost` (an unlimited budget stays unlimited).
+#[inline]
+fn bgl_pay(v: i32, cost: i32) -> i32 {
+    if v == BGL_INFINITE {
+        v
+    } else {
+        v - cost
     }
 }
 

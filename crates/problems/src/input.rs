@@ -7,7 +7,7 @@ use std::fmt;
 
 use mysl_core::Color;
 
-use crate::board::{castle_bits, parse_square, Board, Circe, Paralysis, Piece};
+use crate::board::{castle_bits, parse_square, Bgl, Board, Circe, Paralysis, Piece, BGL_INFINITE};
 use crate::stipulation::{self, StipError, Stipulation};
 use crate::walk::{self, Kind};
 
@@ -75,7 +75,38 @@ pub enum TwinChange {
     Shift(u8, u8),
     Stipulation(Stipulation),
     /// `Twin Condition ...`: replaces the conditions (only the supported ones).
-    Condition(Circe, Paralysis),
+    Condition(Conditions),
+}
+
+/// The supported conditions of a problem or twin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conditions {
+    pub circe: Circe,
+    pub paralysis: Paralysis,
+    pub breton: bool,
+    pub bgl: Bgl,
+    pub chameleon_pursuit: bool,
+}
+
+impl Conditions {
+    /// Popeye's names, for twin headers (one condition a line in Popeye; here on one line).
+    pub fn names(&self) -> Vec<String> {
+        let mut v: Vec<String> = [self.circe.name(), self.paralysis.name()]
+            .iter()
+            .filter(|n| !n.is_empty())
+            .map(|n| n.to_string())
+            .collect();
+        if self.breton {
+            v.push("Breton".into());
+        }
+        if self.chameleon_pursuit {
+            v.push("ChameleonPursuit".into());
+        }
+        if self.bgl.on {
+            v.push(format!("BGL{}", self.bgl.text().trim_end_matches(')').replace(" (", "  ").replace('/', "  ")));
+        }
+        v
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +143,12 @@ pub struct Problem {
     pub circe: Circe,
     /// `Condition Madrasi` / `Isardam`.
     pub paralysis: Paralysis,
+    /// `Condition Breton` (see `Board::breton`).
+    pub breton: bool,
+    /// `Condition BGL w b` / `BGL n` (see `Board::bgl`).
+    pub bgl: Bgl,
+    /// `Condition ChameleonPursuit` (see `Board::chameleon_pursuit`).
+    pub chameleon_pursuit: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -399,6 +436,9 @@ impl Parser<'_> {
             unsupported: Vec::new(),
             circe: Circe::Off,
             paralysis: Paralysis::Off,
+            breton: false,
+            bgl: Bgl::OFF,
+            chameleon_pursuit: false,
         };
         let mut have_pieces = false;
         let mut stip_seen = false;
@@ -480,18 +520,30 @@ impl Parser<'_> {
                 }
                 "condition" => {
                     let mut words = Vec::new();
-                    while let Some(n) = self.peek() {
-                        if self.is_command(n).is_some() {
+                    while let Some(n) = self.peek().cloned() {
+                        if self.is_command(&n).is_some() {
                             break;
+                        }
+                        // A BGL budget that looks like a number must be one (at most two decimals).
+                        let after_bgl = words.first().is_some_and(|w: &String| w.eq_ignore_ascii_case("bgl"));
+                        if after_bgl
+                            && words.len() <= 2
+                            && n.text.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+                            && bgl_value(&n.text).is_none()
+                        {
+                            return Err(self.err(Some(&n), "bad BGL budget (a number with at most two decimals, or -)"));
                         }
                         words.push(n.text.clone());
                         self.pos += 1;
                     }
                     if !words.is_empty() {
                         match parse_conditions(&words) {
-                            Some((c, m)) => {
-                                p.circe = c;
-                                p.paralysis = m;
+                            Some(c) => {
+                                p.circe = c.circe;
+                                p.paralysis = c.paralysis;
+                                p.breton = c.breton;
+                                p.bgl = c.bgl;
+                                p.chameleon_pursuit = c.chameleon_pursuit;
                             }
                             None => p.unsupported.push(format!("condition {}", words.join(" "))),
                         }
@@ -794,9 +846,7 @@ impl Parser<'_> {
                         self.pos += 1;
                     }
                     match parse_conditions(&words[1..]) {
-                        Some((c, m)) if other == "condition" && words.len() > 1 => {
-                            tw.changes.push(TwinChange::Condition(c, m))
-                        }
+                        Some(c) if other == "condition" && words.len() > 1 => tw.changes.push(TwinChange::Condition(c)),
                         _ => p.unsupported.push(format!("twin {}", words.join(" "))),
                     }
                 }
@@ -830,10 +880,38 @@ impl Parser<'_> {
 }
 
 /// The supported conditions: `Circe`, `ChameleonCirce` (= `Circe Chameleon`), `CirceClone` (=
-/// `Circe Clone`), `Madrasi`, `Isardam`, case-insensitive. `None` for anything else (another
-/// condition, an option or parameter we do not implement such as `RexInclusive` or `TypeB`),
-/// which makes the problem unsupported.
-fn parse_conditions(words: &[String]) -> Option<(Circe, Paralysis)> {
+/// `Circe Clone`), `Madrasi`, `Isardam`, case-insensitive; `Breton`, `BGL w b` / `BGL n` and
+/// `ChameleonPursuit` alone. `None` for anything else (another condition, an option or parameter we do not
+/// implement such as `RexInclusive` or `TypeB`, Breton or BGL with another condition), which
+/// makes the problem unsupported.
+fn parse_conditions(words: &[String]) -> Option<Conditions> {
+    let first = words.first().map(|w| w.to_ascii_lowercase());
+    let none = Conditions {
+        circe: Circe::Off,
+        paralysis: Paralysis::Off,
+        breton: false,
+        bgl: Bgl::OFF,
+        chameleon_pursuit: false,
+    };
+    match first.as_deref() {
+        Some("breton") if words.len() == 1 => return Some(Conditions { breton: true, ..none }),
+        // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.
+        Some(w) if words.len() == 1 && w.len() >= 10 && "chameleonpursuit".starts_with(w) => {
+            return Some(Conditions { chameleon_pursuit: true, ..none })
+        }
+        Some("bgl") => {
+            // `BGL w b` (a budget per side) or `BGL n` (one budget, paid by both sides).
+            let w = bgl_value(words.get(1)?)?;
+            return match words.get(2) {
+                None => Some(Conditions { bgl: Bgl { on: true, global: true, left: [w, w] }, ..none }),
+                Some(b) if words.len() == 3 => {
+                    Some(Conditions { bgl: Bgl { on: true, global: false, left: [w, bgl_value(b)?] }, ..none })
+                }
+                _ => None,
+            };
+        }
+        _ => {}
+    }
     let mut circe = None;
     let mut variant = Circe::Plain;
     let mut paralysis = Paralysis::Off;
@@ -855,7 +933,28 @@ fn parse_conditions(words: &[String]) -> Option<(Circe, Paralysis)> {
             _ => return None,
         }
     }
-    Some((circe.map_or(Circe::Off, |()| variant), paralysis))
+    Some(Conditions { circe: circe.map_or(Circe::Off, |()| variant), paralysis, ..none })
+}
+
+/// A BGL budget: `-` (unlimited) or a decimal number with at most two decimals, in hundredths.
+fn bgl_value(w: &str) -> Option<i32> {
+    if w == "-" {
+        return Some(BGL_INFINITE);
+    }
+    let (int, frac) = w.split_once('.').unwrap_or((w, ""));
+    if int.is_empty()
+        || int.len() > 6
+        || frac.len() > 2
+        || !(int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let frac_val = match frac.len() {
+        0 => 0,
+        1 => frac.parse::<i32>().ok()? * 10,
+        _ => frac.parse::<i32>().ok()?,
+    };
+    Some(int.parse::<i32>().ok()? * 100 + frac_val)
 }
 
 enum End {

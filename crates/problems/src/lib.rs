@@ -177,11 +177,14 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
                 board.transformed(f).ok_or_else(|| SolveError::Invalid("shift moves a piece off the board".into()))?;
             format!("shift {} ==> {}", square_name(a), square_name(b))
         }
-        TwinChange::Condition(c, m) => {
-            board.circe = c;
-            board.paralysis = m;
+        TwinChange::Condition(c) => {
+            board.circe = c.circe;
+            board.paralysis = c.paralysis;
+            board.breton = c.breton;
+            board.bgl = c.bgl;
+            board.chameleon_pursuit = c.chameleon_pursuit;
             // Popeye writes one condition a line; the header keeps them on one.
-            [c.name(), m.name()].iter().filter(|n| !n.is_empty()).copied().collect::<Vec<_>>().join("  ")
+            c.names().join("  ")
         }
         TwinChange::Stipulation(st) => {
             *stip = st;
@@ -214,6 +217,9 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     let mut base = p.board.clone();
     base.circe = p.circe;
     base.paralysis = p.paralysis;
+    base.breton = p.breton;
+    base.bgl = p.bgl;
+    base.chameleon_pursuit = p.chameleon_pursuit;
     positions.push((if has_twins { "a)".into() } else { String::new() }, base.clone(), stip0));
     for (i, tw) in p.twins.iter().enumerate() {
         let (mut board, mut stip) = if tw.continued {
@@ -234,6 +240,11 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     for (header, mut board, stip) in positions {
         if stip.play == Play::Help && p.options.white_to_play && stip.half {
             return Err(SolveError::Unsupported("WhiteToPlay with a half-move stipulation".into()));
+        }
+        // The solver's null moves (threats, series, set play) would need Popeye's notion of the
+        // last move's departure square after a null move.
+        if board.chameleon_pursuit && (stip.play != Play::Help || stip.series || p.options.set_play) {
+            return Err(SolveError::Unsupported("ChameleonPursuit outside help play without set play".into()));
         }
         validate(&board)?;
         board.castling = board.default_castling();

@@ -311,11 +311,7 @@ fn reach_tables() -> &'static ReachTables {
 /// always `true`.
 fn check_reachable(board: &Board, mating: Color, w: u32, b: u32) -> bool {
     use crate::board::{CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
-    if board.circe != crate::board::Circe::Off
-        || board.paralysis != crate::board::Paralysis::Off
-        || board.has_fairy(mating)
-        || w >= 8
-    {
+    if board.circe != crate::board::Circe::Off || board.attack_conditions() || board.has_fairy(mating) || w >= 8 {
         return true;
     }
     let Some(king) = board.king_square(!mating) else { return true };
@@ -1138,10 +1134,22 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         }
     }
     let u = board.make(m);
+    if u.side_changed() {
+        // Chameleon pursuit: the piece now belongs to the other side, `Nd3-c1=w`.
+        s.push_str(if p.color == Color::White { "=b" } else { "=w" });
+    }
     if let Some((r, rp)) = u.reborn() {
         // Circe rebirth, Popeye's way: `[+bPc7]`.
         let c = if rp.color == Color::White { 'w' } else { 'b' };
         s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
+    }
+    if let Some((r, rp)) = u.breton_removed() {
+        // Breton removal: `[-bPb3]`.
+        let c = if rp.color == Color::White { 'w' } else { 'b' };
+        s.push_str(&format!("[-{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
+    }
+    if board.bgl.on {
+        s.push_str(&board.bgl.text());
     }
     let victim = board.side;
     if board.in_check(victim) {

@@ -1,0 +1,310 @@
+//! Conditions beyond Circe/Madrasi: Breton and BGL on the solver board, their input and their
+//! Popeye-style notation; Popeye's Forsyth reading (counts across ranks).
+
+use mysl_core::Color;
+use mysl_problems::board::{bgl_cost, bgl_number, parse_square, Bgl, Board, Move, Piece, BGL_INFINITE, NO_EXTRA};
+use mysl_problems::input::parse_problems;
+use mysl_problems::solve::{move_text, Limits};
+use mysl_problems::stipulation::Goal;
+use mysl_problems::walk::kind_by_code;
+use mysl_problems::{solve_problem, SolveError};
+
+const W: Color = Color::White;
+const B: Color = Color::Black;
+
+fn sq(s: &str) -> u8 {
+    parse_square(s).expect("square")
+}
+
+fn piece(c: Color, code: &str) -> Piece {
+    Piece { color: c, kind: kind_by_code(code).expect("kind") }
+}
+
+fn board(pieces: &[(Color, &str, &str)]) -> Board {
+    let mut b = Board::empty();
+    for &(c, code, s) in pieces {
+        b.put(sq(s), piece(c, code));
+    }
+    b
+}
+
+/// Popeye texts of the legal moves from `from` to `to`, sorted.
+fn texts(b: &mut Board, from: &str, to: &str) -> Vec<String> {
+    let moves: Vec<Move> = b.legal_moves().into_iter().filter(|m| m.from == sq(from) && m.to == sq(to)).collect();
+    let mut v: Vec<String> = moves.into_iter().map(|m| move_text(b, Goal::Mate, m, true)).collect();
+    v.sort();
+    v
+}
+
+fn solve_lines(text: &str) -> Vec<String> {
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let r = solve_problem(&p, &Limits::default()).expect("supported");
+    let mut lines = r.twins[0].lines.clone();
+    lines.sort();
+    lines
+}
+
+// ------------------------------------------------------------------------------------ Breton
+
+#[test]
+fn breton_capture_offers_each_own_piece_of_the_captured_kind() {
+    // Ra4*c4 takes a rook: one of White's rooks goes, the capturer itself (now on c4) or Rf2.
+    let mut b =
+        board(&[(W, "K", "h1"), (W, "R", "a4"), (W, "R", "f2"), (B, "K", "h8"), (B, "R", "c4"), (B, "S", "f7")]);
+    b.breton = true;
+    assert_eq!(texts(&mut b, "a4", "c4"), ["Ra4*c4[-wRc4]", "Ra4*c4[-wRf2]"]);
+    // A knight taken while White has no knight: nothing more goes.
+    assert_eq!(texts(&mut b, "f2", "f7"), ["Rf2*f7"]);
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("f2") && m.to == sq("f7")).expect("Rf2*f7");
+    assert_eq!(m.extra, NO_EXTRA);
+    // Quiet moves are single moves.
+    assert_eq!(texts(&mut b, "a4", "a5"), ["Ra4-a5"]);
+}
+
+#[test]
+fn breton_removal_is_undone_and_may_not_expose_the_own_king() {
+    // Ra7*d7: removing Re2 would expose Ke1 to Re8, so only the capturer itself can go.
+    let mut b =
+        board(&[(W, "K", "e1"), (W, "R", "e2"), (W, "R", "a7"), (B, "K", "h8"), (B, "R", "e8"), (B, "R", "d7")]);
+    b.breton = true;
+    assert_eq!(texts(&mut b, "a7", "d7"), ["Ra7*d7[-wRd7]"]);
+    // Make/unmake with a removal restores pieces and key.
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("a7") && m.to == sq("d7")).expect("capture");
+    let u = b.make(m);
+    assert_eq!(u.breton_removed(), Some((sq("d7"), piece(W, "R"))));
+    assert_eq!(b.piece_at(sq("d7")), None);
+    assert_eq!(b.piece_at(sq("a7")), None);
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("a7")), Some(piece(W, "R")));
+    assert_eq!(b.piece_at(sq("d7")), Some(piece(B, "R")));
+    assert_eq!(b.key(), key);
+}
+
+#[test]
+fn breton_removal_can_uncover_a_mate() {
+    // Bc4*e6 takes a knight, so White's knight d8 goes and Ra8 mates along the 8th rank.
+    let mut b = board(&[
+        (W, "K", "a1"),
+        (W, "R", "a8"),
+        (W, "S", "d8"),
+        (W, "B", "c4"),
+        (B, "K", "h8"),
+        (B, "P", "g7"),
+        (B, "P", "h7"),
+        (B, "S", "e6"),
+    ]);
+    b.breton = true;
+    assert_eq!(texts(&mut b, "c4", "e6"), ["Bc4*e6[-wSd8] #"]);
+    // The same capture without Breton is no check.
+    b.breton = false;
+    assert_eq!(texts(&mut b, "c4", "e6"), ["Bc4*e6"]);
+}
+
+#[test]
+fn breton_is_parsed_and_solved() {
+    let text =
+        "BeginProblem\nstip #1\npieces white Ka1 Ra8 Sd8 Bc4 black Kh8 Pg7h7 Se6\ncondition Breton\nEndProblem\n";
+    let lines = solve_lines(text);
+    assert!(lines.contains(&"1.Bc4*e6[-wSd8] # !".to_string()), "{lines:?}");
+    // Every knight move from d8 discovers the rook too; the capture on e6 removes the knight itself.
+    assert!(lines.contains(&"1.Sd8*e6[-wSe6] # !".to_string()), "{lines:?}");
+}
+
+// --------------------------------------------------------------------------------------- BGL
+
+#[test]
+fn bgl_costs_are_rounded_distances() {
+    let c = |a: &str, b: &str| bgl_cost(sq(a), sq(b));
+    assert_eq!(c("a1", "a2"), 100);
+    assert_eq!(c("a1", "b2"), 141); // sqrt 2 = 1.414
+    assert_eq!(c("g8", "f6"), 224); // sqrt 5 = 2.236
+    assert_eq!(c("d2", "g8"), 671); // sqrt 45 = 6.708
+    assert_eq!(c("a1", "g7"), 849); // 6 sqrt 2 = 8.485
+    assert_eq!(c("h8", "a1"), 990); // 7 sqrt 2 = 9.899
+    assert_eq!(c("e1", "g1"), 200);
+    assert_eq!(c("b1", "b1"), 0);
+}
+
+#[test]
+fn bgl_budgets_are_written_the_popeye_way() {
+    assert_eq!(bgl_number(400), "4");
+    assert_eq!(bgl_number(650), "6.5");
+    assert_eq!(bgl_number(105), "1.05");
+    assert_eq!(bgl_number(1076), "10.76");
+    assert_eq!(bgl_number(59), "0.59");
+    assert_eq!(bgl_number(BGL_INFINITE), "-");
+    assert_eq!(Bgl { on: true, global: false, left: [259, 1076] }.text(), " (2.59/10.76)");
+    assert_eq!(Bgl { on: true, global: true, left: [550, 550] }.text(), " (5.5)");
+}
+
+#[test]
+fn bgl_budget_limits_moves_and_checks() {
+    // White has 1.20: king steps along lines (1.00) but not diagonally (1.41).
+    let mut b = board(&[(W, "K", "d4"), (B, "K", "h8")]);
+    b.bgl = Bgl { on: true, global: false, left: [120, BGL_INFINITE] };
+    let mut to: Vec<u8> = b.legal_moves().iter().map(|m| m.to).collect();
+    to.sort();
+    assert_eq!(to, [sq("d3"), sq("c4"), sq("e4"), sq("d5")]);
+    // Ra1 attacks Ka8 (7.00) only if White can pay it.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a1"), (B, "K", "a8")]);
+    b.bgl = Bgl { on: true, global: false, left: [699, BGL_INFINITE] };
+    assert!(!b.in_check(B));
+    b.bgl.left[0] = 700;
+    assert!(b.in_check(B));
+    // Black's budget decides Black's attacks: with 1.00 the king on a8 cannot take on b7...
+    let mut b = board(&[(W, "K", "h1"), (W, "Q", "b7"), (B, "K", "a8")]);
+    b.bgl = Bgl { on: true, global: false, left: [BGL_INFINITE, 100] };
+    b.side = B;
+    assert!(b.in_check(B));
+    assert!(b.legal_moves().is_empty(), "Ka8*b7 costs 1.41");
+    // ...but with 1.41 it can.
+    b.bgl.left[1] = 141;
+    assert_eq!(b.legal_moves().len(), 1);
+}
+
+#[test]
+fn bgl_moves_pay_and_unmake_refunds() {
+    let mut b = board(&[(W, "K", "a1"), (B, "K", "h8")]);
+    b.bgl = Bgl { on: true, global: false, left: [400, 1300] };
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.to == sq("b2")).expect("Ka1-b2");
+    assert_eq!(move_text(&mut b, Goal::Mate, m, true), "Ka1-b2 (2.59/13)");
+    let u = b.make(m);
+    assert_eq!(b.bgl.left, [259, 1300]);
+    // Same pieces, other budgets: another hash key.
+    let mut same = board(&[(W, "K", "b2"), (B, "K", "h8")]);
+    same.side = B;
+    same.bgl = Bgl { on: true, global: false, left: [400, 1300] };
+    assert_ne!(b.key(), same.key());
+    b.unmake(m, u);
+    assert_eq!(b.bgl.left, [400, 1300]);
+    assert_eq!(b.key(), key);
+    // One budget for both sides: every move is paid from both.
+    b.bgl = Bgl { on: true, global: true, left: [500, 500] };
+    let m = b.legal_moves().into_iter().find(|m| m.to == sq("a2")).expect("Ka1-a2");
+    assert_eq!(move_text(&mut b, Goal::Mate, m, true), "Ka1-a2 (4)");
+    b.make(m);
+    assert_eq!(b.bgl.left, [400, 400]);
+}
+
+#[test]
+fn bgl_input() {
+    let parse = |c: &str| {
+        let text = format!("BeginProblem\nstip h#1\npieces white Ka1 black Kh8\ncondition {c}\nEndProblem\n");
+        parse_problems(&text).remove(0)
+    };
+    let p = parse("BGL 4 13").expect("parsed");
+    assert_eq!(p.bgl, Bgl { on: true, global: false, left: [400, 1300] });
+    let p = parse("bgl 6.5 34.6").expect("parsed");
+    assert_eq!(p.bgl.left, [650, 3460]);
+    let p = parse("bgl 5").expect("parsed");
+    assert_eq!(p.bgl, Bgl { on: true, global: true, left: [500, 500] });
+    let p = parse("bgl - 3").expect("parsed");
+    assert_eq!(p.bgl.left, [BGL_INFINITE, 300]);
+    // Malformed budgets are located input errors.
+    let e = parse("bgl 4.567 3").expect_err("bad budget");
+    assert_eq!((e.line, e.column, e.token.as_str()), (4, 15, "4.567"));
+    let e = parse("bgl 4 1x").expect_err("bad budget");
+    assert_eq!((e.line, e.token.as_str()), (4, "1x"));
+    // BGL with another condition is not supported yet.
+    let p = parse("bgl 4 5 Circe").expect("parsed");
+    let r = solve_problem(&p, &Limits::default());
+    assert!(matches!(r, Err(SolveError::Unsupported(ref m)) if m.contains("bgl")), "{r:?}");
+}
+
+#[test]
+fn bgl_helpmate_is_solved() {
+    // Black (5.52) plays the nightrider e4-c3-a2 (4.47) and keeps 1.05: its king can then step
+    // along lines only, so Kc4-b4 (White keeps 1.50 >= 1.41 for the diagonal check) is mate.
+    // Kc4-b3 is no mate: the king takes it (1.00).
+    let text = "BeginProblem\nstip h#1\ncondition bgl 2.5 5.52\nforsyth 32/2K1n3/k7/16\nEndProblem\n";
+    let lines = solve_lines(text);
+    assert_eq!(lines, ["1.Ne4-a2 (2.5/1.05) Kc4-b4 (1.5/1.05) #"]);
+}
+
+// ------------------------------------------------------------------------------------ Forsyth
+
+#[test]
+fn forsyth_counts_run_across_ranks_and_slashes_only_separate() {
+    // Popeye's reading: `32` is four empty ranks, `16` two.
+    let text = "BeginProblem\nstip h#5\nforsyth 32/6K1/k7/3n4/8\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let got: Vec<(u8, Piece)> = p.board.pieces().collect();
+    assert_eq!(got, [(sq("d2"), piece(B, "N")), (sq("a3"), piece(B, "K")), (sq("g4"), piece(W, "K"))]);
+    let text = "BeginProblem\nstip h#1\nforsyth 6sk/8/5s2/1p6/16/p7/K7/\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert_eq!(p.board.piece_at(sq("a1")), Some(piece(W, "K")));
+    assert_eq!(p.board.piece_at(sq("a2")), Some(piece(B, "P")));
+    // More than 64 squares: a located error.
+    let text = "BeginProblem\nstip h#1\nforsyth 60K4k\nEndProblem\n";
+    let e = parse_problems(text).remove(0).expect_err("too long");
+    assert_eq!((e.line, e.column, e.token.as_str()), (3, 9, "60K4k"));
+}
+
+// --------------------------------------------------------------------------- ChameleonPursuit
+
+/// Plays the legal move `from`-`to` (the first one found).
+fn play(b: &mut Board, from: &str, to: &str) -> mysl_problems::board::Undo {
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq(from) && m.to == sq(to)).expect("legal move");
+    b.make(m)
+}
+
+#[test]
+fn chameleon_pursuit_changes_the_side_of_a_piece_arriving_where_the_last_move_started() {
+    let mut b = board(&[(W, "K", "h5"), (W, "R", "a3"), (B, "K", "h8"), (B, "R", "d3")]);
+    b.chameleon_pursuit = true;
+    play(&mut b, "a3", "a1");
+    assert_eq!(b.last_from, sq("a3"));
+    let key = b.key();
+    // Rd3-a3 lands where Ra3-a1 started: the rook turns white.
+    assert_eq!(texts(&mut b, "d3", "a3"), ["Rd3-a3=w"]);
+    assert_eq!(texts(&mut b, "d3", "b3"), ["Rd3-b3"]);
+    let u = play(&mut b, "d3", "a3");
+    assert!(u.side_changed());
+    assert_eq!(b.piece_at(sq("a3")), Some(piece(W, "R")));
+    assert_eq!(b.last_from, sq("d3"));
+    let m = Move { from: sq("d3"), to: sq("a3"), special: mysl_problems::board::Special::None, extra: NO_EXTRA };
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("d3")), Some(piece(B, "R")));
+    assert_eq!(b.piece_at(sq("a3")), None);
+    assert_eq!(b.key(), key);
+    // The last move's departure square is part of the key.
+    let mut other = b.clone();
+    other.last_from = sq("a2");
+    assert_ne!(other.key(), key);
+}
+
+#[test]
+fn chameleon_pursuit_side_change_may_check_the_own_king_and_spares_kings() {
+    // With the black king on h3, the rook turned white on a3 would check it: illegal.
+    let mut b = board(&[(W, "K", "h5"), (W, "R", "a3"), (B, "K", "h3"), (B, "R", "d3")]);
+    b.chameleon_pursuit = true;
+    play(&mut b, "a3", "a1");
+    assert!(texts(&mut b, "d3", "a3").is_empty());
+    assert_eq!(texts(&mut b, "d3", "b3"), ["Rd3-b3"]);
+    // A king keeps its side.
+    let mut b = board(&[(W, "K", "h1"), (W, "P", "a3"), (B, "K", "b4")]);
+    b.chameleon_pursuit = true;
+    play(&mut b, "a3", "a4");
+    assert_eq!(texts(&mut b, "b4", "a3"), ["Kb4-a3"]);
+    play(&mut b, "b4", "a3");
+    assert_eq!(b.piece_at(sq("a3")), Some(piece(B, "K")));
+}
+
+#[test]
+fn chameleon_pursuit_input_and_play_kinds() {
+    let solve = |stip: &str, cond: &str| {
+        let text = format!("BeginProblem\nstip {stip}\npieces white Ke1 black Ke8\ncondition {cond}\nEndProblem\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        assert_eq!(p.chameleon_pursuit, cond.to_ascii_lowercase().starts_with("chameleonp"));
+        solve_problem(&p, &Limits::default()).map(|_| ())
+    };
+    assert!(solve("h#1", "ChameleonPursuit").is_ok());
+    assert!(solve("h#1", "chameleonp").is_ok());
+    // Too short a prefix (Popeye also has ChameleonChess, ChameleonCirce): not taken for it.
+    assert!(matches!(solve("h#1", "chameleon"), Err(SolveError::Unsupported(_))));
+    // Null moves (threats, series) are not done with it yet.
+    assert!(matches!(solve("#2", "ChameleonPursuit"), Err(SolveError::Unsupported(_))));
+    assert!(matches!(solve("ser-h#2", "ChameleonPursuit"), Err(SolveError::Unsupported(_))));
+}
