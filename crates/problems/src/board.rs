@@ -419,7 +419,7 @@ impl Board {
 
     /// Is square `s` attacked by a fairy piece of colour `by`? Leapers, riders, hoppers (also
     /// long ones) and Chinese pieces are symmetric, so their walk is followed backwards from `s`;
-    /// lions and the rose generate each piece's captures.
+    /// lions, roses and bouncers generate each piece's captures.
     #[inline(never)]
     fn fairy_attacked(&self, s: u8, by: Color) -> bool {
         for kind in walk::FIRST_FAIRY..NUM_KINDS as Kind {
@@ -555,6 +555,36 @@ impl Board {
                         }
                         out.set(sq(u));
                         t = u;
+                    }
+                }
+            }
+            Walk::Bouncer(v) => {
+                for &d in v {
+                    // k: distance to the first piece or the first square off the board along d.
+                    let mut k = 1;
+                    let mut t = from;
+                    while let Some(u) = offset(t, d) {
+                        if self.squares[u as usize].is_some() {
+                            break;
+                        }
+                        k += 1;
+                        t = u;
+                    }
+                    // Exactly k squares back along -d, the squares before the last empty.
+                    let back = (-d.0, -d.1);
+                    let mut t = from;
+                    for i in 1..=k {
+                        match offset(t, back) {
+                            Some(u) => {
+                                if i == k {
+                                    out.set(sq(u));
+                                } else if self.squares[u as usize].is_some() {
+                                    break;
+                                }
+                                t = u;
+                            }
+                            None => break,
+                        }
                     }
                 }
             }
