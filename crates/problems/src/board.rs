@@ -31,6 +31,9 @@ pub enum Special {
     },
     /// Promotion to the given kind.
     Promote(Kind),
+    /// Bul: the hurdle, a pawn, reaches its last rank with the hurdle move ([`Move::extra`]) and
+    /// promotes to the given kind.
+    HurdlePromote(Kind),
 }
 
 /// A move on the solver board.
@@ -39,8 +42,8 @@ pub struct Move {
     pub from: u8,
     pub to: u8,
     pub special: Special,
-    /// Breton: the square of the mover's own piece removed after the capture ([`NO_EXTRA`]:
-    /// none).
+    /// Breton: the square of the mover's own piece removed after the capture; Bul: the square
+    /// the hurdle moves to ([`NO_EXTRA`]: none).
     pub extra: u8,
 }
 
@@ -64,6 +67,10 @@ pub struct Undo {
     /// piece changed sides.
     last_from: u8,
     side_changed: bool,
+    /// Bul: the hurdle's square, its arrival square and the piece as it was.
+    hurdle: Option<(u8, u8, Piece)>,
+    /// Bul: the squares of Bul pieces before the move.
+    bul: Bitboard,
 }
 
 impl Undo {
@@ -80,6 +87,11 @@ impl Undo {
     /// Chameleon pursuit: did the moved piece change sides?
     pub fn side_changed(&self) -> bool {
         self.side_changed
+    }
+
+    /// Bul: the hurdle's move (from, to, the piece before the move), if any.
+    pub fn hurdle_moved(&self) -> Option<(u8, u8, Piece)> {
+        self.hurdle
     }
 }
 
@@ -163,6 +175,12 @@ pub struct Board {
     /// The departure square of the last move played ([`NO_EXTRA`]: none, as before the first
     /// move and after a null move); kept only under ChameleonPursuit, part of the hash key.
     pub last_from: u8,
+    /// Squares of the pieces with Popeye's attribute Bul (only hoppers of [`Walk::Hopper`]): after
+    /// a Bul hopper's move its hurdle moves as the hopper would, without capturing (each
+    /// possible such move a move of its own, [`Move::extra`], a pawn reaching its last rank
+    /// promoting); a Bul move whose hurdle cannot move is illegal. Checks are the hopper's plain
+    /// attacks. The attribute moves with the piece; part of the hash key.
+    pub bul: Bitboard,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
     pub promotion_fairies: u64,
@@ -192,6 +210,7 @@ impl Board {
             bgl: Bgl::OFF,
             chameleon_pursuit: false,
             last_from: NO_EXTRA,
+            bul: Bitboard(0),
             promotion_fairies: 0,
             key: 0,
         }
@@ -225,8 +244,9 @@ impl Board {
         } else {
             k
         };
-        if self.chameleon_pursuit {
-            k ^ splitmix(0x6370_0000 ^ self.last_from as u64)
+        let k = if self.chameleon_pursuit { k ^ splitmix(0x6370_0000 ^ self.last_from as u64) } else { k };
+        if self.bul.any() {
+            k ^ splitmix(self.bul.0 ^ 0x6275_6c00_0000_0000)
         } else {
             k
         }
@@ -238,7 +258,7 @@ impl Board {
     /// piece changing sides may attack its former king, or mate for its new side).
     #[inline(always)]
     pub fn attack_conditions(&self) -> bool {
-        self.paralysis != Paralysis::Off || self.breton || self.bgl.on || self.chameleon_pursuit
+        self.paralysis != Paralysis::Off || self.breton || self.bgl.on || self.chameleon_pursuit || self.bul.any()
     }
 
     pub fn put(&mut self, s: u8, p: Piece) {
@@ -307,7 +327,7 @@ impl Board {
 
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
-        if self.paralysis != Paralysis::Off || self.bgl.on {
+        if self.paralysis != Paralysis::Off || self.bgl.on || self.bul.any() {
             return self.attacked_checked(s, by);
         }
         let t = sq(s);
@@ -381,6 +401,14 @@ impl Board {
             }
             if !self.piece_attacks(f, p, s) {
                 continue;
+            }
+            // Bul: the capture is a move only if the hurdle can then move.
+            if self.bul.contains(sq(f)) {
+                if let Walk::Hopper(v) = KINDS[p.kind as usize].walk {
+                    if self.bul_hurdle_targets(f, s, v, &mut [0u8; 16]) == 0 {
+                        continue;
+                    }
+                }
             }
             match self.paralysis {
                 Paralysis::Madrasi if self.observed_by_same_walk(f) => continue,
@@ -850,6 +878,67 @@ impl Board {
         if self.breton {
             self.breton_choices(start, out);
         }
+        if self.bul.any() {
+            self.bul_choices(start, out);
+        }
+    }
+
+    /// Bul: each move of a Bul hopper among `out[start..]` becomes one move per non-capturing
+    /// move of its hurdle with the hopper's walk on the board after the hop (and per promotion
+    /// kind for a pawn reaching its last rank); a move whose hurdle cannot move is dropped.
+    fn bul_choices(&self, start: usize, out: &mut Vec<Move>) {
+        let end = out.len();
+        for i in start..end {
+            let m = out[i];
+            if !self.bul.contains(sq(m.from)) {
+                continue;
+            }
+            let mover = self.squares[m.from as usize].expect("moving piece");
+            let Walk::Hopper(v) = KINDS[mover.kind as usize].walk else { continue };
+            let h = hurdle_square(m.from, m.to);
+            let hp = self.squares[h as usize].expect("hurdle");
+            let last = if hp.color == Color::White { 7 } else { 0 };
+            let mut first = true;
+            let mut targets = [0u8; 16];
+            let n = self.bul_hurdle_targets(m.from, m.to, v, &mut targets);
+            for &t2 in &targets[..n] {
+                let promote = hp.kind == walk::PAWN && t2 / 8 == last;
+                let mut push = |special: Special| {
+                    let v = Move { special, extra: t2, ..m };
+                    if first {
+                        out[i] = v;
+                        first = false;
+                    } else {
+                        out.push(v);
+                    }
+                };
+                if promote {
+                    for k in walk::PROMOTIONS {
+                        push(Special::HurdlePromote(k));
+                    }
+                    let mut fairies = self.promotion_fairies;
+                    while fairies != 0 {
+                        let k = fairies.trailing_zeros() as Kind;
+                        fairies &= fairies - 1;
+                        push(Special::HurdlePromote(k));
+                    }
+                } else {
+                    push(Special::None);
+                }
+            }
+            if first {
+                // No hurdle move: the move is illegal (marked, removed below).
+                out[i].to = out[i].from;
+            }
+        }
+        let mut w = start;
+        for i in start..out.len() {
+            if out[i].from != out[i].to {
+                out[w] = out[i];
+                w += 1;
+            }
+        }
+        out.truncate(w);
     }
 
     /// Breton: each capture among `out[start..]` becomes one move per own piece of the captured
@@ -884,6 +973,32 @@ impl Board {
                 }
             }
         }
+    }
+
+    /// Bul: the squares the hurdle of a hop `from`-`to` along the lines `v` can move to without
+    /// capturing, as a hopper of those lines, on the board after the hop (`from` empty, `to`
+    /// occupied, the hurdle leaving its square). Returns how many were written to `out`.
+    fn bul_hurdle_targets(&self, from: u8, to: u8, v: &[(i8, i8)], out: &mut [u8; 16]) -> usize {
+        let h = hurdle_square(from, to);
+        let occupied = |x: u8| x != from && x != h && (x == to || self.squares[x as usize].is_some());
+        let mut n = 0;
+        for &d in v {
+            let mut t = h;
+            let second = loop {
+                match offset(t, d) {
+                    Some(u) if occupied(u) => break Some(u),
+                    Some(u) => t = u,
+                    None => break None,
+                }
+            };
+            if let Some(t2) = second.and_then(|x| offset(x, d)) {
+                if !occupied(t2) && n < out.len() {
+                    out[n] = t2;
+                    n += 1;
+                }
+            }
+        }
+        n
     }
 
     fn pseudo_moves_plain(&self, out: &mut Vec<Move>) {
@@ -1017,6 +1132,8 @@ impl Board {
             bgl_left: self.bgl.left,
             last_from: self.last_from,
             side_changed: false,
+            hurdle: None,
+            bul: self.bul,
         };
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
@@ -1080,7 +1197,31 @@ impl Board {
                 }
             }
         }
-        if m.extra != NO_EXTRA {
+        if self.bul.any() {
+            let mut nb = self.bul;
+            if let Some((cs, _)) = undo.captured {
+                nb.clear(sq(cs));
+            }
+            if nb.contains(sq(m.from)) {
+                nb.clear(sq(m.from));
+                nb.set(sq(m.to));
+                if m.extra != NO_EXTRA {
+                    let h = hurdle_square(m.from, m.to);
+                    let hp = self.squares[h as usize].expect("hurdle");
+                    self.remove(h, hp);
+                    let kind = if let Special::HurdlePromote(k) = m.special { k } else { hp.kind };
+                    self.add(m.extra, Piece { color: hp.color, kind });
+                    undo.hurdle = Some((h, m.extra, hp));
+                    self.castling &= !(castle_bits(h) | castle_bits(m.extra));
+                    if nb.contains(sq(h)) {
+                        nb.clear(sq(h));
+                        nb.set(sq(m.extra));
+                    }
+                }
+            }
+            self.bul = nb;
+        }
+        if self.breton && m.extra != NO_EXTRA {
             let r = self.squares[m.extra as usize].expect("Breton victim");
             self.remove(m.extra, r);
             undo.breton = Some((m.extra, r));
@@ -1116,6 +1257,12 @@ impl Board {
     /// Takes back the move `m` made with `make`.
     pub fn unmake(&mut self, m: Move, undo: Undo) {
         self.side = !self.side;
+        self.bul = undo.bul;
+        if let Some((h, t2, hp)) = undo.hurdle {
+            let q = self.squares[t2 as usize].expect("moved hurdle");
+            self.remove(t2, q);
+            self.add(h, hp);
+        }
         if let Some((r, rp)) = undo.breton {
             self.add(r, rp);
         }
@@ -1225,6 +1372,9 @@ impl Board {
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
                 b.put(f(s)?, p);
+                if self.bul.contains(sq(s)) {
+                    b.bul.set(sq(f(s)?));
+                }
             }
         }
         Some(b)
@@ -1447,6 +1597,20 @@ pub fn rebirth_square(p: Piece, s: u8) -> u8 {
         Walk::Knight => home(1, 6),
         _ => (56 - base) + file,
     }
+}
+
+/// The hurdle of a hop from `from` to `to` (hoppers land directly behind it): the square one
+/// step of the hop's direction (the move vector divided by the gcd of its coordinates) before
+/// `to`.
+pub fn hurdle_square(from: u8, to: u8) -> u8 {
+    let dx = (to % 8) as i8 - (from % 8) as i8;
+    let dy = (to / 8) as i8 - (from / 8) as i8;
+    let (mut a, mut b) = (dx.unsigned_abs(), dy.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    let g = a.max(1) as i8;
+    offset(to, (-dx / g, -dy / g)).expect("on the board")
 }
 
 /// `a1`..`h8` for a square index.

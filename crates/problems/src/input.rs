@@ -57,6 +57,9 @@ pub struct Options {
     /// Intended solutions per twin (mysl: `Remark Intended n` or `Option Intended n`; default 1),
     /// for the classification of solutions (`classify`).
     pub intended: Option<u32>,
+    /// `NoWk`, `NoBk`: the position has no white (black) king.
+    pub no_wk: bool,
+    pub no_bk: bool,
 }
 
 /// One change of a twin.
@@ -562,14 +565,25 @@ impl Parser<'_> {
 
     fn pieces(&mut self, p: &mut Problem) -> PResult<()> {
         let mut color: Option<Color> = None;
+        // Attribute Bul for the pieces after it, up to the next colour.
+        let mut bul = false;
         while let Some(t) = self.peek().cloned() {
             if let Some((code, squares)) = split_piece_spec(&t.text) {
                 if let Some(kind) = walk::kind_by_code(&code) {
                     let Some(c) = color else {
                         return Err(self.err(Some(&t), "piece before its colour (White/Black)"));
                     };
+                    if bul && !matches!(walk::KINDS[kind as usize].walk, walk::Walk::Hopper(_)) {
+                        p.unsupported.push(format!("piece attribute bul on {code} (only on G, NH)"));
+                    }
                     for s in squares {
                         place(p, &t, c, kind, s).map_err(|m| self.err(Some(&t), m))?;
+                        let b = mysl_core::Square::from_index(s as u32);
+                        if bul {
+                            p.board.bul.set(b);
+                        } else {
+                            p.board.bul.clear(b);
+                        }
                     }
                     self.pos += 1;
                     continue;
@@ -584,6 +598,7 @@ impl Parser<'_> {
                 }
             }
             if let Some(i) = match_keyword(&t.text, COLORS) {
+                bul = false;
                 color = Some(match COLORS[i] {
                     "white" => Color::White,
                     "black" => Color::Black,
@@ -596,7 +611,11 @@ impl Parser<'_> {
                 continue;
             }
             if let Some(i) = match_keyword(&t.text, ATTRIBUTES) {
-                p.unsupported.push(format!("piece attribute {}", ATTRIBUTES[i]));
+                if ATTRIBUTES[i] == "bul" {
+                    bul = true;
+                } else {
+                    p.unsupported.push(format!("piece attribute {}", ATTRIBUTES[i]));
+                }
                 self.pos += 1;
                 continue;
             }
@@ -711,6 +730,8 @@ impl Parser<'_> {
                 }
                 "intended" => o.intended = Some(self.number_arg()?),
                 "quodlibet" => o.quodlibet = true,
+                "nowk" => o.no_wk = true,
+                "nobk" => o.no_bk = true,
                 "matesin1" => o.mates_in_1 = true,
                 "maxtime" => o.max_time = Some(self.number_arg()? as u64),
                 "enpassant" => o.en_passant = self.squares_arg()?,

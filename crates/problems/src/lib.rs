@@ -243,10 +243,19 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         }
         // The solver's null moves (threats, series, set play) would need Popeye's notion of the
         // last move's departure square after a null move.
+        // Bul pieces: with conditions or twins (which do not carry the attribute) not done yet.
+        let conditions = board.circe != board::Circe::Off
+            || board.paralysis != board::Paralysis::Off
+            || board.breton
+            || board.bgl.on
+            || board.chameleon_pursuit;
+        if board.bul.any() && (!p.twins.is_empty() || conditions) {
+            return Err(SolveError::Unsupported("piece attribute bul with twins or conditions".into()));
+        }
         if board.chameleon_pursuit && (stip.play != Play::Help || stip.series || p.options.set_play) {
             return Err(SolveError::Unsupported("ChameleonPursuit outside help play without set play".into()));
         }
-        validate(&board)?;
+        validate(&board, &p.options)?;
         board.castling = board.default_castling();
         let mut ct = board.castling;
         for &s in &p.options.no_castling {
@@ -281,12 +290,13 @@ pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, Solv
     Ok(ProblemResult { twins })
 }
 
-fn validate(b: &Board) -> Result<(), SolveError> {
+fn validate(b: &Board, o: &input::Options) -> Result<(), SolveError> {
     for c in [Color::White, Color::Black] {
         let n = b.kind_bb(c, walk::KING).count();
-        if n == 0 {
+        let allowed = if c == Color::White { o.no_wk } else { o.no_bk };
+        if n == 0 && !allowed {
             return Err(SolveError::Unsupported(format!(
-                "positions without a {} king",
+                "positions without a {} king without Option NoWk/NoBk",
                 if c == Color::White { "white" } else { "black" }
             )));
         }

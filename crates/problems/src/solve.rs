@@ -1117,6 +1117,9 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
     match m.special {
         Special::Castle { rook_from, .. } => s.push_str(if rook_from % 8 == 7 { "0-0" } else { "0-0-0" }),
         _ => {
+            if board.bul.contains(mysl_core::Square::from_index(m.from as u32)) {
+                s.push('b');
+            }
             if p.kind != walk::PAWN {
                 s.push_str(KINDS[p.kind as usize].code);
             }
@@ -1142,6 +1145,17 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         // Circe rebirth, Popeye's way: `[+bPc7]`.
         let c = if rp.color == Color::White { 'w' } else { 'b' };
         s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
+    }
+    if let Some((h, t2, hp)) = u.hurdle_moved() {
+        // Bul: the hurdle's move, `[bPc4->f4]`, `[wbGe3->a7]` (a Bul hurdle), `[wPc6->c8=S]`.
+        let c = if hp.color == Color::White { 'w' } else { 'b' };
+        let attr = if board.bul.contains(mysl_core::Square::from_index(t2 as u32)) { "b" } else { "" };
+        s.push_str(&format!("[{c}{attr}{}{}->{}", KINDS[hp.kind as usize].code, square_name(h), square_name(t2)));
+        if let Special::HurdlePromote(k) = m.special {
+            s.push('=');
+            s.push_str(KINDS[k as usize].code);
+        }
+        s.push(']');
     }
     if let Some((r, rp)) = u.breton_removed() {
         // Breton removal: `[-bPb3]`.

@@ -308,3 +308,103 @@ fn chameleon_pursuit_input_and_play_kinds() {
     assert!(matches!(solve("#2", "ChameleonPursuit"), Err(SolveError::Unsupported(_))));
     assert!(matches!(solve("ser-h#2", "ChameleonPursuit"), Err(SolveError::Unsupported(_))));
 }
+
+// ---------------------------------------------------------------------------- Bul, NoWk/NoBk
+
+fn bul_board(pieces: &[(Color, &str, &str)], bul: &[&str]) -> Board {
+    let mut b = board(pieces);
+    for s in bul {
+        b.bul.set(mysl_core::Square::from_index(sq(s) as u32));
+    }
+    b.promotion_fairies = b.fairy_kinds_present();
+    b
+}
+
+#[test]
+fn bul_hurdle_moves_like_the_hopper_without_capturing() {
+    // bGd4-d6 over the black pawn d5: the pawn then hops as a grasshopper, over the hopper on d6
+    // to d7, or over f5 to g5; southwards it finds no hurdle.
+    let mut b = bul_board(&[(W, "K", "h1"), (W, "G", "d4"), (W, "S", "f5"), (B, "P", "d5"), (B, "K", "a8")], &["d4"]);
+    assert_eq!(texts(&mut b, "d4", "d6"), ["bGd4-d6[bPd5->d7]", "bGd4-d6[bPd5->g5]"]);
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.to == sq("d6") && m.extra == sq("g5")).expect("move");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("g5")), Some(piece(B, "P")));
+    assert_eq!(b.piece_at(sq("d5")), None);
+    assert!(b.bul.contains(mysl_core::Square::from_index(sq("d6") as u32)));
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(B, "P")));
+    assert_eq!(b.piece_at(sq("d4")), Some(piece(W, "G")));
+    assert_eq!(b.key(), key);
+    // With d7 and the f5 line blocked, the hurdle cannot move: no hop over d5 at all.
+    let mut b = bul_board(
+        &[
+            (W, "K", "h1"),
+            (W, "G", "d4"),
+            (W, "S", "f5"),
+            (W, "S", "g5"),
+            (B, "P", "d5"),
+            (B, "P", "d7"),
+            (B, "K", "a8"),
+        ],
+        &["d4"],
+    );
+    assert!(texts(&mut b, "d4", "d6").is_empty());
+    // The same grasshopper without the attribute just hops.
+    b.bul = mysl_core::Bitboard(0);
+    assert_eq!(texts(&mut b, "d4", "d6"), ["Gd4-d6"]);
+}
+
+#[test]
+fn bul_hurdle_pawn_promotes_on_its_last_rank() {
+    // bGd5*b7 over c6: the white pawn hops over c7 to c8 or over b7 to a8 and promotes (Q R B S
+    // and the grasshopper present).
+    let mut b = bul_board(
+        &[(W, "K", "h1"), (W, "G", "d5"), (W, "P", "c6"), (B, "K", "h6"), (B, "P", "b7"), (B, "P", "c7")],
+        &["d5"],
+    );
+    let t = texts(&mut b, "d5", "b7");
+    assert_eq!(t.len(), 10, "{t:?}");
+    assert!(t.contains(&"bGd5*b7[wPc6->c8=S]".to_string()), "{t:?}");
+    assert!(t.contains(&"bGd5*b7[wPc6->a8=G]".to_string()), "{t:?}");
+}
+
+#[test]
+fn bul_checks_only_when_the_hurdle_could_move() {
+    // Gf8 over the knight e7 attacks d6; for a Bul grasshopper the knight must then be able to hop
+    // (as a grasshopper): only over d6 to c5, blocked by the pawn there.
+    let mut b = bul_board(&[(W, "K", "h1"), (W, "G", "f8"), (W, "S", "e7"), (B, "K", "d6"), (B, "P", "c5")], &["f8"]);
+    assert!(!b.in_check(B));
+    b.clear(sq("c5"));
+    assert!(b.in_check(B));
+    b.put(sq("c5"), piece(B, "P"));
+    b.bul = mysl_core::Bitboard(0);
+    assert!(b.in_check(B));
+}
+
+#[test]
+fn bul_input_and_popeye_notation() {
+    // Attributes hold for the pieces after them up to the next colour.
+    let text = "BeginProblem\nstip #1\npieces white Kh1 white bul Gd4 Gf5 black Ka8 Gb8\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let bul: Vec<u8> = p.board.bul.into_iter().map(|s| s as u8).collect();
+    assert_eq!(bul, [sq("d4"), sq("f5")]);
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    // Only on hoppers of the grasshopper type for now.
+    let text = "BeginProblem\nstip #1\npieces white Kh1 bul Rd4 black Ka8\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(p.unsupported.iter().any(|u| u.contains("bul")), "{:?}", p.unsupported);
+    // Not with twins.
+    let text = "BeginProblem\nstip #1\npieces white Kh1 bul Gd4 black Ka8\ntwin move h1 h2\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+#[test]
+fn no_white_king_with_option_nowk() {
+    let text = "BeginProblem\nstip h#1\npieces white Rg7 Rh1 black Ka8\noption NoWk\nEndProblem\n";
+    assert_eq!(solve_lines(text), ["1.Ka8-b8 Rh1-h8 #"]);
+    let text = "BeginProblem\nstip h#1\npieces white Rg7 Rh1 black Ka8\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(m)) if m.contains("NoWk")));
+}
