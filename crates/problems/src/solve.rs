@@ -910,11 +910,15 @@ impl Searcher {
     /// Prints an attacker move `m` (board before it) that wins in `n`, with its subtree.
     /// `marker`: " !" for keys, " ?" for tries, "" inside the tree. Returns refutations (tries).
     fn print_attack(&mut self, m: Move, n: u32, num: u32, marker: &str, refutations: &[Move], out: &mut Vec<String>) {
-        let text = self.move_text(m, n == 1);
+        let u = self.board.make(m);
+        let direct_goal = (self.is_direct() || self.opts.quodlibet) && self.goal_reached();
+        self.board.unmake(m, u);
+        // A move reaching the goal before the last move (a short solution) gets the goal's mark
+        // too (`1.b6*a7[wPa7->b6] = !` in an =2, pyset-065).
+        let text = self.move_text(m, n == 1 || direct_goal);
         let u = self.board.make(m);
         let victim = self.board.side;
         let in_check = self.board.in_check(victim);
-        let direct_goal = (self.is_direct() || self.opts.quodlibet) && self.goal_reached();
         if direct_goal {
             out.push(format!("{num}.{text}{marker}"));
             self.board.unmake(m, u);
