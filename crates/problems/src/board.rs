@@ -34,6 +34,14 @@ pub enum Special {
     /// Bul: the hurdle, a pawn, reaches its last rank with the hurdle move ([`Move::extra`]) and
     /// promotes to the given kind.
     HurdlePromote(Kind),
+    /// AntiCirce: the capturing pawn is reborn on its last rank ([`Move::extra`]) and promotes
+    /// to the given kind.
+    RebirthPromote(Kind),
+    /// The same after an en-passant capture (the captured pawn stands on `cap`).
+    EnPassantRebirthPromote {
+        cap: u8,
+        kind: Kind,
+    },
 }
 
 /// A move on the solver board.
@@ -43,7 +51,7 @@ pub struct Move {
     pub to: u8,
     pub special: Special,
     /// Breton: the square of the mover's own piece removed after the capture; Bul: the square
-    /// the hurdle moves to ([`NO_EXTRA`]: none).
+    /// the hurdle moves to; AntiCirce: the capturing piece's rebirth square ([`NO_EXTRA`]: none).
     pub extra: u8,
 }
 
@@ -71,6 +79,9 @@ pub struct Undo {
     hurdle: Option<(u8, u8, Piece)>,
     /// Bul: the squares of Bul pieces before the move.
     bul: Bitboard,
+    /// AntiCirce: the capturing piece's rebirth square and the piece as it stood on the capture
+    /// square.
+    anti: Option<(u8, Piece)>,
 }
 
 impl Undo {
@@ -87,6 +98,12 @@ impl Undo {
     /// Chameleon pursuit: did the moved piece change sides?
     pub fn side_changed(&self) -> bool {
         self.side_changed
+    }
+
+    /// AntiCirce: the capturing piece's rebirth (rebirth square, the piece as it stood on the
+    /// capture square), if any.
+    pub fn anti_reborn(&self) -> Option<(u8, Piece)> {
+        self.anti
     }
 
     /// Bul: the hurdle's move (from, to, the piece before the move), if any.
@@ -181,6 +198,8 @@ pub struct Board {
     /// promoting); a Bul move whose hurdle cannot move is illegal. Checks are the hopper's plain
     /// attacks. The attribute moves with the piece; part of the hash key.
     pub bul: Bitboard,
+    /// Condition AntiCirce (see [`AntiCirce`]).
+    pub anticirce: AntiCirce,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
     pub promotion_fairies: u64,
@@ -211,6 +230,7 @@ impl Board {
             chameleon_pursuit: false,
             last_from: NO_EXTRA,
             bul: Bitboard(0),
+            anticirce: AntiCirce::Off,
             promotion_fairies: 0,
             key: 0,
         }
@@ -258,7 +278,12 @@ impl Board {
     /// piece changing sides may attack its former king, or mate for its new side).
     #[inline(always)]
     pub fn attack_conditions(&self) -> bool {
-        self.paralysis != Paralysis::Off || self.breton || self.bgl.on || self.chameleon_pursuit || self.bul.any()
+        self.paralysis != Paralysis::Off
+            || self.breton
+            || self.bgl.on
+            || self.chameleon_pursuit
+            || self.bul.any()
+            || self.anticirce != AntiCirce::Off
     }
 
     pub fn put(&mut self, s: u8, p: Piece) {
@@ -881,6 +906,81 @@ impl Board {
         if self.bul.any() {
             self.bul_choices(start, out);
         }
+        if self.anticirce != AntiCirce::Off {
+            self.anticirce_choices(start, out);
+        }
+    }
+
+    /// AntiCirce Super: each capture among `out[start..]` becomes one move per rebirth square of
+    /// the capturing piece (as it stands after the move, promoted if the capture promoted): any
+    /// square empty after the capture, the capture square included (Calvet) or not (Cheylan); a
+    /// pawn reborn on its last rank promotes (one move per kind).
+    fn anticirce_choices(&self, start: usize, out: &mut Vec<Move>) {
+        let us = self.side;
+        let end = out.len();
+        let occ = self.occupied();
+        for i in start..end {
+            let m = out[i];
+            let cap = match m.special {
+                Special::EnPassant { cap } => cap,
+                Special::Castle { .. } => continue,
+                _ if self.squares[m.to as usize].is_some() => m.to,
+                _ => continue,
+            };
+            let mover = self.squares[m.from as usize].expect("moving piece");
+            let placed = if let Special::Promote(k) = m.special { k } else { mover.kind };
+            // Empty after the capture: `from`, the captured piece's square, and (Calvet) the
+            // capture square where the capturer stands.
+            let mut empty = !occ;
+            empty.set(sq(m.from));
+            empty.set(sq(cap));
+            empty.set(sq(m.to));
+            if self.anticirce == AntiCirce::SuperCheylan {
+                empty.clear(sq(m.to));
+            }
+            let last = if us == Color::White { 7 } else { 0 };
+            let mut first = true;
+            for r in empty {
+                let r = r as u8;
+                let mut push = |special: Special| {
+                    let v = Move { special, extra: r, ..m };
+                    if first {
+                        out[i] = v;
+                        first = false;
+                    } else {
+                        out.push(v);
+                    }
+                };
+                if placed == walk::PAWN && r / 8 == last {
+                    let promote = |k: Kind| match m.special {
+                        Special::EnPassant { cap } => Special::EnPassantRebirthPromote { cap, kind: k },
+                        _ => Special::RebirthPromote(k),
+                    };
+                    for k in walk::PROMOTIONS {
+                        push(promote(k));
+                    }
+                    let mut fairies = self.promotion_fairies;
+                    while fairies != 0 {
+                        push(promote(fairies.trailing_zeros() as Kind));
+                        fairies &= fairies - 1;
+                    }
+                } else {
+                    push(m.special);
+                }
+            }
+            if first {
+                // No rebirth square: the capture is illegal (marked, removed below).
+                out[i].to = out[i].from;
+            }
+        }
+        let mut w = start;
+        for i in start..out.len() {
+            if out[i].from != out[i].to {
+                out[w] = out[i];
+                w += 1;
+            }
+        }
+        out.truncate(w);
     }
 
     /// Bul: each move of a Bul hopper among `out[start..]` becomes one move per non-capturing
@@ -1134,11 +1234,12 @@ impl Board {
             side_changed: false,
             hurdle: None,
             bul: self.bul,
+            anti: None,
         };
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
         match m.special {
-            Special::EnPassant { cap } => {
+            Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } => {
                 let cp = self.squares[cap as usize].expect("en-passant victim");
                 self.remove(cap, cp);
                 undo.captured = Some((cap, cp));
@@ -1171,6 +1272,18 @@ impl Board {
             }
         }
         self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
+        if m.extra != NO_EXTRA && self.anticirce != AntiCirce::Off {
+            // AntiCirce: the capturer goes to its rebirth square (and promotes there if it is a
+            // pawn on its last rank).
+            self.remove(m.to, placed);
+            let kind = match m.special {
+                Special::RebirthPromote(k) | Special::EnPassantRebirthPromote { kind: k, .. } => k,
+                _ => placed.kind,
+            };
+            self.add(m.extra, Piece { color: placed.color, kind });
+            undo.anti = Some((m.extra, placed));
+            self.castling &= !castle_bits(m.extra);
+        }
         if self.circe != Circe::Off {
             if let Some((cs, captured)) = undo.captured {
                 if captured.kind != walk::KING {
@@ -1257,6 +1370,11 @@ impl Board {
     /// Takes back the move `m` made with `make`.
     pub fn unmake(&mut self, m: Move, undo: Undo) {
         self.side = !self.side;
+        if let Some((r, placed)) = undo.anti {
+            let q = self.squares[r as usize].expect("reborn capturer");
+            self.remove(r, q);
+            self.add(m.to, placed);
+        }
         self.bul = undo.bul;
         if let Some((h, t2, hp)) = undo.hurdle {
             let q = self.squares[t2 as usize].expect("moved hurdle");
@@ -1369,6 +1487,7 @@ impl Board {
         b.breton = self.breton;
         b.bgl = self.bgl;
         b.chameleon_pursuit = self.chameleon_pursuit;
+        b.anticirce = self.anticirce;
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
                 b.put(f(s)?, p);
@@ -1448,6 +1567,31 @@ impl Circe {
             Circe::Plain => "Circe",
             Circe::Chameleon => "Circe Chameleon",
             Circe::Clone => "Circe Clone",
+        }
+    }
+}
+
+/// AntiCirce: after a capture the capturing piece (kings too: Popeye's default Rex inclusive)
+/// is reborn. Only Popeye's AntiCirce Super (AntiSuperCirce) so far: on any square empty after
+/// the capture, the mover's choice; Calvet (default): the capture square counts as empty, so the
+/// piece may stay; Cheylan: it may not. A pawn reborn on its last rank promotes; a pawn captures
+/// onto its last rank promotes first and the promoted piece is reborn. A capture of the king
+/// always has a rebirth square, so checks are the plain attacks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AntiCirce {
+    #[default]
+    Off,
+    SuperCalvet,
+    SuperCheylan,
+}
+
+impl AntiCirce {
+    /// Popeye's name in twin headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            AntiCirce::Off => "",
+            AntiCirce::SuperCalvet => "AntiCirce Super",
+            AntiCirce::SuperCheylan => "AntiCirce Cheylan Super",
         }
     }
 }

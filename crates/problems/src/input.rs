@@ -7,7 +7,7 @@ use std::fmt;
 
 use mysl_core::Color;
 
-use crate::board::{castle_bits, parse_square, Bgl, Board, Circe, Paralysis, Piece, BGL_INFINITE};
+use crate::board::{castle_bits, parse_square, AntiCirce, Bgl, Board, Circe, Paralysis, Piece, BGL_INFINITE};
 use crate::stipulation::{self, StipError, Stipulation};
 use crate::walk::{self, Kind};
 
@@ -89,12 +89,13 @@ pub struct Conditions {
     pub breton: bool,
     pub bgl: Bgl,
     pub chameleon_pursuit: bool,
+    pub anticirce: AntiCirce,
 }
 
 impl Conditions {
     /// Popeye's names, for twin headers (one condition a line in Popeye; here on one line).
     pub fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = [self.circe.name(), self.paralysis.name()]
+        let mut v: Vec<String> = [self.circe.name(), self.paralysis.name(), self.anticirce.name()]
             .iter()
             .filter(|n| !n.is_empty())
             .map(|n| n.to_string())
@@ -152,6 +153,8 @@ pub struct Problem {
     pub bgl: Bgl,
     /// `Condition ChameleonPursuit` (see `Board::chameleon_pursuit`).
     pub chameleon_pursuit: bool,
+    /// `Condition AntiSuperCirce` / `AntiCirce Super` (see `Board::anticirce`).
+    pub anticirce: AntiCirce,
 }
 
 #[derive(Clone, Debug)]
@@ -442,6 +445,7 @@ impl Parser<'_> {
             breton: false,
             bgl: Bgl::OFF,
             chameleon_pursuit: false,
+            anticirce: AntiCirce::Off,
         };
         let mut have_pieces = false;
         let mut stip_seen = false;
@@ -547,6 +551,7 @@ impl Parser<'_> {
                                 p.breton = c.breton;
                                 p.bgl = c.bgl;
                                 p.chameleon_pursuit = c.chameleon_pursuit;
+                                p.anticirce = c.anticirce;
                             }
                             None => p.unsupported.push(format!("condition {}", words.join(" "))),
                         }
@@ -913,7 +918,29 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         breton: false,
         bgl: Bgl::OFF,
         chameleon_pursuit: false,
+        anticirce: AntiCirce::Off,
     };
+    // AntiCirce: only with Super (`AntiSuperCirce`, or `AntiCirce Super`), Calvet (default) or
+    // Cheylan.
+    if let Some(w) = first.as_deref() {
+        let anti_super = w.len() >= 7 && "antisupercirce".starts_with(w);
+        if anti_super || w == "anticirce" {
+            let (mut sup, mut cheylan) = (anti_super, false);
+            for o in &words[1..] {
+                match o.to_ascii_lowercase().as_str() {
+                    "super" => sup = true,
+                    "cheylan" => cheylan = true,
+                    "calvet" => cheylan = false,
+                    _ => return None,
+                }
+            }
+            if !sup {
+                return None;
+            }
+            let a = if cheylan { AntiCirce::SuperCheylan } else { AntiCirce::SuperCalvet };
+            return Some(Conditions { anticirce: a, ..none });
+        }
+    }
     match first.as_deref() {
         Some("breton") if words.len() == 1 => return Some(Conditions { breton: true, ..none }),
         // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.

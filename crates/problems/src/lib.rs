@@ -183,6 +183,7 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
             board.breton = c.breton;
             board.bgl = c.bgl;
             board.chameleon_pursuit = c.chameleon_pursuit;
+            board.anticirce = c.anticirce;
             // Popeye writes one condition a line; the header keeps them on one.
             c.names().join("  ")
         }
@@ -220,6 +221,7 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     base.breton = p.breton;
     base.bgl = p.bgl;
     base.chameleon_pursuit = p.chameleon_pursuit;
+    base.anticirce = p.anticirce;
     positions.push((if has_twins { "a)".into() } else { String::new() }, base.clone(), stip0));
     for (i, tw) in p.twins.iter().enumerate() {
         let (mut board, mut stip) = if tw.continued {
@@ -248,7 +250,8 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
             || board.paralysis != board::Paralysis::Off
             || board.breton
             || board.bgl.on
-            || board.chameleon_pursuit;
+            || board.chameleon_pursuit
+            || board.anticirce != board::AntiCirce::Off;
         if board.bul.any() && (!p.twins.is_empty() || conditions) {
             return Err(SolveError::Unsupported("piece attribute bul with twins or conditions".into()));
         }
@@ -262,6 +265,11 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
             ct &= !board::castle_bits(s);
         }
         board.castling = ct;
+        // AntiCirce: a king or rook reborn on its home square would raise the question of its
+        // castling rights; not done yet.
+        if board.anticirce != board::AntiCirce::Off && board.castling & 0x0f != 0 {
+            return Err(SolveError::Unsupported("AntiCirce with castling rights".into()));
+        }
         board.castling_exclusive = p.board.castling_exclusive.clone();
         board.ep = p.board.ep;
         board.promotion_fairies = board.fairy_kinds_present();

@@ -1128,14 +1128,15 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
                 s.push_str(KINDS[p.kind as usize].code);
             }
             s.push_str(&square_name(m.from));
-            let capture = board.piece_at(m.to).is_some() || matches!(m.special, Special::EnPassant { .. });
+            let ep = matches!(m.special, Special::EnPassant { .. } | Special::EnPassantRebirthPromote { .. });
+            let capture = board.piece_at(m.to).is_some() || ep;
             s.push(if capture { '*' } else { '-' });
             s.push_str(&square_name(m.to));
             if let Special::Promote(k) = m.special {
                 s.push('=');
                 s.push_str(KINDS[k as usize].code);
             }
-            if matches!(m.special, Special::EnPassant { .. }) {
+            if ep {
                 s.push_str(" ep.");
             }
         }
@@ -1149,6 +1150,16 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         // Circe rebirth, Popeye's way: `[+bPc7]`.
         let c = if rp.color == Color::White { 'w' } else { 'b' };
         s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
+    }
+    if let Some((r, placed)) = u.anti_reborn() {
+        // AntiCirce: the capturer's rebirth, `[wPa7->d8=Q]`.
+        let c = if placed.color == Color::White { 'w' } else { 'b' };
+        s.push_str(&format!("[{c}{}{}->{}", KINDS[placed.kind as usize].code, square_name(m.to), square_name(r)));
+        if let Special::RebirthPromote(k) | Special::EnPassantRebirthPromote { kind: k, .. } = m.special {
+            s.push('=');
+            s.push_str(KINDS[k as usize].code);
+        }
+        s.push(']');
     }
     if let Some((h, t2, hp)) = u.hurdle_moved() {
         // Bul: the hurdle's move, `[bPc4->f4]`, `[wbGe3->a7]` (a Bul hurdle), `[wPc6->c8=S]`.

@@ -408,3 +408,69 @@ fn no_white_king_with_option_nowk() {
     let p = parse_problems(text).remove(0).expect("parsed");
     assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(m)) if m.contains("NoWk")));
 }
+
+// ---------------------------------------------------------------------------- AntiSuperCirce
+
+#[test]
+fn antisupercirce_capturer_is_reborn_on_any_empty_square() {
+    use mysl_problems::board::AntiCirce;
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d5")]);
+    b.anticirce = AntiCirce::SuperCalvet;
+    // 64 squares less the two kings: d1 (left), d5 (Calvet: the rook may stay) and 60 others.
+    let t = texts(&mut b, "d1", "d5");
+    assert_eq!(t.len(), 62, "{t:?}");
+    assert!(t.contains(&"Rd1*d5[wRd5->d5]".to_string()));
+    assert!(t.contains(&"Rd1*d5[wRd5->d1]".to_string()));
+    assert!(t.contains(&"Rd1*d5[wRd5->h7] +".to_string()), "reborn next to the king: check");
+    // Cheylan: not on the capture square.
+    b.anticirce = AntiCirce::SuperCheylan;
+    let t = texts(&mut b, "d1", "d5");
+    assert_eq!(t.len(), 61);
+    assert!(!t.contains(&"Rd1*d5[wRd5->d5]".to_string()));
+    // Quiet moves are unchanged.
+    assert_eq!(texts(&mut b, "d1", "d4"), ["Rd1-d4"]);
+    // Make/unmake.
+    b.anticirce = AntiCirce::SuperCalvet;
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.to == sq("d5") && m.extra == sq("a3")).expect("move");
+    let u = b.make(m);
+    assert_eq!(u.anti_reborn(), Some((sq("a3"), piece(W, "R"))));
+    assert_eq!(b.piece_at(sq("a3")), Some(piece(W, "R")));
+    assert_eq!(b.piece_at(sq("d5")), None);
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("d1")), Some(piece(W, "R")));
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(B, "P")));
+    assert_eq!(b.key(), key);
+}
+
+#[test]
+fn antisupercirce_pawn_reborn_on_its_last_rank_promotes() {
+    use mysl_problems::board::AntiCirce;
+    let mut b = board(&[(W, "K", "h1"), (W, "P", "b6"), (B, "K", "h3"), (B, "P", "a7")]);
+    b.anticirce = AntiCirce::SuperCalvet;
+    let t = texts(&mut b, "b6", "a7");
+    // 62 empty squares: the 8 of the 8th rank four times (Q R B S), the 54 others once.
+    assert_eq!(t.len(), 8 * 4 + 54, "{t:?}");
+    assert!(t.contains(&"b6*a7[wPa7->d8=Q]".to_string()));
+    assert!(t.contains(&"b6*a7[wPa7->e8=S]".to_string()));
+    assert!(t.contains(&"b6*a7[wPa7->b6]".to_string()));
+}
+
+#[test]
+fn antisupercirce_input() {
+    use mysl_problems::board::AntiCirce;
+    let cond = |c: &str| {
+        let text = format!("BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition {c}\nEndProblem\n");
+        parse_problems(&text).remove(0).expect("parsed")
+    };
+    assert_eq!(cond("antisup").anticirce, AntiCirce::SuperCalvet);
+    assert_eq!(cond("AntiSuperCirce Cheylan").anticirce, AntiCirce::SuperCheylan);
+    assert_eq!(cond("AntiCirce Super").anticirce, AntiCirce::SuperCalvet);
+    // Plain AntiCirce (rebirth on the game-array square) is not done yet.
+    let p = cond("AntiCirce");
+    assert!(p.unsupported.iter().any(|u| u.contains("AntiCirce")), "{:?}", p.unsupported);
+    // Castling rights with AntiCirce: not supported yet.
+    let text = "BeginProblem\nstip #2\npieces white Ke1 Rh1 black Kh8\ncondition antisup\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(m)) if m.contains("castling")));
+}
