@@ -200,6 +200,11 @@ pub struct Board {
     pub bul: Bitboard,
     /// Condition AntiCirce (see [`AntiCirce`]).
     pub anticirce: AntiCirce,
+    /// Condition TransmutedKings: a king attacked by enemy pieces moves and attacks only as
+    /// pieces of their kinds (its own colour's pawn for a pawn) do, not as a king; a king not
+    /// attacked is an ordinary king. Which pieces attack a king is decided with the plain
+    /// attacks (the enemy king as a king), as Popeye does.
+    pub transmuted_kings: bool,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
     pub promotion_fairies: u64,
@@ -231,6 +236,7 @@ impl Board {
             last_from: NO_EXTRA,
             bul: Bitboard(0),
             anticirce: AntiCirce::Off,
+            transmuted_kings: false,
             promotion_fairies: 0,
             key: 0,
         }
@@ -284,6 +290,79 @@ impl Board {
             || self.chameleon_pursuit
             || self.bul.any()
             || self.anticirce != AntiCirce::Off
+            || self.transmuted_kings
+    }
+
+    /// TransmutedKings: the kinds of the pieces of `!c` that attack the king of `c` (plain
+    /// attacks), as a bit set (bit k for kind k); 0 without a king.
+    pub fn transmutations(&self, c: Color) -> u64 {
+        let Some(k) = self.king_square(c) else { return 0 };
+        let mut set = 0u64;
+        for f in self.color_bb(!c) {
+            let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            if set & (1 << p.kind) == 0 && self.piece_attacks(f as u8, p, k) {
+                set |= 1 << p.kind;
+            }
+        }
+        set
+    }
+
+    /// TransmutedKings: does the king of `c` on `f` attack `s`?
+    fn transmuted_king_attacks(&self, f: u8, c: Color, s: u8) -> bool {
+        let mut t = self.transmutations(c);
+        if t == 0 {
+            return attacks::king_attacks(sq(f)).contains(sq(s));
+        }
+        while t != 0 {
+            let kind = t.trailing_zeros() as Kind;
+            t &= t - 1;
+            if self.piece_attacks(f, Piece { color: c, kind }, s) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// TransmutedKings: the king's moves on `f` as pieces of the kinds in `t` (its own colour's
+    /// pawn for a pawn: one or, from its second rank, two squares forward, diagonal captures;
+    /// no promotion, no en passant).
+    fn transmuted_king_moves(&self, f: u8, us: Color, mut t: u64, out: &mut Vec<Move>) {
+        let own = self.color_bb(us);
+        let occ = self.occupied();
+        let mut targets = Bitboard(0);
+        while t != 0 {
+            let kind = t.trailing_zeros() as Kind;
+            t &= t - 1;
+            let from = sq(f);
+            targets |= match KINDS[kind as usize].walk {
+                Walk::King => attacks::king_attacks(from),
+                Walk::Queen => attacks::queen_attacks(from, occ),
+                Walk::Rook => attacks::rook_attacks(from, occ),
+                Walk::Bishop => attacks::bishop_attacks(from, occ),
+                Walk::Knight => attacks::knight_attacks(from),
+                Walk::Pawn => {
+                    let mut b = attacks::pawn_attacks(us, from) & self.color_bb(!us);
+                    let (dir, start): (i8, u8) = if us == Color::White { (1, 1) } else { (-1, 6) };
+                    if let Some(one) = offset(f, (0, dir)) {
+                        if !occ.contains(sq(one)) {
+                            b.set(sq(one));
+                            if f / 8 == start {
+                                if let Some(two) = offset(one, (0, dir)) {
+                                    if !occ.contains(sq(two)) {
+                                        b.set(sq(two));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    b
+                }
+                _ => self.fairy_targets(f, kind, us),
+            };
+        }
+        for to in targets & !own {
+            out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
+        }
     }
 
     pub fn put(&mut self, s: u8, p: Piece) {
@@ -352,7 +431,7 @@ impl Board {
 
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
-        if self.paralysis != Paralysis::Off || self.bgl.on || self.bul.any() {
+        if self.paralysis != Paralysis::Off || self.bgl.on || self.bul.any() || self.transmuted_kings {
             return self.attacked_checked(s, by);
         }
         let t = sq(s);
@@ -424,7 +503,12 @@ impl Board {
             if self.bgl.on && bgl_cost(f, s) > self.bgl.left[by.index()] {
                 continue;
             }
-            if !self.piece_attacks(f, p, s) {
+            let hit = if p.kind == walk::KING && self.transmuted_kings {
+                self.transmuted_king_attacks(f, by, s)
+            } else {
+                self.piece_attacks(f, p, s)
+            };
+            if !hit {
                 continue;
             }
             // Bul: the capture is a move only if the hurdle can then move.
@@ -1112,6 +1196,13 @@ impl Board {
             if self.paralysis == Paralysis::Madrasi && self.observed_by_same_walk(f) {
                 continue; // paralysed
             }
+            if p.kind == walk::KING && self.transmuted_kings {
+                let t = self.transmutations(us);
+                if t != 0 {
+                    self.transmuted_king_moves(f, us, t, out);
+                    continue;
+                }
+            }
             let targets = match KINDS[p.kind as usize].walk {
                 Walk::King => attacks::king_attacks(from),
                 Walk::Queen => attacks::queen_attacks(from, occ),
@@ -1488,6 +1579,7 @@ impl Board {
         b.bgl = self.bgl;
         b.chameleon_pursuit = self.chameleon_pursuit;
         b.anticirce = self.anticirce;
+        b.transmuted_kings = self.transmuted_kings;
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
                 b.put(f(s)?, p);

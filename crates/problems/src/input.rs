@@ -90,6 +90,7 @@ pub struct Conditions {
     pub bgl: Bgl,
     pub chameleon_pursuit: bool,
     pub anticirce: AntiCirce,
+    pub transmuted_kings: bool,
 }
 
 impl Conditions {
@@ -105,6 +106,9 @@ impl Conditions {
         }
         if self.chameleon_pursuit {
             v.push("ChameleonPursuit".into());
+        }
+        if self.transmuted_kings {
+            v.push("TransmutedKings".into());
         }
         if self.bgl.on {
             v.push(format!("BGL{}", self.bgl.text().trim_end_matches(')').replace(" (", "  ").replace('/', "  ")));
@@ -155,6 +159,8 @@ pub struct Problem {
     pub chameleon_pursuit: bool,
     /// `Condition AntiSuperCirce` / `AntiCirce Super` (see `Board::anticirce`).
     pub anticirce: AntiCirce,
+    /// `Condition TransmutedKings` (see `Board::transmuted_kings`).
+    pub transmuted_kings: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -446,6 +452,7 @@ impl Parser<'_> {
             bgl: Bgl::OFF,
             chameleon_pursuit: false,
             anticirce: AntiCirce::Off,
+            transmuted_kings: false,
         };
         let mut have_pieces = false;
         let mut stip_seen = false;
@@ -552,6 +559,7 @@ impl Parser<'_> {
                                 p.bgl = c.bgl;
                                 p.chameleon_pursuit = c.chameleon_pursuit;
                                 p.anticirce = c.anticirce;
+                                p.transmuted_kings = c.transmuted_kings;
                             }
                             None => p.unsupported.push(format!("condition {}", words.join(" "))),
                         }
@@ -919,6 +927,7 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         bgl: Bgl::OFF,
         chameleon_pursuit: false,
         anticirce: AntiCirce::Off,
+        transmuted_kings: false,
     };
     // AntiCirce: only with Super (`AntiSuperCirce`, or `AntiCirce Super`), Calvet (default) or
     // Cheylan.
@@ -943,6 +952,7 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
     }
     match first.as_deref() {
         Some("breton") if words.len() == 1 => return Some(Conditions { breton: true, ..none }),
+        Some("transmutedkings") if words.len() == 1 => return Some(Conditions { transmuted_kings: true, ..none }),
         // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.
         Some(w) if words.len() == 1 && w.len() >= 10 && "chameleonpursuit".starts_with(w) => {
             return Some(Conditions { chameleon_pursuit: true, ..none })

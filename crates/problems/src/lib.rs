@@ -184,6 +184,7 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
             board.bgl = c.bgl;
             board.chameleon_pursuit = c.chameleon_pursuit;
             board.anticirce = c.anticirce;
+            board.transmuted_kings = c.transmuted_kings;
             // Popeye writes one condition a line; the header keeps them on one.
             c.names().join("  ")
         }
@@ -222,6 +223,7 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     base.bgl = p.bgl;
     base.chameleon_pursuit = p.chameleon_pursuit;
     base.anticirce = p.anticirce;
+    base.transmuted_kings = p.transmuted_kings;
     positions.push((if has_twins { "a)".into() } else { String::new() }, base.clone(), stip0));
     for (i, tw) in p.twins.iter().enumerate() {
         let (mut board, mut stip) = if tw.continued {
@@ -251,7 +253,8 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
             || board.breton
             || board.bgl.on
             || board.chameleon_pursuit
-            || board.anticirce != board::AntiCirce::Off;
+            || board.anticirce != board::AntiCirce::Off
+            || board.transmuted_kings;
         if board.bul.any() && (!p.twins.is_empty() || conditions) {
             return Err(SolveError::Unsupported("piece attribute bul with twins or conditions".into()));
         }

@@ -474,3 +474,48 @@ fn antisupercirce_input() {
     let p = parse_problems(text).remove(0).expect("parsed");
     assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(m)) if m.contains("castling")));
 }
+
+// ---------------------------------------------------------------------------- TransmutedKings
+
+#[test]
+fn transmuted_king_in_check_moves_only_like_the_checking_piece() {
+    // Kd4 checked by Ra4 moves as a rook: up and down the d-file, or takes a4; along the 4th
+    // rank it stays in the rook's line, and its king steps (c5, e3, ...) are gone.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a4"), (B, "K", "d4")]);
+    b.transmuted_kings = true;
+    b.side = B;
+    let mut to: Vec<String> = b.legal_moves().iter().map(|m| mysl_problems::board::square_name(m.to)).collect();
+    to.sort();
+    assert_eq!(to, ["a4", "d1", "d2", "d3", "d5", "d6", "d7", "d8"]);
+    // Without the condition: ordinary king steps off the 4th rank.
+    b.transmuted_kings = false;
+    let mut to: Vec<String> = b.legal_moves().iter().map(|m| mysl_problems::board::square_name(m.to)).collect();
+    to.sort();
+    assert_eq!(to, ["c3", "c5", "d3", "d5", "e3", "e5"]);
+}
+
+#[test]
+fn transmuted_king_attacks_like_the_piece_attacking_it() {
+    // Kb2, attacked by Ba3, attacks like a bishop: Ke5 is in check from b2 (c3, d4 empty).
+    let mut b = board(&[(W, "K", "b2"), (B, "B", "a3"), (B, "K", "e5")]);
+    b.transmuted_kings = true;
+    assert_eq!(b.transmutations(W), 1 << kind_by_code("B").expect("B"));
+    assert!(b.in_check(B));
+    b.transmuted_kings = false;
+    assert!(!b.in_check(B));
+    // A king not attacked is an ordinary king.
+    let mut b = board(&[(W, "K", "b2"), (B, "K", "e5")]);
+    b.transmuted_kings = true;
+    assert_eq!(b.transmutations(W), 0);
+    assert!(!b.in_check(B));
+}
+
+#[test]
+fn transmuted_kings_input() {
+    let text = "BeginProblem\nstip #2\npieces white Ka1 black Kh8\ntwin condition TransmutedKings\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let t = mysl_problems::twin_positions(&p).expect("supported");
+    assert!(!t[0].1.transmuted_kings);
+    assert!(t[1].1.transmuted_kings);
+    assert_eq!(t[1].0, "b) TransmutedKings");
+}
