@@ -205,6 +205,9 @@ pub struct Board {
     /// attacked is an ordinary king. Which pieces attack a king is decided with the plain
     /// attacks (the enemy king as a king), as Popeye does.
     pub transmuted_kings: bool,
+    /// Condition Pepo: a king is in check only when at least two enemy pieces other than the king
+    /// attack it; a king attacked by any enemy piece cannot move (it is paralysed).
+    pub pepo: bool,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
     pub promotion_fairies: u64,
@@ -237,6 +240,7 @@ impl Board {
             bul: Bitboard(0),
             anticirce: AntiCirce::Off,
             transmuted_kings: false,
+            pepo: false,
             promotion_fairies: 0,
             key: 0,
         }
@@ -291,6 +295,7 @@ impl Board {
             || self.bul.any()
             || self.anticirce != AntiCirce::Off
             || self.transmuted_kings
+            || self.pepo
     }
 
     /// TransmutedKings: the kinds of the pieces of `!c` that attack the king of `c` (plain
@@ -754,9 +759,25 @@ impl Board {
             return true;
         }
         match self.king_square(c) {
+            Some(k) if self.pepo => self.pepo_attackers(k, !c) >= 2,
             Some(k) => self.attacked(k, !c),
             None => false,
         }
+    }
+
+    /// Pepo: how many pieces of colour `by` other than the king attack `s` (counting stops at 2).
+    fn pepo_attackers(&self, s: u8, by: Color) -> u32 {
+        let mut n = 0;
+        for f in self.color_bb(by) {
+            let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            if p.kind != walk::KING && self.piece_attacks(f as u8, p, s) {
+                n += 1;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        n
     }
 
     /// A cheap superset test: could move `m` of the side to move give check to the enemy king on
@@ -1196,6 +1217,9 @@ impl Board {
             if self.paralysis == Paralysis::Madrasi && self.observed_by_same_walk(f) {
                 continue; // paralysed
             }
+            if p.kind == walk::KING && self.pepo && self.attacked(f, !us) {
+                continue; // Pepo: an attacked king is paralysed
+            }
             if p.kind == walk::KING && self.transmuted_kings {
                 let t = self.transmutations(us);
                 if t != 0 {
@@ -1580,6 +1604,7 @@ impl Board {
         b.chameleon_pursuit = self.chameleon_pursuit;
         b.anticirce = self.anticirce;
         b.transmuted_kings = self.transmuted_kings;
+        b.pepo = self.pepo;
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
                 b.put(f(s)?, p);

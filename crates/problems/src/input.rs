@@ -91,6 +91,7 @@ pub struct Conditions {
     pub chameleon_pursuit: bool,
     pub anticirce: AntiCirce,
     pub transmuted_kings: bool,
+    pub pepo: bool,
 }
 
 impl Conditions {
@@ -109,6 +110,9 @@ impl Conditions {
         }
         if self.transmuted_kings {
             v.push("TransmutedKings".into());
+        }
+        if self.pepo {
+            v.push("Pepo".into());
         }
         if self.bgl.on {
             v.push(format!("BGL{}", self.bgl.text().trim_end_matches(')').replace(" (", "  ").replace('/', "  ")));
@@ -161,6 +165,8 @@ pub struct Problem {
     pub anticirce: AntiCirce,
     /// `Condition TransmutedKings` (see `Board::transmuted_kings`).
     pub transmuted_kings: bool,
+    /// `Condition Pepo` (see `Board::pepo`).
+    pub pepo: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -453,6 +459,7 @@ impl Parser<'_> {
             chameleon_pursuit: false,
             anticirce: AntiCirce::Off,
             transmuted_kings: false,
+            pepo: false,
         };
         let mut have_pieces = false;
         let mut stip_seen = false;
@@ -560,6 +567,7 @@ impl Parser<'_> {
                                 p.chameleon_pursuit = c.chameleon_pursuit;
                                 p.anticirce = c.anticirce;
                                 p.transmuted_kings = c.transmuted_kings;
+                                p.pepo = c.pepo;
                             }
                             None => p.unsupported.push(format!("condition {}", words.join(" "))),
                         }
@@ -928,6 +936,7 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         chameleon_pursuit: false,
         anticirce: AntiCirce::Off,
         transmuted_kings: false,
+        pepo: false,
     };
     // AntiCirce: only with Super (`AntiSuperCirce`, or `AntiCirce Super`), Calvet (default) or
     // Cheylan.
@@ -953,6 +962,7 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
     match first.as_deref() {
         Some("breton") if words.len() == 1 => return Some(Conditions { breton: true, ..none }),
         Some("transmutedkings") if words.len() == 1 => return Some(Conditions { transmuted_kings: true, ..none }),
+        Some("pepo") if words.len() == 1 => return Some(Conditions { pepo: true, ..none }),
         // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.
         Some(w) if words.len() == 1 && w.len() >= 10 && "chameleonpursuit".starts_with(w) => {
             return Some(Conditions { chameleon_pursuit: true, ..none })

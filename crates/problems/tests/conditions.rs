@@ -519,3 +519,43 @@ fn transmuted_kings_input() {
     assert!(t[1].1.transmuted_kings);
     assert_eq!(t[1].0, "b) TransmutedKings");
 }
+
+// ----------------------------------------------------------------------------------------- Pepo
+
+#[test]
+fn pepo_check_needs_two_attackers_and_an_attacked_king_cannot_move() {
+    // One rook on the king: no check, but the king is paralysed: stalemate.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a4"), (B, "K", "d4")]);
+    b.pepo = true;
+    b.side = B;
+    assert!(!b.in_check(B));
+    assert!(b.legal_moves().is_empty());
+    assert!(b.is_stalemate());
+    // Another black piece still moves.
+    b.put(sq("h7"), piece(B, "P"));
+    assert_eq!(b.legal_moves().len(), 2);
+    b.clear(sq("h7"));
+    // Two rooks: check, and mate (the king cannot move).
+    b.put(sq("d1"), piece(W, "R"));
+    assert!(b.in_check(B));
+    assert!(b.is_mate());
+    // The attacking king does not count: Ke3 and Ra4 give no check.
+    let mut b = board(&[(W, "K", "e3"), (W, "R", "a4"), (B, "K", "d4")]);
+    b.pepo = true;
+    assert!(!b.in_check(B));
+    // Without the condition one rook checks and the king steps away.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a4"), (B, "K", "d4")]);
+    b.side = B;
+    assert!(b.in_check(B));
+    assert_eq!(b.legal_moves().len(), 6);
+}
+
+#[test]
+fn pepo_input() {
+    let text = "BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition Pepo\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(p.pepo);
+    let text = "BeginProblem\nstip #2\npieces white Ke1 Ra1 black Kh8\ncondition Pepo\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(m)) if m.contains("castling")));
+}
