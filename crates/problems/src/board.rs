@@ -55,6 +55,10 @@ pub struct Move {
     pub extra: u8,
 }
 
+/// Ghost chess: at most this many ghosts are kept (more captures in one line are not possible
+/// with 32 pieces).
+const MAX_GHOSTS: usize = 32;
+
 /// `Move::extra` when the move has no extra effect.
 pub const NO_EXTRA: u8 = 255;
 
@@ -82,6 +86,11 @@ pub struct Undo {
     /// AntiCirce: the capturing piece's rebirth square and the piece as it stood on the capture
     /// square.
     anti: Option<(u8, Piece)>,
+    /// Ghost chess: the captured piece became a ghost; the ghost summoned on the departure
+    /// square (its index in the ghost list, square, piece); the uncapturable pieces before.
+    ghost_pushed: bool,
+    ghost_summoned: Option<(u8, u8, Piece)>,
+    uncapturable: Bitboard,
 }
 
 impl Undo {
@@ -104,6 +113,11 @@ impl Undo {
     /// capture square), if any.
     pub fn anti_reborn(&self) -> Option<(u8, Piece)> {
         self.anti
+    }
+
+    /// Ghost chess: the ghost that reappeared on the departure square, if any.
+    pub fn ghost_summoned(&self) -> Option<(u8, Piece)> {
+        self.ghost_summoned.map(|(_, s, p)| (s, p))
     }
 
     /// Bul: the hurdle's move (from, to, the piece before the move), if any.
@@ -208,6 +222,14 @@ pub struct Board {
     /// Condition Pepo: a king is in check only when at least two enemy pieces other than the king
     /// attack it; a king attacked by any enemy piece cannot move (it is paralysed).
     pub pepo: bool,
+    /// Condition GhostChess: a captured piece becomes a ghost under its square; when a piece
+    /// next leaves that square, the latest ghost there reappears on it as an uncapturable piece
+    /// of its colour (`[+wuPc3]`). Ghosts are a list (part of the hash key).
+    pub ghost_chess: bool,
+    ghosts: [(u8, Piece); MAX_GHOSTS],
+    n_ghosts: u8,
+    /// Pieces that cannot be captured (ghosts that reappeared: `uPc3-c4`); part of the hash key.
+    pub uncapturable: Bitboard,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
     pub promotion_fairies: u64,
@@ -241,6 +263,10 @@ impl Board {
             anticirce: AntiCirce::Off,
             transmuted_kings: false,
             pepo: false,
+            ghost_chess: false,
+            ghosts: [(0, Piece { color: Color::White, kind: walk::KING }); MAX_GHOSTS],
+            n_ghosts: 0,
+            uncapturable: Bitboard(0),
             promotion_fairies: 0,
             key: 0,
         }
@@ -275,8 +301,13 @@ impl Board {
             k
         };
         let k = if self.chameleon_pursuit { k ^ splitmix(0x6370_0000 ^ self.last_from as u64) } else { k };
-        if self.bul.any() {
-            k ^ splitmix(self.bul.0 ^ 0x6275_6c00_0000_0000)
+        let k = if self.bul.any() { k ^ splitmix(self.bul.0 ^ 0x6275_6c00_0000_0000) } else { k };
+        if self.ghost_chess {
+            let mut k = k ^ splitmix(self.uncapturable.0 ^ 0x7563_0000_0000_0000);
+            for (i, &(g, p)) in self.ghosts[..self.n_ghosts as usize].iter().enumerate() {
+                k ^= splitmix(z_piece(p, g).rotate_left(i as u32 + 1));
+            }
+            k
         } else {
             k
         }
@@ -296,6 +327,7 @@ impl Board {
             || self.anticirce != AntiCirce::Off
             || self.transmuted_kings
             || self.pepo
+            || self.ghost_chess
     }
 
     /// TransmutedKings: the kinds of the pieces of `!c` that attack the king of `c` (plain
@@ -1014,6 +1046,22 @@ impl Board {
         if self.anticirce != AntiCirce::Off {
             self.anticirce_choices(start, out);
         }
+        if self.uncapturable.any() {
+            // Uncapturable pieces (ghosts) are not taken.
+            let mut w = start;
+            for i in start..out.len() {
+                let m = out[i];
+                let target = match m.special {
+                    Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } => cap,
+                    _ => m.to,
+                };
+                if !self.uncapturable.contains(sq(target)) {
+                    out[w] = m;
+                    w += 1;
+                }
+            }
+            out.truncate(w);
+        }
     }
 
     /// AntiCirce Super: each capture among `out[start..]` becomes one move per rebirth square of
@@ -1350,6 +1398,9 @@ impl Board {
             hurdle: None,
             bul: self.bul,
             anti: None,
+            ghost_pushed: false,
+            ghost_summoned: None,
+            uncapturable: self.uncapturable,
         };
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
@@ -1398,6 +1449,32 @@ impl Board {
             self.add(m.extra, Piece { color: placed.color, kind });
             undo.anti = Some((m.extra, placed));
             self.castling &= !castle_bits(m.extra);
+        }
+        if self.ghost_chess {
+            let mut nu = self.uncapturable;
+            if nu.contains(sq(m.from)) {
+                nu.clear(sq(m.from));
+                nu.set(sq(m.to));
+            }
+            if let Some((cs, cp)) = undo.captured {
+                let n = self.n_ghosts as usize;
+                if n < MAX_GHOSTS {
+                    self.ghosts[n] = (cs, cp);
+                    self.n_ghosts += 1;
+                    undo.ghost_pushed = true;
+                }
+            }
+            // The latest ghost under the departure square comes back there.
+            let n = self.n_ghosts as usize;
+            if let Some(i) = (0..n).rev().find(|&i| self.ghosts[i].0 == m.from) {
+                let (g, gp) = self.ghosts[i];
+                self.ghosts.copy_within(i + 1..n, i);
+                self.n_ghosts -= 1;
+                self.add(g, gp);
+                nu.set(sq(g));
+                undo.ghost_summoned = Some((i as u8, g, gp));
+            }
+            self.uncapturable = nu;
         }
         if self.circe != Circe::Off {
             if let Some((cs, captured)) = undo.captured {
@@ -1485,6 +1562,19 @@ impl Board {
     /// Takes back the move `m` made with `make`.
     pub fn unmake(&mut self, m: Move, undo: Undo) {
         self.side = !self.side;
+        if self.ghost_chess {
+            if let Some((i, g, gp)) = undo.ghost_summoned {
+                self.remove(g, gp);
+                let (i, n) = (i as usize, self.n_ghosts as usize);
+                self.ghosts.copy_within(i..n, i + 1);
+                self.ghosts[i] = (g, gp);
+                self.n_ghosts += 1;
+            }
+            if undo.ghost_pushed {
+                self.n_ghosts -= 1;
+            }
+            self.uncapturable = undo.uncapturable;
+        }
         if let Some((r, placed)) = undo.anti {
             let q = self.squares[r as usize].expect("reborn capturer");
             self.remove(r, q);
@@ -1605,6 +1695,7 @@ impl Board {
         b.anticirce = self.anticirce;
         b.transmuted_kings = self.transmuted_kings;
         b.pepo = self.pepo;
+        b.ghost_chess = self.ghost_chess;
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
                 b.put(f(s)?, p);

@@ -92,6 +92,7 @@ pub struct Conditions {
     pub anticirce: AntiCirce,
     pub transmuted_kings: bool,
     pub pepo: bool,
+    pub ghost_chess: bool,
 }
 
 impl Conditions {
@@ -113,6 +114,9 @@ impl Conditions {
         }
         if self.pepo {
             v.push("Pepo".into());
+        }
+        if self.ghost_chess {
+            v.push("GhostChess".into());
         }
         if self.bgl.on {
             v.push(format!("BGL{}", self.bgl.text().trim_end_matches(')').replace(" (", "  ").replace('/', "  ")));
@@ -167,6 +171,8 @@ pub struct Problem {
     pub transmuted_kings: bool,
     /// `Condition Pepo` (see `Board::pepo`).
     pub pepo: bool,
+    /// `Condition GhostChess` (see `Board::ghost_chess`).
+    pub ghost_chess: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -460,6 +466,7 @@ impl Parser<'_> {
             anticirce: AntiCirce::Off,
             transmuted_kings: false,
             pepo: false,
+            ghost_chess: false,
         };
         let mut have_pieces = false;
         let mut stip_seen = false;
@@ -568,6 +575,7 @@ impl Parser<'_> {
                                 p.anticirce = c.anticirce;
                                 p.transmuted_kings = c.transmuted_kings;
                                 p.pepo = c.pepo;
+                                p.ghost_chess = c.ghost_chess;
                             }
                             None => p.unsupported.push(format!("condition {}", words.join(" "))),
                         }
@@ -937,6 +945,7 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         anticirce: AntiCirce::Off,
         transmuted_kings: false,
         pepo: false,
+        ghost_chess: false,
     };
     // AntiCirce: only with Super (`AntiSuperCirce`, or `AntiCirce Super`), Calvet (default) or
     // Cheylan.
@@ -963,6 +972,7 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         Some("breton") if words.len() == 1 => return Some(Conditions { breton: true, ..none }),
         Some("transmutedkings") if words.len() == 1 => return Some(Conditions { transmuted_kings: true, ..none }),
         Some("pepo") if words.len() == 1 => return Some(Conditions { pepo: true, ..none }),
+        Some("ghostchess") if words.len() == 1 => return Some(Conditions { ghost_chess: true, ..none }),
         // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.
         Some(w) if words.len() == 1 && w.len() >= 10 && "chameleonpursuit".starts_with(w) => {
             return Some(Conditions { chameleon_pursuit: true, ..none })

@@ -1121,10 +1121,16 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
     match m.special {
         Special::Castle { rook_from, .. } => s.push_str(if rook_from % 8 == 7 { "0-0" } else { "0-0-0" }),
         _ => {
-            if board.bul.contains(mysl_core::Square::from_index(m.from as u32)) {
+            let from = mysl_core::Square::from_index(m.from as u32);
+            // Attributes before the piece; with one, a pawn is written `P` too (`uPc3-c4`).
+            let attr = board.bul.contains(from) || board.uncapturable.contains(from);
+            if board.bul.contains(from) {
                 s.push('b');
             }
-            if p.kind != walk::PAWN {
+            if board.uncapturable.contains(from) {
+                s.push('u');
+            }
+            if p.kind != walk::PAWN || attr {
                 s.push_str(KINDS[p.kind as usize].code);
             }
             s.push_str(&square_name(m.from));
@@ -1150,6 +1156,11 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         // Circe rebirth, Popeye's way: `[+bPc7]`.
         let c = if rp.color == Color::White { 'w' } else { 'b' };
         s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
+    }
+    if let Some((g, gp)) = u.ghost_summoned() {
+        // Ghost chess: the ghost comes back, uncapturable: `[+wuPc3]`.
+        let c = if gp.color == Color::White { 'w' } else { 'b' };
+        s.push_str(&format!("[+{c}u{}{}]", KINDS[gp.kind as usize].code, square_name(g)));
     }
     if let Some((r, placed)) = u.anti_reborn() {
         // AntiCirce: the capturer's rebirth, `[wPa7->d8=Q]`.

@@ -559,3 +559,59 @@ fn pepo_input() {
     let p = parse_problems(text).remove(0).expect("parsed");
     assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(m)) if m.contains("castling")));
 }
+
+// ----------------------------------------------------------------------------------- GhostChess
+
+/// Plays `from`-`to` (a legal move) and returns its Popeye text.
+fn play_text(b: &mut Board, from: &str, to: &str) -> String {
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq(from) && m.to == sq(to)).expect("legal move");
+    let t = move_text(b, Goal::Mate, m, true);
+    b.make(m);
+    t
+}
+
+#[test]
+fn ghost_chess_captured_pieces_come_back_uncapturable() {
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d5")]);
+    b.ghost_chess = true;
+    let start = b.key();
+    assert_eq!(play_text(&mut b, "d1", "d5"), "Rd1*d5");
+    assert_eq!(play_text(&mut b, "h8", "g8"), "Kh8-g8");
+    // The rook leaves d5: the pawn comes back there, uncapturable.
+    assert_eq!(play_text(&mut b, "d5", "a5"), "Rd5-a5[+buPd5]");
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(B, "P")));
+    assert!(b.uncapturable.contains(mysl_core::Square::from_index(sq("d5") as u32)));
+    assert_eq!(play_text(&mut b, "d5", "d4"), "uPd5-d4");
+    // Ra5-a4 is possible, but the rook cannot take the ghost on d4.
+    assert_eq!(play_text(&mut b, "a5", "a4"), "Ra5-a4");
+    b.make_null();
+    assert!(texts(&mut b, "a4", "d4").is_empty());
+    assert_eq!(texts(&mut b, "a4", "c4"), ["Ra4-c4"]);
+    // Taking everything back restores the key.
+    let mut b2 = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d5")]);
+    b2.ghost_chess = true;
+    let m = b2.legal_moves().into_iter().find(|m| m.to == sq("d5")).expect("Rd1*d5");
+    let u1 = b2.make(m);
+    let k = b2.legal_moves().into_iter().find(|m| m.to == sq("g8")).expect("Kg8");
+    let u2 = b2.make(k);
+    let r = b2.legal_moves().into_iter().find(|m| m.from == sq("d5") && m.to == sq("a5")).expect("Ra5");
+    let u3 = b2.make(r);
+    assert_eq!(u3.ghost_summoned(), Some((sq("d5"), piece(B, "P"))));
+    b2.unmake(r, u3);
+    b2.unmake(k, u2);
+    b2.unmake(m, u1);
+    assert_eq!(b2.key(), start);
+    assert_eq!(b2.piece_at(sq("d5")), Some(piece(B, "P")));
+}
+
+#[test]
+fn ghost_chess_latest_ghost_comes_back_first() {
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "a8"), (B, "P", "d5"), (B, "R", "d8")]);
+    b.ghost_chess = true;
+    assert_eq!(play_text(&mut b, "d1", "d5"), "Rd1*d5");
+    assert_eq!(play_text(&mut b, "d8", "d5"), "Rd8*d5");
+    assert_eq!(play_text(&mut b, "h1", "g1"), "Kh1-g1");
+    // Two ghosts under d5: the white rook (taken last) comes back first...
+    assert_eq!(play_text(&mut b, "d5", "h5"), "Rd5-h5[+wuRd5]");
+    assert_eq!(play_text(&mut b, "d5", "d1"), "uRd5-d1[+buPd5]");
+}
