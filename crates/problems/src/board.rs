@@ -71,6 +71,22 @@ pub struct Undo {
     castling: u8,
     ep: Option<(u8, u8)>,
     key: u64,
+    /// The move's condition effects are on the board's side stack ([`Board::effects`]).
+    ext: bool,
+}
+
+impl Undo {
+    /// Circe: the square and piece of the rebirth the move caused, if any.
+    pub fn reborn(&self) -> Option<(u8, Piece)> {
+        self.reborn
+    }
+}
+
+/// The effects of a move under Breton, BGL, ChameleonPursuit, Bul, AntiCirce or GhostChess
+/// and what is needed to take them back (kept on a side stack of the board, see
+/// [`Board::effects`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Effects {
     /// Breton: the mover's own piece removed after its capture.
     breton: Option<(u8, Piece)>,
     /// BGL: the budgets before the move.
@@ -93,12 +109,7 @@ pub struct Undo {
     uncapturable: Bitboard,
 }
 
-impl Undo {
-    /// Circe: the square and piece of the rebirth the move caused, if any.
-    pub fn reborn(&self) -> Option<(u8, Piece)> {
-        self.reborn
-    }
-
+impl Effects {
     /// Breton: the square and piece removed after the capture, if any.
     pub fn breton_removed(&self) -> Option<(u8, Piece)> {
         self.breton
@@ -230,6 +241,8 @@ pub struct Board {
     n_ghosts: u8,
     /// Pieces that cannot be captured (ghosts that reappeared: `uPc3-c4`); part of the hash key.
     pub uncapturable: Bitboard,
+    /// The effects of the condition moves made and not taken back ([`Effects`]).
+    ext_undo: Vec<Effects>,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
     pub promotion_fairies: u64,
@@ -267,6 +280,7 @@ impl Board {
             ghosts: [(0, Piece { color: Color::White, kind: walk::KING }); MAX_GHOSTS],
             n_ghosts: 0,
             uncapturable: Bitboard(0),
+            ext_undo: Vec::new(),
             promotion_fairies: 0,
             key: 0,
         }
@@ -295,22 +309,34 @@ impl Board {
             ^ z_castle(self.castling)
             ^ self.ep.map_or(0, |(t, _)| z_ep(t))
             ^ if self.side == Color::Black { ZOBRIST[Z_SIDE] } else { 0 };
-        let k = if self.bgl.on {
-            k ^ splitmix(((self.bgl.left[0] as u32 as u64) << 32) | self.bgl.left[1] as u32 as u64)
-        } else {
-            k
-        };
-        let k = if self.chameleon_pursuit { k ^ splitmix(0x6370_0000 ^ self.last_from as u64) } else { k };
-        let k = if self.bul.any() { k ^ splitmix(self.bul.0 ^ 0x6275_6c00_0000_0000) } else { k };
-        if self.ghost_chess {
-            let mut k = k ^ splitmix(self.uncapturable.0 ^ 0x7563_0000_0000_0000);
-            for (i, &(g, p)) in self.ghosts[..self.n_ghosts as usize].iter().enumerate() {
-                k ^= splitmix(z_piece(p, g).rotate_left(i as u32 + 1));
-            }
-            k
+        if self.ext_active() {
+            k ^ self.ext_key()
         } else {
             k
         }
+    }
+
+    /// The key of the conditions' state: BGL budgets, the last departure square
+    /// (ChameleonPursuit), Bul pieces, ghosts and uncapturable pieces.
+    #[inline(never)]
+    fn ext_key(&self) -> u64 {
+        let mut k = 0;
+        if self.bgl.on {
+            k ^= splitmix(((self.bgl.left[0] as u32 as u64) << 32) | self.bgl.left[1] as u32 as u64);
+        }
+        if self.chameleon_pursuit {
+            k ^= splitmix(0x6370_0000 ^ self.last_from as u64);
+        }
+        if self.bul.any() {
+            k ^= splitmix(self.bul.0 ^ 0x6275_6c00_0000_0000);
+        }
+        if self.ghost_chess {
+            k ^= splitmix(self.uncapturable.0 ^ 0x7563_0000_0000_0000);
+            for (i, &(g, p)) in self.ghosts[..self.n_ghosts as usize].iter().enumerate() {
+                k ^= splitmix(z_piece(p, g).rotate_left(i as u32 + 1));
+            }
+        }
+        k
     }
 
     /// Does a condition make every move a possible check or a possible self-check, so that the
@@ -1026,6 +1052,15 @@ impl Board {
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
         let start = out.len();
         self.pseudo_moves_plain(out);
+        if self.ext_active() {
+            self.pseudo_moves_ext(start, out);
+        }
+    }
+
+    /// The conditions' changes to the moves `out[start..]` (BGL budgets, Breton and Bul choices,
+    /// AntiCirce rebirths, uncapturable pieces).
+    #[inline(never)]
+    fn pseudo_moves_ext(&self, start: usize, out: &mut Vec<Move>) {
         if self.bgl.on {
             let budget = self.bgl.left[self.side.index()];
             let mut w = start;
@@ -1383,25 +1418,173 @@ impl Board {
         }
     }
 
-    /// Plays a pseudo-legal move; returns the undo record.
-    pub fn make(&mut self, m: Move) -> Undo {
-        let undo = Undo {
-            captured: None,
-            reborn: None,
-            castling: self.castling,
-            ep: self.ep,
-            key: self.key,
-            breton: None,
+    /// The effects of the conditions and attributes of [`Board::ext_active`] after the move
+    /// proper (the mover stands on `m.to` as `placed`; `captured`: what it took), recorded for
+    /// [`Board::unmake_ext`].
+    #[inline(never)]
+    fn make_ext(&mut self, m: Move, placed: Piece, captured: Option<(u8, Piece)>) -> Effects {
+        let mut e = Effects {
             bgl_left: self.bgl.left,
             last_from: self.last_from,
-            side_changed: false,
-            hurdle: None,
             bul: self.bul,
-            anti: None,
-            ghost_pushed: false,
-            ghost_summoned: None,
             uncapturable: self.uncapturable,
+            ..Effects::default()
         };
+        if m.extra != NO_EXTRA && self.anticirce != AntiCirce::Off {
+            // AntiCirce: the capturer goes to its rebirth square (and promotes there if it is a
+            // pawn on its last rank).
+            self.remove(m.to, placed);
+            let kind = match m.special {
+                Special::RebirthPromote(k) | Special::EnPassantRebirthPromote { kind: k, .. } => k,
+                _ => placed.kind,
+            };
+            self.add(m.extra, Piece { color: placed.color, kind });
+            e.anti = Some((m.extra, placed));
+            self.castling &= !castle_bits(m.extra);
+        }
+        if self.ghost_chess {
+            let mut nu = self.uncapturable;
+            if nu.contains(sq(m.from)) {
+                nu.clear(sq(m.from));
+                nu.set(sq(m.to));
+            }
+            if let Some((cs, cp)) = captured {
+                let n = self.n_ghosts as usize;
+                if n < MAX_GHOSTS {
+                    self.ghosts[n] = (cs, cp);
+                    self.n_ghosts += 1;
+                    e.ghost_pushed = true;
+                }
+            }
+            // The latest ghost under the departure square comes back there.
+            let n = self.n_ghosts as usize;
+            if let Some(i) = (0..n).rev().find(|&i| self.ghosts[i].0 == m.from) {
+                let (g, gp) = self.ghosts[i];
+                self.ghosts.copy_within(i + 1..n, i);
+                self.n_ghosts -= 1;
+                self.add(g, gp);
+                nu.set(sq(g));
+                e.ghost_summoned = Some((i as u8, g, gp));
+            }
+            self.uncapturable = nu;
+        }
+        if self.bul.any() {
+            let mut nb = self.bul;
+            if let Some((cs, _)) = captured {
+                nb.clear(sq(cs));
+            }
+            if nb.contains(sq(m.from)) {
+                nb.clear(sq(m.from));
+                nb.set(sq(m.to));
+                if m.extra != NO_EXTRA {
+                    let h = hurdle_square(m.from, m.to);
+                    let hp = self.squares[h as usize].expect("hurdle");
+                    self.remove(h, hp);
+                    let kind = if let Special::HurdlePromote(k) = m.special { k } else { hp.kind };
+                    self.add(m.extra, Piece { color: hp.color, kind });
+                    e.hurdle = Some((h, m.extra, hp));
+                    self.castling &= !(castle_bits(h) | castle_bits(m.extra));
+                    if nb.contains(sq(h)) {
+                        nb.clear(sq(h));
+                        nb.set(sq(m.extra));
+                    }
+                }
+            }
+            self.bul = nb;
+        }
+        if self.breton && m.extra != NO_EXTRA {
+            let r = self.squares[m.extra as usize].expect("Breton victim");
+            self.remove(m.extra, r);
+            e.breton = Some((m.extra, r));
+            self.castling &= !castle_bits(m.extra);
+        }
+        if self.chameleon_pursuit {
+            if m.to == self.last_from && placed.kind != walk::KING {
+                self.remove(m.to, placed);
+                self.add(m.to, Piece { color: !placed.color, kind: placed.kind });
+                e.side_changed = true;
+            }
+            self.last_from = m.from;
+        }
+        if self.bgl.on {
+            let cost = bgl_cost(m.from, m.to);
+            if self.bgl.global {
+                for v in &mut self.bgl.left {
+                    *v = bgl_pay(*v, cost);
+                }
+            } else {
+                let v = &mut self.bgl.left[placed.color.index()];
+                *v = bgl_pay(*v, cost);
+            }
+        }
+        e
+    }
+
+    /// Takes back [`Board::make_ext`] (before the move proper is taken back).
+    #[inline(never)]
+    fn unmake_ext(&mut self, m: Move, e: Effects) {
+        if self.ghost_chess {
+            if let Some((i, g, gp)) = e.ghost_summoned {
+                self.remove(g, gp);
+                let (i, n) = (i as usize, self.n_ghosts as usize);
+                self.ghosts.copy_within(i..n, i + 1);
+                self.ghosts[i] = (g, gp);
+                self.n_ghosts += 1;
+            }
+            if e.ghost_pushed {
+                self.n_ghosts -= 1;
+            }
+            self.uncapturable = e.uncapturable;
+        }
+        if let Some((r, placed)) = e.anti {
+            let q = self.squares[r as usize].expect("reborn capturer");
+            self.remove(r, q);
+            self.add(m.to, placed);
+        }
+        self.bul = e.bul;
+        if let Some((h, t2, hp)) = e.hurdle {
+            let q = self.squares[t2 as usize].expect("moved hurdle");
+            self.remove(t2, q);
+            self.add(h, hp);
+        }
+        if let Some((r, rp)) = e.breton {
+            self.add(r, rp);
+        }
+        self.bgl.left = e.bgl_left;
+        self.last_from = e.last_from;
+        if e.side_changed {
+            let q = self.squares[m.to as usize].expect("piece that changed sides");
+            self.remove(m.to, q);
+            self.add(m.to, Piece { color: !q.color, kind: q.kind });
+        }
+    }
+
+    /// Is a condition or attribute on whose moves have effects beyond Circe's (recorded on a
+    /// side stack, so that the orthodox make/unmake stays small)?
+    #[inline(always)]
+    pub fn ext_active(&self) -> bool {
+        self.breton
+            || self.bgl.on
+            || self.chameleon_pursuit
+            || self.anticirce != AntiCirce::Off
+            || self.ghost_chess
+            || self.bul.any()
+    }
+
+    /// The condition effects of the move `u` was returned for, while it is the last move made
+    /// (Breton removal, Bul hurdle move, AntiCirce rebirth, ghost, side change).
+    pub fn effects(&self, u: &Undo) -> Effects {
+        if u.ext {
+            self.ext_undo.last().copied().unwrap_or_default()
+        } else {
+            Effects::default()
+        }
+    }
+
+    /// Plays a pseudo-legal move; returns the undo record.
+    pub fn make(&mut self, m: Move) -> Undo {
+        let undo =
+            Undo { captured: None, reborn: None, castling: self.castling, ep: self.ep, key: self.key, ext: false };
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
         match m.special {
@@ -1438,44 +1621,6 @@ impl Board {
             }
         }
         self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
-        if m.extra != NO_EXTRA && self.anticirce != AntiCirce::Off {
-            // AntiCirce: the capturer goes to its rebirth square (and promotes there if it is a
-            // pawn on its last rank).
-            self.remove(m.to, placed);
-            let kind = match m.special {
-                Special::RebirthPromote(k) | Special::EnPassantRebirthPromote { kind: k, .. } => k,
-                _ => placed.kind,
-            };
-            self.add(m.extra, Piece { color: placed.color, kind });
-            undo.anti = Some((m.extra, placed));
-            self.castling &= !castle_bits(m.extra);
-        }
-        if self.ghost_chess {
-            let mut nu = self.uncapturable;
-            if nu.contains(sq(m.from)) {
-                nu.clear(sq(m.from));
-                nu.set(sq(m.to));
-            }
-            if let Some((cs, cp)) = undo.captured {
-                let n = self.n_ghosts as usize;
-                if n < MAX_GHOSTS {
-                    self.ghosts[n] = (cs, cp);
-                    self.n_ghosts += 1;
-                    undo.ghost_pushed = true;
-                }
-            }
-            // The latest ghost under the departure square comes back there.
-            let n = self.n_ghosts as usize;
-            if let Some(i) = (0..n).rev().find(|&i| self.ghosts[i].0 == m.from) {
-                let (g, gp) = self.ghosts[i];
-                self.ghosts.copy_within(i + 1..n, i);
-                self.n_ghosts -= 1;
-                self.add(g, gp);
-                nu.set(sq(g));
-                undo.ghost_summoned = Some((i as u8, g, gp));
-            }
-            self.uncapturable = nu;
-        }
         if self.circe != Circe::Off {
             if let Some((cs, captured)) = undo.captured {
                 if captured.kind != walk::KING {
@@ -1502,54 +1647,10 @@ impl Board {
                 }
             }
         }
-        if self.bul.any() {
-            let mut nb = self.bul;
-            if let Some((cs, _)) = undo.captured {
-                nb.clear(sq(cs));
-            }
-            if nb.contains(sq(m.from)) {
-                nb.clear(sq(m.from));
-                nb.set(sq(m.to));
-                if m.extra != NO_EXTRA {
-                    let h = hurdle_square(m.from, m.to);
-                    let hp = self.squares[h as usize].expect("hurdle");
-                    self.remove(h, hp);
-                    let kind = if let Special::HurdlePromote(k) = m.special { k } else { hp.kind };
-                    self.add(m.extra, Piece { color: hp.color, kind });
-                    undo.hurdle = Some((h, m.extra, hp));
-                    self.castling &= !(castle_bits(h) | castle_bits(m.extra));
-                    if nb.contains(sq(h)) {
-                        nb.clear(sq(h));
-                        nb.set(sq(m.extra));
-                    }
-                }
-            }
-            self.bul = nb;
-        }
-        if self.breton && m.extra != NO_EXTRA {
-            let r = self.squares[m.extra as usize].expect("Breton victim");
-            self.remove(m.extra, r);
-            undo.breton = Some((m.extra, r));
-            self.castling &= !castle_bits(m.extra);
-        }
-        if self.chameleon_pursuit {
-            if m.to == self.last_from && placed.kind != walk::KING {
-                self.remove(m.to, placed);
-                self.add(m.to, Piece { color: !placed.color, kind: placed.kind });
-                undo.side_changed = true;
-            }
-            self.last_from = m.from;
-        }
-        if self.bgl.on {
-            let cost = bgl_cost(m.from, m.to);
-            if self.bgl.global {
-                for v in &mut self.bgl.left {
-                    *v = bgl_pay(*v, cost);
-                }
-            } else {
-                let v = &mut self.bgl.left[p.color.index()];
-                *v = bgl_pay(*v, cost);
-            }
+        if self.ext_active() {
+            let e = self.make_ext(m, placed, undo.captured);
+            self.ext_undo.push(e);
+            undo.ext = true;
         }
         self.ep = match m.special {
             Special::Double => Some(((m.from + m.to) / 2, m.to)),
@@ -1562,39 +1663,9 @@ impl Board {
     /// Takes back the move `m` made with `make`.
     pub fn unmake(&mut self, m: Move, undo: Undo) {
         self.side = !self.side;
-        if self.ghost_chess {
-            if let Some((i, g, gp)) = undo.ghost_summoned {
-                self.remove(g, gp);
-                let (i, n) = (i as usize, self.n_ghosts as usize);
-                self.ghosts.copy_within(i..n, i + 1);
-                self.ghosts[i] = (g, gp);
-                self.n_ghosts += 1;
-            }
-            if undo.ghost_pushed {
-                self.n_ghosts -= 1;
-            }
-            self.uncapturable = undo.uncapturable;
-        }
-        if let Some((r, placed)) = undo.anti {
-            let q = self.squares[r as usize].expect("reborn capturer");
-            self.remove(r, q);
-            self.add(m.to, placed);
-        }
-        self.bul = undo.bul;
-        if let Some((h, t2, hp)) = undo.hurdle {
-            let q = self.squares[t2 as usize].expect("moved hurdle");
-            self.remove(t2, q);
-            self.add(h, hp);
-        }
-        if let Some((r, rp)) = undo.breton {
-            self.add(r, rp);
-        }
-        self.bgl.left = undo.bgl_left;
-        self.last_from = undo.last_from;
-        if undo.side_changed {
-            let q = self.squares[m.to as usize].expect("piece that changed sides");
-            self.remove(m.to, q);
-            self.add(m.to, Piece { color: !q.color, kind: q.kind });
+        if undo.ext {
+            let e = self.ext_undo.pop().expect("effects of the move");
+            self.unmake_ext(m, e);
         }
         if let Some((r, rp)) = undo.reborn {
             self.remove(r, rp);

@@ -1148,7 +1148,8 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         }
     }
     let u = board.make(m);
-    if u.side_changed() {
+    let fx = board.effects(&u);
+    if fx.side_changed() {
         // Chameleon pursuit: the piece now belongs to the other side, `Nd3-c1=w`.
         s.push_str(if p.color == Color::White { "=b" } else { "=w" });
     }
@@ -1157,12 +1158,12 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         let c = if rp.color == Color::White { 'w' } else { 'b' };
         s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
     }
-    if let Some((g, gp)) = u.ghost_summoned() {
+    if let Some((g, gp)) = fx.ghost_summoned() {
         // Ghost chess: the ghost comes back, uncapturable: `[+wuPc3]`.
         let c = if gp.color == Color::White { 'w' } else { 'b' };
         s.push_str(&format!("[+{c}u{}{}]", KINDS[gp.kind as usize].code, square_name(g)));
     }
-    if let Some((r, placed)) = u.anti_reborn() {
+    if let Some((r, placed)) = fx.anti_reborn() {
         // AntiCirce: the capturer's rebirth, `[wPa7->d8=Q]`.
         let c = if placed.color == Color::White { 'w' } else { 'b' };
         s.push_str(&format!("[{c}{}{}->{}", KINDS[placed.kind as usize].code, square_name(m.to), square_name(r)));
@@ -1172,7 +1173,7 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         }
         s.push(']');
     }
-    if let Some((h, t2, hp)) = u.hurdle_moved() {
+    if let Some((h, t2, hp)) = fx.hurdle_moved() {
         // Bul: the hurdle's move, `[bPc4->f4]`, `[wbGe3->a7]` (a Bul hurdle), `[wPc6->c8=S]`.
         let c = if hp.color == Color::White { 'w' } else { 'b' };
         let attr = if board.bul.contains(mysl_core::Square::from_index(t2 as u32)) { "b" } else { "" };
@@ -1183,7 +1184,7 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         }
         s.push(']');
     }
-    if let Some((r, rp)) = u.breton_removed() {
+    if let Some((r, rp)) = fx.breton_removed() {
         // Breton removal: `[-bPb3]`.
         let c = if rp.color == Color::White { 'w' } else { 'b' };
         s.push_str(&format!("[-{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));

@@ -72,7 +72,7 @@ fn breton_removal_is_undone_and_may_not_expose_the_own_king() {
     let key = b.key();
     let m = b.legal_moves().into_iter().find(|m| m.from == sq("a7") && m.to == sq("d7")).expect("capture");
     let u = b.make(m);
-    assert_eq!(u.breton_removed(), Some((sq("d7"), piece(W, "R"))));
+    assert_eq!(b.effects(&u).breton_removed(), Some((sq("d7"), piece(W, "R"))));
     assert_eq!(b.piece_at(sq("d7")), None);
     assert_eq!(b.piece_at(sq("a7")), None);
     b.unmake(m, u);
@@ -261,7 +261,7 @@ fn chameleon_pursuit_changes_the_side_of_a_piece_arriving_where_the_last_move_st
     assert_eq!(texts(&mut b, "d3", "a3"), ["Rd3-a3=w"]);
     assert_eq!(texts(&mut b, "d3", "b3"), ["Rd3-b3"]);
     let u = play(&mut b, "d3", "a3");
-    assert!(u.side_changed());
+    assert!(b.effects(&u).side_changed());
     assert_eq!(b.piece_at(sq("a3")), Some(piece(W, "R")));
     assert_eq!(b.last_from, sq("d3"));
     let m = Move { from: sq("d3"), to: sq("a3"), special: mysl_problems::board::Special::None, extra: NO_EXTRA };
@@ -434,7 +434,7 @@ fn antisupercirce_capturer_is_reborn_on_any_empty_square() {
     let key = b.key();
     let m = b.legal_moves().into_iter().find(|m| m.to == sq("d5") && m.extra == sq("a3")).expect("move");
     let u = b.make(m);
-    assert_eq!(u.anti_reborn(), Some((sq("a3"), piece(W, "R"))));
+    assert_eq!(b.effects(&u).anti_reborn(), Some((sq("a3"), piece(W, "R"))));
     assert_eq!(b.piece_at(sq("a3")), Some(piece(W, "R")));
     assert_eq!(b.piece_at(sq("d5")), None);
     b.unmake(m, u);
@@ -596,7 +596,7 @@ fn ghost_chess_captured_pieces_come_back_uncapturable() {
     let u2 = b2.make(k);
     let r = b2.legal_moves().into_iter().find(|m| m.from == sq("d5") && m.to == sq("a5")).expect("Ra5");
     let u3 = b2.make(r);
-    assert_eq!(u3.ghost_summoned(), Some((sq("d5"), piece(B, "P"))));
+    assert_eq!(b2.effects(&u3).ghost_summoned(), Some((sq("d5"), piece(B, "P"))));
     b2.unmake(r, u3);
     b2.unmake(k, u2);
     b2.unmake(m, u1);
