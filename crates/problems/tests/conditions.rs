@@ -615,3 +615,67 @@ fn ghost_chess_latest_ghost_comes_back_first() {
     assert_eq!(play_text(&mut b, "d5", "h5"), "Rd5-h5[+wuRd5]");
     assert_eq!(play_text(&mut b, "d5", "d1"), "uRd5-d1[+buPd5]");
 }
+
+// ------------------------------------------------------------------------- make/unmake playouts
+
+/// Random playouts under each condition: after every move all legal replies are made and taken
+/// back one by one, and at the end the whole line is taken back; the board (pieces, key, side)
+/// must come back each time.
+#[test]
+fn random_playouts_restore_the_board_under_each_condition() {
+    use mysl_problems::board::{AntiCirce, Undo};
+    let start = "BeginProblem\nstip h#9\nfors rnbqkbnr/pppppppp/2g5/8/8/5G2/PPPPPPPP/RNBQKBNR\nEndProblem\n";
+    let base = parse_problems(start).remove(0).expect("parsed").board;
+    type Setup = Box<dyn Fn(&mut Board)>;
+    let setups: Vec<(&str, Setup)> = vec![
+        ("breton", Box::new(|b: &mut Board| b.breton = true)),
+        ("bgl", Box::new(|b: &mut Board| b.bgl = Bgl { on: true, global: false, left: [1500, 1800] })),
+        ("bgl global", Box::new(|b: &mut Board| b.bgl = Bgl { on: true, global: true, left: [2500, 2500] })),
+        ("chameleon pursuit", Box::new(|b: &mut Board| b.chameleon_pursuit = true)),
+        ("antisupercirce", Box::new(|b: &mut Board| b.anticirce = AntiCirce::SuperCalvet)),
+        ("transmuted kings", Box::new(|b: &mut Board| b.transmuted_kings = true)),
+        ("pepo", Box::new(|b: &mut Board| b.pepo = true)),
+        ("ghost chess", Box::new(|b: &mut Board| b.ghost_chess = true)),
+        (
+            "bul",
+            Box::new(|b: &mut Board| {
+                for s in ["c6", "f3"] {
+                    b.bul.set(mysl_core::Square::from_index(sq(s) as u32));
+                }
+            }),
+        ),
+    ];
+    let snapshot = |b: &Board| (b.key(), b.side, b.pieces().collect::<Vec<_>>());
+    let mut seed = 0x1234_5678_9abc_def0u64;
+    for (name, setup) in &setups {
+        for _ in 0..6 {
+            let mut b = base.clone();
+            b.promotion_fairies = b.fairy_kinds_present();
+            setup(&mut b);
+            let first = snapshot(&b);
+            let mut line: Vec<(Move, Undo)> = Vec::new();
+            for _ in 0..40 {
+                let moves = b.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let here = snapshot(&b);
+                for &m in &moves {
+                    let _ = move_text(&mut b, Goal::Mate, m, true);
+                    let u = b.make(m);
+                    let _ = b.legal_moves();
+                    b.unmake(m, u);
+                    assert_eq!(snapshot(&b), here, "{name}: {m:?} not taken back");
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                let u = b.make(m);
+                line.push((m, u));
+            }
+            while let Some((m, u)) = line.pop() {
+                b.unmake(m, u);
+            }
+            assert_eq!(snapshot(&b), first, "{name}: line not taken back");
+        }
+    }
+}
