@@ -31,6 +31,17 @@ pub enum Special {
     },
     /// Promotion to the given kind.
     Promote(Kind),
+    /// Bul: the hurdle, a pawn, reaches its last rank with the hurdle move ([`Move::extra`]) and
+    /// promotes to the given kind.
+    HurdlePromote(Kind),
+    /// AntiCirce: the capturing pawn is reborn on its last rank ([`Move::extra`]) and promotes
+    /// to the given kind.
+    RebirthPromote(Kind),
+    /// The same after an en-passant capture (the captured pawn stands on `cap`).
+    EnPassantRebirthPromote {
+        cap: u8,
+        kind: Kind,
+    },
 }
 
 /// A move on the solver board.
@@ -39,7 +50,17 @@ pub struct Move {
     pub from: u8,
     pub to: u8,
     pub special: Special,
+    /// Breton: the square of the mover's own piece removed after the capture; Bul: the square
+    /// the hurdle moves to; AntiCirce: the capturing piece's rebirth square ([`NO_EXTRA`]: none).
+    pub extra: u8,
 }
+
+/// Ghost chess: at most this many ghosts are kept (more captures in one line are not possible
+/// with 32 pieces).
+const MAX_GHOSTS: usize = 32;
+
+/// `Move::extra` when the move has no extra effect.
+pub const NO_EXTRA: u8 = 255;
 
 /// What is needed to take a move back.
 #[derive(Clone, Copy, Debug)]
@@ -50,12 +71,69 @@ pub struct Undo {
     castling: u8,
     ep: Option<(u8, u8)>,
     key: u64,
+    /// The move's condition effects are on the board's side stack ([`Board::effects`]).
+    ext: bool,
 }
 
 impl Undo {
     /// Circe: the square and piece of the rebirth the move caused, if any.
     pub fn reborn(&self) -> Option<(u8, Piece)> {
         self.reborn
+    }
+}
+
+/// The effects of a move under Breton, BGL, ChameleonPursuit, Bul, AntiCirce or GhostChess
+/// and what is needed to take them back (kept on a side stack of the board, see
+/// [`Board::effects`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Effects {
+    /// Breton: the mover's own piece removed after its capture.
+    breton: Option<(u8, Piece)>,
+    /// BGL: the budgets before the move.
+    bgl_left: [i32; 2],
+    /// Chameleon pursuit: the departure square of the move before, and whether this move's
+    /// piece changed sides.
+    last_from: u8,
+    side_changed: bool,
+    /// Bul: the hurdle's square, its arrival square and the piece as it was.
+    hurdle: Option<(u8, u8, Piece)>,
+    /// Bul: the squares of Bul pieces before the move.
+    bul: Bitboard,
+    /// AntiCirce: the capturing piece's rebirth square and the piece as it stood on the capture
+    /// square.
+    anti: Option<(u8, Piece)>,
+    /// Ghost chess: the captured piece became a ghost; the ghost summoned on the departure
+    /// square (its index in the ghost list, square, piece); the uncapturable pieces before.
+    ghost_pushed: bool,
+    ghost_summoned: Option<(u8, u8, Piece)>,
+    uncapturable: Bitboard,
+}
+
+impl Effects {
+    /// Breton: the square and piece removed after the capture, if any.
+    pub fn breton_removed(&self) -> Option<(u8, Piece)> {
+        self.breton
+    }
+
+    /// Chameleon pursuit: did the moved piece change sides?
+    pub fn side_changed(&self) -> bool {
+        self.side_changed
+    }
+
+    /// AntiCirce: the capturing piece's rebirth (rebirth square, the piece as it stood on the
+    /// capture square), if any.
+    pub fn anti_reborn(&self) -> Option<(u8, Piece)> {
+        self.anti
+    }
+
+    /// Ghost chess: the ghost that reappeared on the departure square, if any.
+    pub fn ghost_summoned(&self) -> Option<(u8, Piece)> {
+        self.ghost_summoned.map(|(_, s, p)| (s, p))
+    }
+
+    /// Bul: the hurdle's move (from, to, the piece before the move), if any.
+    pub fn hurdle_moved(&self) -> Option<(u8, u8, Piece)> {
+        self.hurdle
     }
 }
 
@@ -127,6 +205,44 @@ pub struct Board {
     pub circe: Circe,
     /// Madrasi or Isardam (see [`Paralysis`]).
     pub paralysis: Paralysis,
+    /// Condition Breton: after a capture, one of the mover's own pieces of the captured piece's
+    /// kind (the capturing piece included, as it stands after the move) is removed, the mover's
+    /// choice (each choice is a move of its own, [`Move::extra`]); none if it has no such piece.
+    pub breton: bool,
+    /// Condition BGL (see [`Bgl`]).
+    pub bgl: Bgl,
+    /// Condition ChameleonPursuit: a piece other than a king that moves to the square the
+    /// opponent's previous move started from changes sides (it becomes the opponent's).
+    pub chameleon_pursuit: bool,
+    /// The departure square of the last move played ([`NO_EXTRA`]: none, as before the first
+    /// move and after a null move); kept only under ChameleonPursuit, part of the hash key.
+    pub last_from: u8,
+    /// Squares of the pieces with Popeye's attribute Bul (only hoppers of [`Walk::Hopper`]): after
+    /// a Bul hopper's move its hurdle moves as the hopper would, without capturing (each
+    /// possible such move a move of its own, [`Move::extra`], a pawn reaching its last rank
+    /// promoting); a Bul move whose hurdle cannot move is illegal. Checks are the hopper's plain
+    /// attacks. The attribute moves with the piece; part of the hash key.
+    pub bul: Bitboard,
+    /// Condition AntiCirce (see [`AntiCirce`]).
+    pub anticirce: AntiCirce,
+    /// Condition TransmutedKings: a king attacked by enemy pieces moves and attacks only as
+    /// pieces of their kinds (its own colour's pawn for a pawn) do, not as a king; a king not
+    /// attacked is an ordinary king. Which pieces attack a king is decided with the plain
+    /// attacks (the enemy king as a king), as Popeye does.
+    pub transmuted_kings: bool,
+    /// Condition Pepo: a king is in check only when at least two enemy pieces other than the king
+    /// attack it; a king attacked by any enemy piece cannot move (it is paralysed).
+    pub pepo: bool,
+    /// Condition GhostChess: a captured piece becomes a ghost under its square; when a piece
+    /// next leaves that square, the latest ghost there reappears on it as an uncapturable piece
+    /// of its colour (`[+wuPc3]`). Ghosts are a list (part of the hash key).
+    pub ghost_chess: bool,
+    ghosts: [(u8, Piece); MAX_GHOSTS],
+    n_ghosts: u8,
+    /// Pieces that cannot be captured (ghosts that reappeared: `uPc3-c4`); part of the hash key.
+    pub uncapturable: Bitboard,
+    /// The effects of the condition moves made and not taken back ([`Effects`]).
+    ext_undo: Vec<Effects>,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
     pub promotion_fairies: u64,
@@ -152,6 +268,19 @@ impl Board {
             castling_exclusive: Vec::new(),
             circe: Circe::Off,
             paralysis: Paralysis::Off,
+            breton: false,
+            bgl: Bgl::OFF,
+            chameleon_pursuit: false,
+            last_from: NO_EXTRA,
+            bul: Bitboard(0),
+            anticirce: AntiCirce::Off,
+            transmuted_kings: false,
+            pepo: false,
+            ghost_chess: false,
+            ghosts: [(0, Piece { color: Color::White, kind: walk::KING }); MAX_GHOSTS],
+            n_ghosts: 0,
+            uncapturable: Bitboard(0),
+            ext_undo: Vec::new(),
             promotion_fairies: 0,
             key: 0,
         }
@@ -174,12 +303,129 @@ impl Board {
         self.by_kind[c.index()][k as usize]
     }
 
-    /// The Zobrist key (pieces, side to move, castling rights, en-passant square).
+    /// The Zobrist key (pieces, side to move, castling rights, en-passant square; BGL budgets).
     pub fn key(&self) -> u64 {
-        self.key
+        let k = self.key
             ^ z_castle(self.castling)
             ^ self.ep.map_or(0, |(t, _)| z_ep(t))
-            ^ if self.side == Color::Black { ZOBRIST[Z_SIDE] } else { 0 }
+            ^ if self.side == Color::Black { ZOBRIST[Z_SIDE] } else { 0 };
+        if self.ext_active() {
+            k ^ self.ext_key()
+        } else {
+            k
+        }
+    }
+
+    /// The key of the conditions' state: BGL budgets, the last departure square
+    /// (ChameleonPursuit), Bul pieces, ghosts and uncapturable pieces.
+    #[inline(never)]
+    fn ext_key(&self) -> u64 {
+        let mut k = 0;
+        if self.bgl.on {
+            k ^= splitmix(((self.bgl.left[0] as u32 as u64) << 32) | self.bgl.left[1] as u32 as u64);
+        }
+        if self.chameleon_pursuit {
+            k ^= splitmix(0x6370_0000 ^ self.last_from as u64);
+        }
+        if self.bul.any() {
+            k ^= splitmix(self.bul.0 ^ 0x6275_6c00_0000_0000);
+        }
+        if self.ghost_chess {
+            k ^= splitmix(self.uncapturable.0 ^ 0x7563_0000_0000_0000);
+            for (i, &(g, p)) in self.ghosts[..self.n_ghosts as usize].iter().enumerate() {
+                k ^= splitmix(z_piece(p, g).rotate_left(i as u32 + 1));
+            }
+        }
+        k
+    }
+
+    /// Does a condition make every move a possible check or a possible self-check, so that the
+    /// orthodox shortcuts (check masks, pin masks, check-reach bound) are off? Madrasi, Isardam,
+    /// Breton (a removal may uncover a line), BGL (budgets decide attacks), ChameleonPursuit (a
+    /// piece changing sides may attack its former king, or mate for its new side).
+    #[inline(always)]
+    pub fn attack_conditions(&self) -> bool {
+        self.paralysis != Paralysis::Off
+            || self.breton
+            || self.bgl.on
+            || self.chameleon_pursuit
+            || self.bul.any()
+            || self.anticirce != AntiCirce::Off
+            || self.transmuted_kings
+            || self.pepo
+            || self.ghost_chess
+    }
+
+    /// TransmutedKings: the kinds of the pieces of `!c` that attack the king of `c` (plain
+    /// attacks), as a bit set (bit k for kind k); 0 without a king.
+    pub fn transmutations(&self, c: Color) -> u64 {
+        let Some(k) = self.king_square(c) else { return 0 };
+        let mut set = 0u64;
+        for f in self.color_bb(!c) {
+            let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            if set & (1 << p.kind) == 0 && self.piece_attacks(f as u8, p, k) {
+                set |= 1 << p.kind;
+            }
+        }
+        set
+    }
+
+    /// TransmutedKings: does the king of `c` on `f` attack `s`?
+    fn transmuted_king_attacks(&self, f: u8, c: Color, s: u8) -> bool {
+        let mut t = self.transmutations(c);
+        if t == 0 {
+            return attacks::king_attacks(sq(f)).contains(sq(s));
+        }
+        while t != 0 {
+            let kind = t.trailing_zeros() as Kind;
+            t &= t - 1;
+            if self.piece_attacks(f, Piece { color: c, kind }, s) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// TransmutedKings: the king's moves on `f` as pieces of the kinds in `t` (its own colour's
+    /// pawn for a pawn: one or, from its second rank, two squares forward, diagonal captures;
+    /// no promotion, no en passant).
+    fn transmuted_king_moves(&self, f: u8, us: Color, mut t: u64, out: &mut Vec<Move>) {
+        let own = self.color_bb(us);
+        let occ = self.occupied();
+        let mut targets = Bitboard(0);
+        while t != 0 {
+            let kind = t.trailing_zeros() as Kind;
+            t &= t - 1;
+            let from = sq(f);
+            targets |= match KINDS[kind as usize].walk {
+                Walk::King => attacks::king_attacks(from),
+                Walk::Queen => attacks::queen_attacks(from, occ),
+                Walk::Rook => attacks::rook_attacks(from, occ),
+                Walk::Bishop => attacks::bishop_attacks(from, occ),
+                Walk::Knight => attacks::knight_attacks(from),
+                Walk::Pawn => {
+                    let mut b = attacks::pawn_attacks(us, from) & self.color_bb(!us);
+                    let (dir, start): (i8, u8) = if us == Color::White { (1, 1) } else { (-1, 6) };
+                    if let Some(one) = offset(f, (0, dir)) {
+                        if !occ.contains(sq(one)) {
+                            b.set(sq(one));
+                            if f / 8 == start {
+                                if let Some(two) = offset(one, (0, dir)) {
+                                    if !occ.contains(sq(two)) {
+                                        b.set(sq(two));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    b
+                }
+                _ => self.fairy_targets(f, kind, us),
+            };
+        }
+        for to in targets & !own {
+            out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
+        }
     }
 
     pub fn put(&mut self, s: u8, p: Piece) {
@@ -248,7 +494,7 @@ impl Board {
 
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
-        if self.paralysis != Paralysis::Off {
+        if self.paralysis != Paralysis::Off || self.bgl.on || self.bul.any() || self.transmuted_kings {
             return self.attacked_checked(s, by);
         }
         let t = sq(s);
@@ -308,16 +554,33 @@ impl Board {
         Iterator::any(&mut it, |z| self.observed_by_same_walk(z as u8))
     }
 
-    /// `attacked` under Madrasi or Isardam: attackers one by one. Madrasi: a paralysed piece
+    /// `attacked` under Madrasi, Isardam or BGL: attackers one by one. Madrasi: a paralysed piece
     /// (observed by an enemy piece of its kind; kings never) does not attack. Isardam: an attack
     /// counts only if the capture on `s` would be legal, i.e. leave no same-kind observation
-    /// (Popeye's observation validator for Isardam type A).
+    /// (Popeye's observation validator for Isardam type A). BGL: only if the attacker's side can
+    /// pay the distance to `s`.
     fn attacked_checked(&self, s: u8, by: Color) -> bool {
         for f in self.color_bb(by) {
             let f = f as u8;
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
-            if !self.piece_attacks(f, p, s) {
+            if self.bgl.on && bgl_cost(f, s) > self.bgl.left[by.index()] {
                 continue;
+            }
+            let hit = if p.kind == walk::KING && self.transmuted_kings {
+                self.transmuted_king_attacks(f, by, s)
+            } else {
+                self.piece_attacks(f, p, s)
+            };
+            if !hit {
+                continue;
+            }
+            // Bul: the capture is a move only if the hurdle can then move.
+            if self.bul.contains(sq(f)) {
+                if let Walk::Hopper(v) = KINDS[p.kind as usize].walk {
+                    if self.bul_hurdle_targets(f, s, v, &mut [0u8; 16]) == 0 {
+                        continue;
+                    }
+                }
             }
             match self.paralysis {
                 Paralysis::Madrasi if self.observed_by_same_walk(f) => continue,
@@ -356,7 +619,7 @@ impl Board {
 
     /// Is square `s` attacked by a fairy piece of colour `by`? Leapers, riders, hoppers (also
     /// long ones) and Chinese pieces are symmetric, so their walk is followed backwards from `s`;
-    /// lions and the rose generate each piece's captures.
+    /// lions, roses and bouncers generate each piece's captures.
     #[inline(never)]
     fn fairy_attacked(&self, s: u8, by: Color) -> bool {
         for kind in walk::FIRST_FAIRY..NUM_KINDS as Kind {
@@ -495,6 +758,36 @@ impl Board {
                     }
                 }
             }
+            Walk::Bouncer(v) => {
+                for &d in v {
+                    // k: distance to the first piece or the first square off the board along d.
+                    let mut k = 1;
+                    let mut t = from;
+                    while let Some(u) = offset(t, d) {
+                        if self.squares[u as usize].is_some() {
+                            break;
+                        }
+                        k += 1;
+                        t = u;
+                    }
+                    // Exactly k squares back along -d, the squares before the last empty.
+                    let back = (-d.0, -d.1);
+                    let mut t = from;
+                    for i in 1..=k {
+                        match offset(t, back) {
+                            Some(u) => {
+                                if i == k {
+                                    out.set(sq(u));
+                                } else if self.squares[u as usize].is_some() {
+                                    break;
+                                }
+                                t = u;
+                            }
+                            None => break,
+                        }
+                    }
+                }
+            }
             Walk::Rose => {
                 let v = &walk::KNIGHT_VECTORS;
                 for start in 0..8usize {
@@ -524,9 +817,25 @@ impl Board {
             return true;
         }
         match self.king_square(c) {
+            Some(k) if self.pepo => self.pepo_attackers(k, !c) >= 2,
             Some(k) => self.attacked(k, !c),
             None => false,
         }
+    }
+
+    /// Pepo: how many pieces of colour `by` other than the king attack `s` (counting stops at 2).
+    fn pepo_attackers(&self, s: u8, by: Color) -> u32 {
+        let mut n = 0;
+        for f in self.color_bb(by) {
+            let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            if p.kind != walk::KING && self.piece_attacks(f as u8, p, s) {
+                n += 1;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        n
     }
 
     /// A cheap superset test: could move `m` of the side to move give check to the enemy king on
@@ -535,8 +844,8 @@ impl Board {
         let us = self.side;
         let Some(p) = self.piece_at(m.from) else { return true };
         // Our fairy pieces: any move may add or remove a hurdle or open a rider's line. Madrasi:
-        // a move may free a paralysed piece.
-        if self.has_fairy(us) || self.paralysis != Paralysis::Off {
+        // a move may free a paralysed piece. Breton: a removal may uncover a line.
+        if self.has_fairy(us) || self.attack_conditions() {
             return true;
         }
         let kind = match m.special {
@@ -589,7 +898,7 @@ impl Board {
     /// check), Madrasi or Isardam.
     pub fn needs_legality_test(&self) -> Option<Bitboard> {
         let us = self.side;
-        if self.circe != Circe::Off || self.paralysis != Paralysis::Off || self.has_fairy(!us) {
+        if self.circe != Circe::Off || self.attack_conditions() || self.has_fairy(!us) {
             return None;
         }
         let ksq = self.king_square(us)?;
@@ -643,7 +952,7 @@ impl Board {
         }
         CheckInfo {
             ksq,
-            all: self.has_fairy(us) || self.paralysis != Paralysis::Off,
+            all: self.has_fairy(us) || self.attack_conditions(),
             visible: rook_k | bishop_k,
             discoverers,
             rook: rook_k,
@@ -733,7 +1042,7 @@ impl Board {
                 }
             };
             for to in targets & mask {
-                out.push(Move { from: f, to: to as u8, special: Special::None });
+                out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
             }
         }
         self.castling_moves(out);
@@ -741,6 +1050,246 @@ impl Board {
 
     /// Pseudo-legal moves of the side to move, appended to `out`.
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.pseudo_moves_plain(out);
+        if self.ext_active() {
+            self.pseudo_moves_ext(start, out);
+        }
+    }
+
+    /// The conditions' changes to the moves `out[start..]` (BGL budgets, Breton and Bul choices,
+    /// AntiCirce rebirths, uncapturable pieces).
+    #[inline(never)]
+    fn pseudo_moves_ext(&self, start: usize, out: &mut Vec<Move>) {
+        if self.bgl.on {
+            let budget = self.bgl.left[self.side.index()];
+            let mut w = start;
+            for i in start..out.len() {
+                if bgl_cost(out[i].from, out[i].to) <= budget {
+                    out[w] = out[i];
+                    w += 1;
+                }
+            }
+            out.truncate(w);
+        }
+        if self.breton {
+            self.breton_choices(start, out);
+        }
+        if self.bul.any() {
+            self.bul_choices(start, out);
+        }
+        if self.anticirce != AntiCirce::Off {
+            self.anticirce_choices(start, out);
+        }
+        if self.uncapturable.any() {
+            // Uncapturable pieces (ghosts) are not taken.
+            let mut w = start;
+            for i in start..out.len() {
+                let m = out[i];
+                let target = match m.special {
+                    Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } => cap,
+                    _ => m.to,
+                };
+                if !self.uncapturable.contains(sq(target)) {
+                    out[w] = m;
+                    w += 1;
+                }
+            }
+            out.truncate(w);
+        }
+    }
+
+    /// AntiCirce Super: each capture among `out[start..]` becomes one move per rebirth square of
+    /// the capturing piece (as it stands after the move, promoted if the capture promoted): any
+    /// square empty after the capture, the capture square included (Calvet) or not (Cheylan); a
+    /// pawn reborn on its last rank promotes (one move per kind).
+    fn anticirce_choices(&self, start: usize, out: &mut Vec<Move>) {
+        let us = self.side;
+        let end = out.len();
+        let occ = self.occupied();
+        for i in start..end {
+            let m = out[i];
+            let cap = match m.special {
+                Special::EnPassant { cap } => cap,
+                Special::Castle { .. } => continue,
+                _ if self.squares[m.to as usize].is_some() => m.to,
+                _ => continue,
+            };
+            let mover = self.squares[m.from as usize].expect("moving piece");
+            let placed = if let Special::Promote(k) = m.special { k } else { mover.kind };
+            // Empty after the capture: `from`, the captured piece's square, and (Calvet) the
+            // capture square where the capturer stands.
+            let mut empty = !occ;
+            empty.set(sq(m.from));
+            empty.set(sq(cap));
+            empty.set(sq(m.to));
+            if self.anticirce == AntiCirce::SuperCheylan {
+                empty.clear(sq(m.to));
+            }
+            let last = if us == Color::White { 7 } else { 0 };
+            let mut first = true;
+            for r in empty {
+                let r = r as u8;
+                let mut push = |special: Special| {
+                    let v = Move { special, extra: r, ..m };
+                    if first {
+                        out[i] = v;
+                        first = false;
+                    } else {
+                        out.push(v);
+                    }
+                };
+                if placed == walk::PAWN && r / 8 == last {
+                    let promote = |k: Kind| match m.special {
+                        Special::EnPassant { cap } => Special::EnPassantRebirthPromote { cap, kind: k },
+                        _ => Special::RebirthPromote(k),
+                    };
+                    for k in walk::PROMOTIONS {
+                        push(promote(k));
+                    }
+                    let mut fairies = self.promotion_fairies;
+                    while fairies != 0 {
+                        push(promote(fairies.trailing_zeros() as Kind));
+                        fairies &= fairies - 1;
+                    }
+                } else {
+                    push(m.special);
+                }
+            }
+            if first {
+                // No rebirth square: the capture is illegal (marked, removed below).
+                out[i].to = out[i].from;
+            }
+        }
+        let mut w = start;
+        for i in start..out.len() {
+            if out[i].from != out[i].to {
+                out[w] = out[i];
+                w += 1;
+            }
+        }
+        out.truncate(w);
+    }
+
+    /// Bul: each move of a Bul hopper among `out[start..]` becomes one move per non-capturing
+    /// move of its hurdle with the hopper's walk on the board after the hop (and per promotion
+    /// kind for a pawn reaching its last rank); a move whose hurdle cannot move is dropped.
+    fn bul_choices(&self, start: usize, out: &mut Vec<Move>) {
+        let end = out.len();
+        for i in start..end {
+            let m = out[i];
+            if !self.bul.contains(sq(m.from)) {
+                continue;
+            }
+            let mover = self.squares[m.from as usize].expect("moving piece");
+            let Walk::Hopper(v) = KINDS[mover.kind as usize].walk else { continue };
+            let h = hurdle_square(m.from, m.to);
+            let hp = self.squares[h as usize].expect("hurdle");
+            let last = if hp.color == Color::White { 7 } else { 0 };
+            let mut first = true;
+            let mut targets = [0u8; 16];
+            let n = self.bul_hurdle_targets(m.from, m.to, v, &mut targets);
+            for &t2 in &targets[..n] {
+                let promote = hp.kind == walk::PAWN && t2 / 8 == last;
+                let mut push = |special: Special| {
+                    let v = Move { special, extra: t2, ..m };
+                    if first {
+                        out[i] = v;
+                        first = false;
+                    } else {
+                        out.push(v);
+                    }
+                };
+                if promote {
+                    for k in walk::PROMOTIONS {
+                        push(Special::HurdlePromote(k));
+                    }
+                    let mut fairies = self.promotion_fairies;
+                    while fairies != 0 {
+                        let k = fairies.trailing_zeros() as Kind;
+                        fairies &= fairies - 1;
+                        push(Special::HurdlePromote(k));
+                    }
+                } else {
+                    push(Special::None);
+                }
+            }
+            if first {
+                // No hurdle move: the move is illegal (marked, removed below).
+                out[i].to = out[i].from;
+            }
+        }
+        let mut w = start;
+        for i in start..out.len() {
+            if out[i].from != out[i].to {
+                out[w] = out[i];
+                w += 1;
+            }
+        }
+        out.truncate(w);
+    }
+
+    /// Breton: each capture among `out[start..]` becomes one move per own piece of the captured
+    /// kind that could be removed after it (the capturing piece as it stands after the move
+    /// included); a capture with no such piece stays as it is.
+    fn breton_choices(&self, start: usize, out: &mut Vec<Move>) {
+        let us = self.side;
+        let end = out.len();
+        for i in start..end {
+            let m = out[i];
+            let victim = match m.special {
+                Special::EnPassant { cap } => self.squares[cap as usize],
+                Special::Castle { .. } => None,
+                _ => self.squares[m.to as usize],
+            };
+            let Some(victim) = victim else { continue };
+            let mover = self.squares[m.from as usize].expect("moving piece");
+            let placed = if let Special::Promote(k) = m.special { k } else { mover.kind };
+            let mut cands = self.kind_bb(us, victim.kind);
+            cands.clear(sq(m.from));
+            if placed == victim.kind {
+                cands.set(sq(m.to));
+            }
+            let mut first = true;
+            for c in cands {
+                let v = Move { extra: c as u8, ..m };
+                if first {
+                    out[i] = v;
+                    first = false;
+                } else {
+                    out.push(v);
+                }
+            }
+        }
+    }
+
+    /// Bul: the squares the hurdle of a hop `from`-`to` along the lines `v` can move to without
+    /// capturing, as a hopper of those lines, on the board after the hop (`from` empty, `to`
+    /// occupied, the hurdle leaving its square). Returns how many were written to `out`.
+    fn bul_hurdle_targets(&self, from: u8, to: u8, v: &[(i8, i8)], out: &mut [u8; 16]) -> usize {
+        let h = hurdle_square(from, to);
+        let occupied = |x: u8| x != from && x != h && (x == to || self.squares[x as usize].is_some());
+        let mut n = 0;
+        for &d in v {
+            let mut t = h;
+            let second = loop {
+                match offset(t, d) {
+                    Some(u) if occupied(u) => break Some(u),
+                    Some(u) => t = u,
+                    None => break None,
+                }
+            };
+            if let Some(t2) = second.and_then(|x| offset(x, d)) {
+                if !occupied(t2) && n < out.len() {
+                    out[n] = t2;
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    fn pseudo_moves_plain(&self, out: &mut Vec<Move>) {
         let us = self.side;
         let own = self.color_bb(us);
         let theirs = self.color_bb(!us);
@@ -750,6 +1299,16 @@ impl Board {
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
             if self.paralysis == Paralysis::Madrasi && self.observed_by_same_walk(f) {
                 continue; // paralysed
+            }
+            if p.kind == walk::KING && self.pepo && self.attacked(f, !us) {
+                continue; // Pepo: an attacked king is paralysed
+            }
+            if p.kind == walk::KING && self.transmuted_kings {
+                let t = self.transmutations(us);
+                if t != 0 {
+                    self.transmuted_king_moves(f, us, t, out);
+                    continue;
+                }
             }
             let targets = match KINDS[p.kind as usize].walk {
                 Walk::King => attacks::king_attacks(from),
@@ -764,7 +1323,7 @@ impl Board {
                 _ => self.fairy_targets(f, p.kind, us),
             } & !own;
             for to in targets {
-                out.push(Move { from: f, to: to as u8, special: Special::None });
+                out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
             }
         }
         self.castling_moves(out);
@@ -776,16 +1335,21 @@ impl Board {
         let push = |out: &mut Vec<Move>, to: u8, double: bool| {
             if to / 8 == last {
                 for k in walk::PROMOTIONS {
-                    out.push(Move { from: f, to, special: Special::Promote(k) });
+                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
                 }
                 let mut fairies = self.promotion_fairies;
                 while fairies != 0 {
                     let k = fairies.trailing_zeros() as Kind;
                     fairies &= fairies - 1;
-                    out.push(Move { from: f, to, special: Special::Promote(k) });
+                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
                 }
             } else {
-                out.push(Move { from: f, to, special: if double { Special::Double } else { Special::None } });
+                out.push(Move {
+                    from: f,
+                    to,
+                    special: if double { Special::Double } else { Special::None },
+                    extra: NO_EXTRA,
+                });
             }
         };
         // Pawns on their own first rank cannot move (Popeye allows them only with fairy conditions).
@@ -809,7 +1373,7 @@ impl Board {
             } else if let Some((ep_to, cap)) = self.ep {
                 let victim = self.squares[cap as usize] == Some(Piece { color: !us, kind: walk::PAWN });
                 if ep_to == t && victim && !occ.contains(sq(ep_to)) {
-                    out.push(Move { from: f, to: t, special: Special::EnPassant { cap } });
+                    out.push(Move { from: f, to: t, special: Special::EnPassant { cap }, extra: NO_EXTRA });
                 }
             }
         }
@@ -836,6 +1400,7 @@ impl Board {
                 from: king,
                 to: base + 6,
                 special: Special::Castle { rook_from: base + 7, rook_to: base + 5 },
+                extra: NO_EXTRA,
             });
         }
         if self.castling & q_side != 0
@@ -848,17 +1413,182 @@ impl Board {
                 from: king,
                 to: base + 2,
                 special: Special::Castle { rook_from: base, rook_to: base + 3 },
+                extra: NO_EXTRA,
             });
+        }
+    }
+
+    /// The effects of the conditions and attributes of [`Board::ext_active`] after the move
+    /// proper (the mover stands on `m.to` as `placed`; `captured`: what it took), recorded for
+    /// [`Board::unmake_ext`].
+    #[inline(never)]
+    fn make_ext(&mut self, m: Move, placed: Piece, captured: Option<(u8, Piece)>) -> Effects {
+        let mut e = Effects {
+            bgl_left: self.bgl.left,
+            last_from: self.last_from,
+            bul: self.bul,
+            uncapturable: self.uncapturable,
+            ..Effects::default()
+        };
+        if m.extra != NO_EXTRA && self.anticirce != AntiCirce::Off {
+            // AntiCirce: the capturer goes to its rebirth square (and promotes there if it is a
+            // pawn on its last rank).
+            self.remove(m.to, placed);
+            let kind = match m.special {
+                Special::RebirthPromote(k) | Special::EnPassantRebirthPromote { kind: k, .. } => k,
+                _ => placed.kind,
+            };
+            self.add(m.extra, Piece { color: placed.color, kind });
+            e.anti = Some((m.extra, placed));
+            self.castling &= !castle_bits(m.extra);
+        }
+        if self.ghost_chess {
+            let mut nu = self.uncapturable;
+            if nu.contains(sq(m.from)) {
+                nu.clear(sq(m.from));
+                nu.set(sq(m.to));
+            }
+            if let Some((cs, cp)) = captured {
+                let n = self.n_ghosts as usize;
+                if n < MAX_GHOSTS {
+                    self.ghosts[n] = (cs, cp);
+                    self.n_ghosts += 1;
+                    e.ghost_pushed = true;
+                }
+            }
+            // The latest ghost under the departure square comes back there.
+            let n = self.n_ghosts as usize;
+            if let Some(i) = (0..n).rev().find(|&i| self.ghosts[i].0 == m.from) {
+                let (g, gp) = self.ghosts[i];
+                self.ghosts.copy_within(i + 1..n, i);
+                self.n_ghosts -= 1;
+                self.add(g, gp);
+                nu.set(sq(g));
+                e.ghost_summoned = Some((i as u8, g, gp));
+            }
+            self.uncapturable = nu;
+        }
+        if self.bul.any() {
+            let mut nb = self.bul;
+            if let Some((cs, _)) = captured {
+                nb.clear(sq(cs));
+            }
+            if nb.contains(sq(m.from)) {
+                nb.clear(sq(m.from));
+                nb.set(sq(m.to));
+                if m.extra != NO_EXTRA {
+                    let h = hurdle_square(m.from, m.to);
+                    let hp = self.squares[h as usize].expect("hurdle");
+                    self.remove(h, hp);
+                    let kind = if let Special::HurdlePromote(k) = m.special { k } else { hp.kind };
+                    self.add(m.extra, Piece { color: hp.color, kind });
+                    e.hurdle = Some((h, m.extra, hp));
+                    self.castling &= !(castle_bits(h) | castle_bits(m.extra));
+                    if nb.contains(sq(h)) {
+                        nb.clear(sq(h));
+                        nb.set(sq(m.extra));
+                    }
+                }
+            }
+            self.bul = nb;
+        }
+        if self.breton && m.extra != NO_EXTRA {
+            let r = self.squares[m.extra as usize].expect("Breton victim");
+            self.remove(m.extra, r);
+            e.breton = Some((m.extra, r));
+            self.castling &= !castle_bits(m.extra);
+        }
+        if self.chameleon_pursuit {
+            if m.to == self.last_from && placed.kind != walk::KING {
+                self.remove(m.to, placed);
+                self.add(m.to, Piece { color: !placed.color, kind: placed.kind });
+                e.side_changed = true;
+            }
+            self.last_from = m.from;
+        }
+        if self.bgl.on {
+            let cost = bgl_cost(m.from, m.to);
+            if self.bgl.global {
+                for v in &mut self.bgl.left {
+                    *v = bgl_pay(*v, cost);
+                }
+            } else {
+                let v = &mut self.bgl.left[placed.color.index()];
+                *v = bgl_pay(*v, cost);
+            }
+        }
+        e
+    }
+
+    /// Takes back [`Board::make_ext`] (before the move proper is taken back).
+    #[inline(never)]
+    fn unmake_ext(&mut self, m: Move, e: Effects) {
+        if self.ghost_chess {
+            if let Some((i, g, gp)) = e.ghost_summoned {
+                self.remove(g, gp);
+                let (i, n) = (i as usize, self.n_ghosts as usize);
+                self.ghosts.copy_within(i..n, i + 1);
+                self.ghosts[i] = (g, gp);
+                self.n_ghosts += 1;
+            }
+            if e.ghost_pushed {
+                self.n_ghosts -= 1;
+            }
+            self.uncapturable = e.uncapturable;
+        }
+        if let Some((r, placed)) = e.anti {
+            let q = self.squares[r as usize].expect("reborn capturer");
+            self.remove(r, q);
+            self.add(m.to, placed);
+        }
+        self.bul = e.bul;
+        if let Some((h, t2, hp)) = e.hurdle {
+            let q = self.squares[t2 as usize].expect("moved hurdle");
+            self.remove(t2, q);
+            self.add(h, hp);
+        }
+        if let Some((r, rp)) = e.breton {
+            self.add(r, rp);
+        }
+        self.bgl.left = e.bgl_left;
+        self.last_from = e.last_from;
+        if e.side_changed {
+            let q = self.squares[m.to as usize].expect("piece that changed sides");
+            self.remove(m.to, q);
+            self.add(m.to, Piece { color: !q.color, kind: q.kind });
+        }
+    }
+
+    /// Is a condition or attribute on whose moves have effects beyond Circe's (recorded on a
+    /// side stack, so that the orthodox make/unmake stays small)?
+    #[inline(always)]
+    pub fn ext_active(&self) -> bool {
+        self.breton
+            || self.bgl.on
+            || self.chameleon_pursuit
+            || self.anticirce != AntiCirce::Off
+            || self.ghost_chess
+            || self.bul.any()
+    }
+
+    /// The condition effects of the move `u` was returned for, while it is the last move made
+    /// (Breton removal, Bul hurdle move, AntiCirce rebirth, ghost, side change).
+    pub fn effects(&self, u: &Undo) -> Effects {
+        if u.ext {
+            self.ext_undo.last().copied().unwrap_or_default()
+        } else {
+            Effects::default()
         }
     }
 
     /// Plays a pseudo-legal move; returns the undo record.
     pub fn make(&mut self, m: Move) -> Undo {
-        let undo = Undo { captured: None, reborn: None, castling: self.castling, ep: self.ep, key: self.key };
+        let undo =
+            Undo { captured: None, reborn: None, castling: self.castling, ep: self.ep, key: self.key, ext: false };
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
         match m.special {
-            Special::EnPassant { cap } => {
+            Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } => {
                 let cp = self.squares[cap as usize].expect("en-passant victim");
                 self.remove(cap, cp);
                 undo.captured = Some((cap, cp));
@@ -917,6 +1647,11 @@ impl Board {
                 }
             }
         }
+        if self.ext_active() {
+            let e = self.make_ext(m, placed, undo.captured);
+            self.ext_undo.push(e);
+            undo.ext = true;
+        }
         self.ep = match m.special {
             Special::Double => Some(((m.from + m.to) / 2, m.to)),
             _ => None,
@@ -928,6 +1663,10 @@ impl Board {
     /// Takes back the move `m` made with `make`.
     pub fn unmake(&mut self, m: Move, undo: Undo) {
         self.side = !self.side;
+        if undo.ext {
+            let e = self.ext_undo.pop().expect("effects of the move");
+            self.unmake_ext(m, e);
+        }
         if let Some((r, rp)) = undo.reborn {
             self.remove(r, rp);
         }
@@ -1021,9 +1760,19 @@ impl Board {
         b.side = self.side;
         b.circe = self.circe;
         b.paralysis = self.paralysis;
+        b.breton = self.breton;
+        b.bgl = self.bgl;
+        b.chameleon_pursuit = self.chameleon_pursuit;
+        b.anticirce = self.anticirce;
+        b.transmuted_kings = self.transmuted_kings;
+        b.pepo = self.pepo;
+        b.ghost_chess = self.ghost_chess;
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
                 b.put(f(s)?, p);
+                if self.bul.contains(sq(s)) {
+                    b.bul.set(sq(f(s)?));
+                }
             }
         }
         Some(b)
@@ -1101,6 +1850,31 @@ impl Circe {
     }
 }
 
+/// AntiCirce: after a capture the capturing piece (kings too: Popeye's default Rex inclusive)
+/// is reborn. Only Popeye's AntiCirce Super (AntiSuperCirce) so far: on any square empty after
+/// the capture, the mover's choice; Calvet (default): the capture square counts as empty, so the
+/// piece may stay; Cheylan: it may not. A pawn reborn on its last rank promotes; a pawn captures
+/// onto its last rank promotes first and the promoted piece is reborn. A capture of the king
+/// always has a rebirth square, so checks are the plain attacks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AntiCirce {
+    #[default]
+    Off,
+    SuperCalvet,
+    SuperCheylan,
+}
+
+impl AntiCirce {
+    /// Popeye's name in twin headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            AntiCirce::Off => "",
+            AntiCirce::SuperCalvet => "AntiCirce Super",
+            AntiCirce::SuperCheylan => "AntiCirce Cheylan Super",
+        }
+    }
+}
+
 /// Madrasi-type conditions (Popeye's `Madrasi` and `Isardam`, kings not included).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Paralysis {
@@ -1122,6 +1896,93 @@ impl Paralysis {
             Paralysis::Madrasi => "Madrasi",
             Paralysis::Isardam => "Isardam",
         }
+    }
+}
+
+/// Condition BGL: each side has a budget of distance (in hundredths of a square's width), or
+/// an unlimited one. A move costs the distance from its departure to its arrival square
+/// (`round(100 * sqrt(dx² + dy²))`, so 100 a rook step, 141 a diagonal one, 224 a knight move;
+/// castling: the king's two squares) and is possible only if the mover's side can pay it; a piece
+/// attacks (gives check) only within its side's budget. `BGL w b`: a budget per side, each side
+/// pays its own moves; `BGL n`: one budget both sides pay every move from (Popeye's
+/// `BGL_global`). The budgets after a move are printed after it: ` (4/10.76)`, ` (5.5)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bgl {
+    pub on: bool,
+    /// One budget paid by both sides (`BGL n`).
+    pub global: bool,
+    /// Budgets left (white, black) in hundredths, [`BGL_INFINITE`] for `-`.
+    pub left: [i32; 2],
+}
+
+/// An unlimited BGL budget (`-`).
+pub const BGL_INFINITE: i32 = i32::MAX;
+
+impl Bgl {
+    pub const OFF: Bgl = Bgl { on: false, global: false, left: [BGL_INFINITE; 2] };
+
+    /// The budgets as Popeye prints them after a move: ` (4/10.76)`, or ` (5.5)` when global.
+    pub fn text(&self) -> String {
+        if self.global {
+            format!(" ({})", bgl_number(self.left[0]))
+        } else {
+            format!(" ({}/{})", bgl_number(self.left[0]), bgl_number(self.left[1]))
+        }
+    }
+}
+
+/// A budget the way Popeye writes it: `-` (unlimited), `4`, `6.5`, `1.05`.
+pub fn bgl_number(v: i32) -> String {
+    if v == BGL_INFINITE {
+        "-".to_string()
+    } else if v % 100 == 0 {
+        format!("{}", v / 100)
+    } else if v % 10 == 0 {
+        format!("{}.{}", v / 100, (v % 100) / 10)
+    } else {
+        format!("{}.{:02}", v / 100, v % 100)
+    }
+}
+
+/// The BGL cost of a move from `a` to `b`: the distance in hundredths, rounded.
+#[inline]
+pub fn bgl_cost(a: u8, b: u8) -> i32 {
+    static COST: [[i32; 8]; 8] = {
+        // round(100 * sqrt(dx² + dy²)) for dx, dy in 0..8 (integer square root, then rounding:
+        // isqrt(4n) gives the value to the nearest half).
+        let mut t = [[0i32; 8]; 8];
+        let mut dx = 0;
+        while dx < 8 {
+            let mut dy = 0;
+            while dy < 8 {
+                let n = ((dx * dx + dy * dy) * 10000) as u64;
+                // floor(sqrt(n)), then round: sqrt(n) >= r + 0.5 iff 4n >= (2r + 1)².
+                let mut r = 0u64;
+                while (r + 1) * (r + 1) <= n {
+                    r += 1;
+                }
+                if 4 * n >= (2 * r + 1) * (2 * r + 1) {
+                    r += 1;
+                }
+                t[dx][dy] = r as i32;
+                dy += 1;
+            }
+            dx += 1;
+        }
+        t
+    };
+    let dx = (a % 8).abs_diff(b % 8) as usize;
+    let dy = (a / 8).abs_diff(b / 8) as usize;
+    COST[dx][dy]
+}
+
+/// A budget after paying `cost` (an unlimited budget stays unlimited).
+#[inline]
+fn bgl_pay(v: i32, cost: i32) -> i32 {
+    if v == BGL_INFINITE {
+        v
+    } else {
+        v - cost
     }
 }
 
@@ -1159,6 +2020,20 @@ pub fn rebirth_square(p: Piece, s: u8) -> u8 {
         Walk::Knight => home(1, 6),
         _ => (56 - base) + file,
     }
+}
+
+/// The hurdle of a hop from `from` to `to` (hoppers land directly behind it): the square one
+/// step of the hop's direction (the move vector divided by the gcd of its coordinates) before
+/// `to`.
+pub fn hurdle_square(from: u8, to: u8) -> u8 {
+    let dx = (to % 8) as i8 - (from % 8) as i8;
+    let dy = (to / 8) as i8 - (from / 8) as i8;
+    let (mut a, mut b) = (dx.unsigned_abs(), dy.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    let g = a.max(1) as i8;
+    offset(to, (-dx / g, -dy / g)).expect("on the board")
 }
 
 /// `a1`..`h8` for a square index.

@@ -7,7 +7,7 @@ use std::fmt;
 
 use mysl_core::Color;
 
-use crate::board::{castle_bits, parse_square, Board, Circe, Paralysis, Piece};
+use crate::board::{castle_bits, parse_square, AntiCirce, Bgl, Board, Circe, Paralysis, Piece, BGL_INFINITE};
 use crate::stipulation::{self, StipError, Stipulation};
 use crate::walk::{self, Kind};
 
@@ -57,6 +57,9 @@ pub struct Options {
     /// Intended solutions per twin (mysl: `Remark Intended n` or `Option Intended n`; default 1),
     /// for the classification of solutions (`classify`).
     pub intended: Option<u32>,
+    /// `NoWk`, `NoBk`: the position has no white (black) king.
+    pub no_wk: bool,
+    pub no_bk: bool,
 }
 
 /// One change of a twin.
@@ -75,7 +78,51 @@ pub enum TwinChange {
     Shift(u8, u8),
     Stipulation(Stipulation),
     /// `Twin Condition ...`: replaces the conditions (only the supported ones).
-    Condition(Circe, Paralysis),
+    Condition(Conditions),
+}
+
+/// The supported conditions of a problem or twin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conditions {
+    pub circe: Circe,
+    pub paralysis: Paralysis,
+    pub breton: bool,
+    pub bgl: Bgl,
+    pub chameleon_pursuit: bool,
+    pub anticirce: AntiCirce,
+    pub transmuted_kings: bool,
+    pub pepo: bool,
+    pub ghost_chess: bool,
+}
+
+impl Conditions {
+    /// Popeye's names, for twin headers (one condition a line in Popeye; here on one line).
+    pub fn names(&self) -> Vec<String> {
+        let mut v: Vec<String> = [self.circe.name(), self.paralysis.name(), self.anticirce.name()]
+            .iter()
+            .filter(|n| !n.is_empty())
+            .map(|n| n.to_string())
+            .collect();
+        if self.breton {
+            v.push("Breton".into());
+        }
+        if self.chameleon_pursuit {
+            v.push("ChameleonPursuit".into());
+        }
+        if self.transmuted_kings {
+            v.push("TransmutedKings".into());
+        }
+        if self.pepo {
+            v.push("Pepo".into());
+        }
+        if self.ghost_chess {
+            v.push("GhostChess".into());
+        }
+        if self.bgl.on {
+            v.push(format!("BGL{}", self.bgl.text().trim_end_matches(')').replace(" (", "  ").replace('/', "  ")));
+        }
+        v
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +159,20 @@ pub struct Problem {
     pub circe: Circe,
     /// `Condition Madrasi` / `Isardam`.
     pub paralysis: Paralysis,
+    /// `Condition Breton` (see `Board::breton`).
+    pub breton: bool,
+    /// `Condition BGL w b` / `BGL n` (see `Board::bgl`).
+    pub bgl: Bgl,
+    /// `Condition ChameleonPursuit` (see `Board::chameleon_pursuit`).
+    pub chameleon_pursuit: bool,
+    /// `Condition AntiSuperCirce` / `AntiCirce Super` (see `Board::anticirce`).
+    pub anticirce: AntiCirce,
+    /// `Condition TransmutedKings` (see `Board::transmuted_kings`).
+    pub transmuted_kings: bool,
+    /// `Condition Pepo` (see `Board::pepo`).
+    pub pepo: bool,
+    /// `Condition GhostChess` (see `Board::ghost_chess`).
+    pub ghost_chess: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -399,6 +460,13 @@ impl Parser<'_> {
             unsupported: Vec::new(),
             circe: Circe::Off,
             paralysis: Paralysis::Off,
+            breton: false,
+            bgl: Bgl::OFF,
+            chameleon_pursuit: false,
+            anticirce: AntiCirce::Off,
+            transmuted_kings: false,
+            pepo: false,
+            ghost_chess: false,
         };
         let mut have_pieces = false;
         let mut stip_seen = false;
@@ -480,18 +548,34 @@ impl Parser<'_> {
                 }
                 "condition" => {
                     let mut words = Vec::new();
-                    while let Some(n) = self.peek() {
-                        if self.is_command(n).is_some() {
+                    while let Some(n) = self.peek().cloned() {
+                        if self.is_command(&n).is_some() {
                             break;
+                        }
+                        // A BGL budget that looks like a number must be one (at most two decimals).
+                        let after_bgl = words.first().is_some_and(|w: &String| w.eq_ignore_ascii_case("bgl"));
+                        if after_bgl
+                            && words.len() <= 2
+                            && n.text.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+                            && bgl_value(&n.text).is_none()
+                        {
+                            return Err(self.err(Some(&n), "bad BGL budget (a number with at most two decimals, or -)"));
                         }
                         words.push(n.text.clone());
                         self.pos += 1;
                     }
                     if !words.is_empty() {
                         match parse_conditions(&words) {
-                            Some((c, m)) => {
-                                p.circe = c;
-                                p.paralysis = m;
+                            Some(c) => {
+                                p.circe = c.circe;
+                                p.paralysis = c.paralysis;
+                                p.breton = c.breton;
+                                p.bgl = c.bgl;
+                                p.chameleon_pursuit = c.chameleon_pursuit;
+                                p.anticirce = c.anticirce;
+                                p.transmuted_kings = c.transmuted_kings;
+                                p.pepo = c.pepo;
+                                p.ghost_chess = c.ghost_chess;
                             }
                             None => p.unsupported.push(format!("condition {}", words.join(" "))),
                         }
@@ -510,14 +594,25 @@ impl Parser<'_> {
 
     fn pieces(&mut self, p: &mut Problem) -> PResult<()> {
         let mut color: Option<Color> = None;
+        // Attribute Bul for the pieces after it, up to the next colour.
+        let mut bul = false;
         while let Some(t) = self.peek().cloned() {
             if let Some((code, squares)) = split_piece_spec(&t.text) {
                 if let Some(kind) = walk::kind_by_code(&code) {
                     let Some(c) = color else {
                         return Err(self.err(Some(&t), "piece before its colour (White/Black)"));
                     };
+                    if bul && !matches!(walk::KINDS[kind as usize].walk, walk::Walk::Hopper(_)) {
+                        p.unsupported.push(format!("piece attribute bul on {code} (only on G, NH)"));
+                    }
                     for s in squares {
                         place(p, &t, c, kind, s).map_err(|m| self.err(Some(&t), m))?;
+                        let b = mysl_core::Square::from_index(s as u32);
+                        if bul {
+                            p.board.bul.set(b);
+                        } else {
+                            p.board.bul.clear(b);
+                        }
                     }
                     self.pos += 1;
                     continue;
@@ -532,6 +627,7 @@ impl Parser<'_> {
                 }
             }
             if let Some(i) = match_keyword(&t.text, COLORS) {
+                bul = false;
                 color = Some(match COLORS[i] {
                     "white" => Color::White,
                     "black" => Color::Black,
@@ -544,7 +640,11 @@ impl Parser<'_> {
                 continue;
             }
             if let Some(i) = match_keyword(&t.text, ATTRIBUTES) {
-                p.unsupported.push(format!("piece attribute {}", ATTRIBUTES[i]));
+                if ATTRIBUTES[i] == "bul" {
+                    bul = true;
+                } else {
+                    p.unsupported.push(format!("piece attribute {}", ATTRIBUTES[i]));
+                }
                 self.pos += 1;
                 continue;
             }
@@ -556,35 +656,33 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// Popeye's Forsyth: squares are filled in order from a8 to h1 (a8..h8, a7..h7, ...), a
+    /// number (one or two digits) skips that many squares, also across ranks (`32` = four empty
+    /// ranks), and `/` is only a separator (it does not skip to the next rank).
     fn forsyth(&mut self, t: &Token, p: &mut Problem) -> PResult<()> {
-        let mut rank: i32 = 7;
-        let mut file: i32 = 0;
+        // Index of the next square in Popeye's order (0 = a8, 63 = h1).
+        let mut pos: i32 = 0;
         let chars: Vec<char> = t.text.chars().collect();
         let mut i = 0;
         while i < chars.len() {
             let c = chars[i];
             i += 1;
             if c == '/' {
-                if i == chars.len() {
-                    break;
-                }
-                rank -= 1;
-                file = 0;
-                if rank < 0 {
-                    return Err(self.err(Some(t), "too many ranks in Forsyth"));
-                }
                 continue;
             }
             if let Some(d) = c.to_digit(10) {
-                // Popeye allows multi-digit empty counts.
                 let mut n = d as i32;
-                while i < chars.len() && chars[i].is_ascii_digit() {
+                if i < chars.len() && chars[i].is_ascii_digit() {
                     n = n * 10 + chars[i].to_digit(10).unwrap_or(0) as i32;
                     i += 1;
                 }
-                file += n;
+                pos += n;
+                if pos > 64 {
+                    return Err(self.err(Some(t), "more than 64 squares in Forsyth"));
+                }
                 continue;
             }
+            let (rank, file) = (7 - pos.div_euclid(8), pos.rem_euclid(8));
             let (code, white) = if c == '.' {
                 if i + 2 > chars.len() {
                     return Err(self.err(Some(t), "bad two-letter piece in Forsyth"));
@@ -595,20 +693,20 @@ impl Parser<'_> {
             } else {
                 (c.to_string(), c.is_ascii_uppercase())
             };
-            if file > 7 || rank < 0 {
-                return Err(self.err(Some(t), "rank too long in Forsyth"));
+            if pos >= 64 {
+                return Err(self.err(Some(t), "more than 64 squares in Forsyth"));
             }
             let Some(kind) = walk::kind_by_code(&code) else {
                 if walk::fairy_name(&code).is_some() {
                     p.unsupported.push(format!("fairy piece {code}"));
-                    file += 1;
+                    pos += 1;
                     continue;
                 }
                 return Err(self.err(Some(t), format!("unknown piece '{code}' in Forsyth")));
             };
             let s = (rank * 8 + file) as u8;
             place(p, t, Color::from_white(white), kind, s).map_err(|m| self.err(Some(t), m))?;
-            file += 1;
+            pos += 1;
         }
         Ok(())
     }
@@ -661,6 +759,8 @@ impl Parser<'_> {
                 }
                 "intended" => o.intended = Some(self.number_arg()?),
                 "quodlibet" => o.quodlibet = true,
+                "nowk" => o.no_wk = true,
+                "nobk" => o.no_bk = true,
                 "matesin1" => o.mates_in_1 = true,
                 "maxtime" => o.max_time = Some(self.number_arg()? as u64),
                 "enpassant" => o.en_passant = self.squares_arg()?,
@@ -796,9 +896,7 @@ impl Parser<'_> {
                         self.pos += 1;
                     }
                     match parse_conditions(&words[1..]) {
-                        Some((c, m)) if other == "condition" && words.len() > 1 => {
-                            tw.changes.push(TwinChange::Condition(c, m))
-                        }
+                        Some(c) if other == "condition" && words.len() > 1 => tw.changes.push(TwinChange::Condition(c)),
                         _ => p.unsupported.push(format!("twin {}", words.join(" "))),
                     }
                 }
@@ -832,10 +930,66 @@ impl Parser<'_> {
 }
 
 /// The supported conditions: `Circe`, `ChameleonCirce` (= `Circe Chameleon`), `CirceClone` (=
-/// `Circe Clone`), `Madrasi`, `Isardam`, case-insensitive. `None` for anything else (another
-/// condition, an option or parameter we do not implement such as `RexInclusive` or `TypeB`),
-/// which makes the problem unsupported.
-fn parse_conditions(words: &[String]) -> Option<(Circe, Paralysis)> {
+/// `Circe Clone`), `Madrasi`, `Isardam`, case-insensitive; `Breton`, `BGL w b` / `BGL n` and
+/// `ChameleonPursuit` alone. `None` for anything else (another condition, an option or parameter we do not
+/// implement such as `RexInclusive` or `TypeB`, Breton or BGL with another condition), which
+/// makes the problem unsupported.
+fn parse_conditions(words: &[String]) -> Option<Conditions> {
+    let first = words.first().map(|w| w.to_ascii_lowercase());
+    let none = Conditions {
+        circe: Circe::Off,
+        paralysis: Paralysis::Off,
+        breton: false,
+        bgl: Bgl::OFF,
+        chameleon_pursuit: false,
+        anticirce: AntiCirce::Off,
+        transmuted_kings: false,
+        pepo: false,
+        ghost_chess: false,
+    };
+    // AntiCirce: only with Super (`AntiSuperCirce`, or `AntiCirce Super`), Calvet (default) or
+    // Cheylan.
+    if let Some(w) = first.as_deref() {
+        let anti_super = w.len() >= 7 && "antisupercirce".starts_with(w);
+        if anti_super || w == "anticirce" {
+            let (mut sup, mut cheylan) = (anti_super, false);
+            for o in &words[1..] {
+                match o.to_ascii_lowercase().as_str() {
+                    "super" => sup = true,
+                    "cheylan" => cheylan = true,
+                    "calvet" => cheylan = false,
+                    _ => return None,
+                }
+            }
+            if !sup {
+                return None;
+            }
+            let a = if cheylan { AntiCirce::SuperCheylan } else { AntiCirce::SuperCalvet };
+            return Some(Conditions { anticirce: a, ..none });
+        }
+    }
+    match first.as_deref() {
+        Some("breton") if words.len() == 1 => return Some(Conditions { breton: true, ..none }),
+        Some("transmutedkings") if words.len() == 1 => return Some(Conditions { transmuted_kings: true, ..none }),
+        Some("pepo") if words.len() == 1 => return Some(Conditions { pepo: true, ..none }),
+        Some("ghostchess") if words.len() == 1 => return Some(Conditions { ghost_chess: true, ..none }),
+        // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.
+        Some(w) if words.len() == 1 && w.len() >= 10 && "chameleonpursuit".starts_with(w) => {
+            return Some(Conditions { chameleon_pursuit: true, ..none })
+        }
+        Some("bgl") => {
+            // `BGL w b` (a budget per side) or `BGL n` (one budget, paid by both sides).
+            let w = bgl_value(words.get(1)?)?;
+            return match words.get(2) {
+                None => Some(Conditions { bgl: Bgl { on: true, global: true, left: [w, w] }, ..none }),
+                Some(b) if words.len() == 3 => {
+                    Some(Conditions { bgl: Bgl { on: true, global: false, left: [w, bgl_value(b)?] }, ..none })
+                }
+                _ => None,
+            };
+        }
+        _ => {}
+    }
     let mut circe = None;
     let mut variant = Circe::Plain;
     let mut paralysis = Paralysis::Off;
@@ -857,7 +1011,28 @@ fn parse_conditions(words: &[String]) -> Option<(Circe, Paralysis)> {
             _ => return None,
         }
     }
-    Some((circe.map_or(Circe::Off, |()| variant), paralysis))
+    Some(Conditions { circe: circe.map_or(Circe::Off, |()| variant), paralysis, ..none })
+}
+
+/// A BGL budget: `-` (unlimited) or a decimal number with at most two decimals, in hundredths.
+fn bgl_value(w: &str) -> Option<i32> {
+    if w == "-" {
+        return Some(BGL_INFINITE);
+    }
+    let (int, frac) = w.split_once('.').unwrap_or((w, ""));
+    if int.is_empty()
+        || int.len() > 6
+        || frac.len() > 2
+        || !(int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let frac_val = match frac.len() {
+        0 => 0,
+        1 => frac.parse::<i32>().ok()? * 10,
+        _ => frac.parse::<i32>().ok()?,
+    };
+    Some(int.parse::<i32>().ok()? * 100 + frac_val)
 }
 
 enum End {

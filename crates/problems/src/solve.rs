@@ -311,11 +311,7 @@ fn reach_tables() -> &'static ReachTables {
 /// always `true`.
 fn check_reachable(board: &Board, mating: Color, w: u32, b: u32) -> bool {
     use crate::board::{CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
-    if board.circe != crate::board::Circe::Off
-        || board.paralysis != crate::board::Paralysis::Off
-        || board.has_fairy(mating)
-        || w >= 8
-    {
+    if board.circe != crate::board::Circe::Off || board.attack_conditions() || board.has_fairy(mating) || w >= 8 {
         return true;
     }
     let Some(king) = board.king_square(!mating) else { return true };
@@ -914,11 +910,15 @@ impl Searcher {
     /// Prints an attacker move `m` (board before it) that wins in `n`, with its subtree.
     /// `marker`: " !" for keys, " ?" for tries, "" inside the tree. Returns refutations (tries).
     fn print_attack(&mut self, m: Move, n: u32, num: u32, marker: &str, refutations: &[Move], out: &mut Vec<String>) {
-        let text = self.move_text(m, n == 1);
+        let u = self.board.make(m);
+        let direct_goal = (self.is_direct() || self.opts.quodlibet) && self.goal_reached();
+        self.board.unmake(m, u);
+        // A move reaching the goal before the last move (a short solution) gets the goal's mark
+        // too (`1.b6*a7[wPa7->b6] = !` in an =2, pyset-065).
+        let text = self.move_text(m, n == 1 || direct_goal);
         let u = self.board.make(m);
         let victim = self.board.side;
         let in_check = self.board.in_check(victim);
-        let direct_goal = (self.is_direct() || self.opts.quodlibet) && self.goal_reached();
         if direct_goal {
             out.push(format!("{num}.{text}{marker}"));
             self.board.unmake(m, u);
@@ -1121,27 +1121,76 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
     match m.special {
         Special::Castle { rook_from, .. } => s.push_str(if rook_from % 8 == 7 { "0-0" } else { "0-0-0" }),
         _ => {
-            if p.kind != walk::PAWN {
+            let from = mysl_core::Square::from_index(m.from as u32);
+            // Attributes before the piece; with one, a pawn is written `P` too (`uPc3-c4`).
+            let attr = board.bul.contains(from) || board.uncapturable.contains(from);
+            if board.bul.contains(from) {
+                s.push('b');
+            }
+            if board.uncapturable.contains(from) {
+                s.push('u');
+            }
+            if p.kind != walk::PAWN || attr {
                 s.push_str(KINDS[p.kind as usize].code);
             }
             s.push_str(&square_name(m.from));
-            let capture = board.piece_at(m.to).is_some() || matches!(m.special, Special::EnPassant { .. });
+            let ep = matches!(m.special, Special::EnPassant { .. } | Special::EnPassantRebirthPromote { .. });
+            let capture = board.piece_at(m.to).is_some() || ep;
             s.push(if capture { '*' } else { '-' });
             s.push_str(&square_name(m.to));
             if let Special::Promote(k) = m.special {
                 s.push('=');
                 s.push_str(KINDS[k as usize].code);
             }
-            if matches!(m.special, Special::EnPassant { .. }) {
+            if ep {
                 s.push_str(" ep.");
             }
         }
     }
     let u = board.make(m);
+    let fx = board.effects(&u);
+    if fx.side_changed() {
+        // Chameleon pursuit: the piece now belongs to the other side, `Nd3-c1=w`.
+        s.push_str(if p.color == Color::White { "=b" } else { "=w" });
+    }
     if let Some((r, rp)) = u.reborn() {
         // Circe rebirth, Popeye's way: `[+bPc7]`.
         let c = if rp.color == Color::White { 'w' } else { 'b' };
         s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
+    }
+    if let Some((g, gp)) = fx.ghost_summoned() {
+        // Ghost chess: the ghost comes back, uncapturable: `[+wuPc3]`.
+        let c = if gp.color == Color::White { 'w' } else { 'b' };
+        s.push_str(&format!("[+{c}u{}{}]", KINDS[gp.kind as usize].code, square_name(g)));
+    }
+    if let Some((r, placed)) = fx.anti_reborn() {
+        // AntiCirce: the capturer's rebirth, `[wPa7->d8=Q]`.
+        let c = if placed.color == Color::White { 'w' } else { 'b' };
+        s.push_str(&format!("[{c}{}{}->{}", KINDS[placed.kind as usize].code, square_name(m.to), square_name(r)));
+        if let Special::RebirthPromote(k) | Special::EnPassantRebirthPromote { kind: k, .. } = m.special {
+            s.push('=');
+            s.push_str(KINDS[k as usize].code);
+        }
+        s.push(']');
+    }
+    if let Some((h, t2, hp)) = fx.hurdle_moved() {
+        // Bul: the hurdle's move, `[bPc4->f4]`, `[wbGe3->a7]` (a Bul hurdle), `[wPc6->c8=S]`.
+        let c = if hp.color == Color::White { 'w' } else { 'b' };
+        let attr = if board.bul.contains(mysl_core::Square::from_index(t2 as u32)) { "b" } else { "" };
+        s.push_str(&format!("[{c}{attr}{}{}->{}", KINDS[hp.kind as usize].code, square_name(h), square_name(t2)));
+        if let Special::HurdlePromote(k) = m.special {
+            s.push('=');
+            s.push_str(KINDS[k as usize].code);
+        }
+        s.push(']');
+    }
+    if let Some((r, rp)) = fx.breton_removed() {
+        // Breton removal: `[-bPb3]`.
+        let c = if rp.color == Color::White { 'w' } else { 'b' };
+        s.push_str(&format!("[-{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
+    }
+    if board.bgl.on {
+        s.push_str(&board.bgl.text());
     }
     let victim = board.side;
     if board.in_check(victim) {

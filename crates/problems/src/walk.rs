@@ -36,6 +36,11 @@ pub enum Walk {
     /// Rose: knight steps turning around an octagon (clockwise or counter-clockwise), up to seven
     /// steps, every square before the last empty.
     Rose,
+    /// Bouncer (queen, rook or bishop lines): for each direction, the distance k to the first
+    /// obstacle (a piece, or the board edge: the first square off the board) decides the move:
+    /// exactly k squares the opposite way, over empty squares, to an empty square or onto an
+    /// enemy piece.
+    Bouncer(&'static [(i8, i8)]),
 }
 
 /// A piece kind: index into [`KINDS`].
@@ -53,7 +58,7 @@ pub const GRASSHOPPER: Kind = 6;
 pub const NIGHTRIDER: Kind = 7;
 pub const NIGHTRIDER_HOPPER: Kind = 8;
 /// Number of supported kinds.
-pub const NUM_KINDS: usize = 32;
+pub const NUM_KINDS: usize = 35;
 
 /// The eight images of an (x,y) step (x != y, both > 0, or one of them 0).
 const fn images(x: i8, y: i8) -> [(i8, i8); 8] {
@@ -136,6 +141,9 @@ pub const KINDS: [KindInfo; NUM_KINDS] = [
     KindInfo { walk: Walk::Chinese(&ROOK_VECTORS), code: "PA" },
     KindInfo { walk: Walk::Chinese(&BISHOP_VECTORS), code: "VA" },
     KindInfo { walk: Walk::Rose, code: "RO" },
+    KindInfo { walk: Walk::Bouncer(&QUEEN_VECTORS), code: "B1" },
+    KindInfo { walk: Walk::Bouncer(&ROOK_VECTORS), code: "B2" },
+    KindInfo { walk: Walk::Bouncer(&BISHOP_VECTORS), code: "B3" },
 ];
 
 /// Orthodox kinds a pawn may promote to, in Popeye's output order (the fairy kinds present in
@@ -170,7 +178,9 @@ pub const FAIRY_CODES: &[(&str, &str)] = &[
     ("KL", "kangaroo-lion"),
     ("G2", "grasshopper-2"),
     ("G3", "grasshopper-3"),
-    ("B1", "bouncer?"),
+    ("B1", "bouncer"),
+    ("B2", "rook bouncer"),
+    ("B3", "bishop bouncer"),
     ("BP", "berolina pawn"),
     ("AM", "amazon"),
     ("EM", "empress"),

@@ -47,7 +47,7 @@ const B: Color = Color::Black;
 fn codes_parse_to_kinds() {
     for code in [
         "G", "N", "NH", "CA", "Z", "GI", "15", "16", "24", "25", "35", "36", "37", "BI", "OK", "GN", "ZE", "CR", "ZR",
-        "G2", "G3", "KL", "NA", "PA", "VA", "RO",
+        "G2", "G3", "KL", "NA", "PA", "VA", "RO", "B1", "B2", "B3",
     ] {
         let k = kind(code);
         assert!(k >= walk::FIRST_FAIRY);
@@ -428,4 +428,27 @@ fn isardam_forbids_moves_into_observation_and_checks_by_illegal_captures() {
     b.clear(sq("h4"));
     b.put(sq("h3"), piece(B, "Q"));
     assert!(b.in_check(B));
+}
+
+#[test]
+fn bouncers_move_as_far_back_as_the_obstacle_ahead() {
+    // B1 on d4, empty board: the edge is 4 squares away to the west (a4 is the last square),
+    // south-west and south, so it moves 4 squares east (h4), north-east (h8) and north (d8);
+    // the other edges are 5 squares away and a move of 5 the other way would leave the board.
+    let b = board(&[(W, "B1", "d4")]);
+    assert_eq!(targets(&b, "d4"), ["d8", "h4", "h8"]);
+    // A piece 2 squares north: 2 squares south (d2); the way north is now blocked for the
+    // 4-square move. A black piece on h4 is taken by the 4-square move east, an own piece on h8
+    // is not.
+    let b = board(&[(W, "B1", "d4"), (B, "P", "d6"), (B, "S", "h4"), (W, "P", "h8")]);
+    assert_eq!(targets(&b, "d4"), ["d2", "h4"]);
+    // Rook and bishop bouncers: the same on their lines only.
+    assert_eq!(targets(&board(&[(W, "B2", "d4")]), "d4"), ["d8", "h4"]);
+    assert_eq!(targets(&board(&[(W, "B3", "d4")]), "d4"), ["h8"]);
+    // Checks use the same walk: Kh8 is attacked from d4 only while the south-west edge is 4
+    // squares away; a piece on c3 makes it a 1-square bounce to e5.
+    let mut b = board(&[(W, "K", "a8"), (W, "B1", "d4"), (B, "K", "h8")]);
+    assert!(b.in_check(B));
+    b.put(sq("c3"), piece(W, "P"));
+    assert!(!b.in_check(B));
 }

@@ -69,7 +69,7 @@ fn one_bad_problem_does_not_stop_the_others() {
 fn fairy_pieces_and_conditions_are_unsupported_not_errors() {
     for (text, what) in [
         ("BeginProblem\nstip h#2\npieces white Ka1 EQd4 black Kh8\nEndProblem\n", "equihopper"),
-        ("BeginProblem\nstip h#2\npieces white Ka1 B1d4 black Kh8\nEndProblem\n", "B1"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 SSd4 black Kh8\nEndProblem\n", "SS"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Madrasi RexInclusive\nEndProblem\n", "RexInclusive"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe Parrain\nEndProblem\n", "Parrain"),
         (
@@ -129,6 +129,10 @@ proptest! {
         Just("enpassant"), Just("d2d3d4"), Just("\n"), Just("Gd4"), Just("condition"), Just("mirror"), Just("a1<-->h1"),
         Just("shift"), Just("substitute"), Just("Q"), Just("S"), Just("Circe"), Just("NHb3"), Just("35a1"),
         Just("Nc3"), Just("G"), Just("CAe2"), Just("h#1"),
+        // Conditions, attributes and pieces of the coverage work (issue 7).
+        Just("Breton"), Just("bgl"), Just("4.5"), Just("1.005"), Just("-"), Just("chameleonp"), Just("antisup"),
+        Just("TransmutedKings"), Just("Pepo"), Just("ghostchess"), Just("bul"), Just("B1d4"), Just("nowk"),
+        Just("Gb3"), Just("fors"), Just("32/6K1/k7/3n4/8"), Just("60K4k"),
     ], 0..60)) {
         let text = words.join(" ");
         for p in parse_problems(&text).into_iter().flatten() {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mysl_core::{san, uci, Chess, Color, Square};
-use mysl_problems::board::{square_name, Board, Circe, Paralysis, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
+use mysl_problems::board::{square_name, Board, Circe, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
 use mysl_problems::input::{parse_problems, Problem};
 use mysl_problems::solve::Limits;
 use mysl_problems::stipulation::{Play, Stipulation};
@@ -260,8 +260,9 @@ pub fn replay_lines(board: &Board, stip: &Stipulation, lines: &[String]) -> Vec<
     if board_note(board).is_some() {
         return vec![Value::Null; lines.len()];
     }
-    // Circe rebirths, Madrasi and Isardam: replayed on the solver's own board, a position per half move.
-    if board.circe != Circe::Off || board.paralysis != Paralysis::Off {
+    // Circe rebirths and the other conditions (Madrasi, Isardam, Breton, BGL, AntiCirce, Pepo, ghosts,
+    // ...): replayed on the solver's own board, a position per half move.
+    if board.circe != Circe::Off || board.attack_conditions() {
         return replay_lines_on_solver_board(board, stip, lines);
     }
     let tree = !(stip.series || matches!(stip.play, Play::Help | Play::HelpSelf));

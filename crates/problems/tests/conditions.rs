@@ -1,0 +1,681 @@
+//! Conditions beyond Circe/Madrasi: Breton and BGL on the solver board, their input and their
+//! Popeye-style notation; Popeye's Forsyth reading (counts across ranks).
+
+use mysl_core::Color;
+use mysl_problems::board::{bgl_cost, bgl_number, parse_square, Bgl, Board, Move, Piece, BGL_INFINITE, NO_EXTRA};
+use mysl_problems::input::parse_problems;
+use mysl_problems::solve::{move_text, Limits};
+use mysl_problems::stipulation::Goal;
+use mysl_problems::walk::kind_by_code;
+use mysl_problems::{solve_problem, SolveError};
+
+const W: Color = Color::White;
+const B: Color = Color::Black;
+
+fn sq(s: &str) -> u8 {
+    parse_square(s).expect("square")
+}
+
+fn piece(c: Color, code: &str) -> Piece {
+    Piece { color: c, kind: kind_by_code(code).expect("kind") }
+}
+
+fn board(pieces: &[(Color, &str, &str)]) -> Board {
+    let mut b = Board::empty();
+    for &(c, code, s) in pieces {
+        b.put(sq(s), piece(c, code));
+    }
+    b
+}
+
+/// Popeye texts of the legal moves from `from` to `to`, sorted.
+fn texts(b: &mut Board, from: &str, to: &str) -> Vec<String> {
+    let moves: Vec<Move> = b.legal_moves().into_iter().filter(|m| m.from == sq(from) && m.to == sq(to)).collect();
+    let mut v: Vec<String> = moves.into_iter().map(|m| move_text(b, Goal::Mate, m, true)).collect();
+    v.sort();
+    v
+}
+
+fn solve_lines(text: &str) -> Vec<String> {
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let r = solve_problem(&p, &Limits::default()).expect("supported");
+    let mut lines = r.twins[0].lines.clone();
+    lines.sort();
+    lines
+}
+
+// ------------------------------------------------------------------------------------ Breton
+
+#[test]
+fn breton_capture_offers_each_own_piece_of_the_captured_kind() {
+    // Ra4*c4 takes a rook: one of White's rooks goes, the capturer itself (now on c4) or Rf2.
+    let mut b =
+        board(&[(W, "K", "h1"), (W, "R", "a4"), (W, "R", "f2"), (B, "K", "h8"), (B, "R", "c4"), (B, "S", "f7")]);
+    b.breton = true;
+    assert_eq!(texts(&mut b, "a4", "c4"), ["Ra4*c4[-wRc4]", "Ra4*c4[-wRf2]"]);
+    // A knight taken while White has no knight: nothing more goes.
+    assert_eq!(texts(&mut b, "f2", "f7"), ["Rf2*f7"]);
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("f2") && m.to == sq("f7")).expect("Rf2*f7");
+    assert_eq!(m.extra, NO_EXTRA);
+    // Quiet moves are single moves.
+    assert_eq!(texts(&mut b, "a4", "a5"), ["Ra4-a5"]);
+}
+
+#[test]
+fn breton_removal_is_undone_and_may_not_expose_the_own_king() {
+    // Ra7*d7: removing Re2 would expose Ke1 to Re8, so only the capturer itself can go.
+    let mut b =
+        board(&[(W, "K", "e1"), (W, "R", "e2"), (W, "R", "a7"), (B, "K", "h8"), (B, "R", "e8"), (B, "R", "d7")]);
+    b.breton = true;
+    assert_eq!(texts(&mut b, "a7", "d7"), ["Ra7*d7[-wRd7]"]);
+    // Make/unmake with a removal restores pieces and key.
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("a7") && m.to == sq("d7")).expect("capture");
+    let u = b.make(m);
+    assert_eq!(b.effects(&u).breton_removed(), Some((sq("d7"), piece(W, "R"))));
+    assert_eq!(b.piece_at(sq("d7")), None);
+    assert_eq!(b.piece_at(sq("a7")), None);
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("a7")), Some(piece(W, "R")));
+    assert_eq!(b.piece_at(sq("d7")), Some(piece(B, "R")));
+    assert_eq!(b.key(), key);
+}
+
+#[test]
+fn breton_removal_can_uncover_a_mate() {
+    // Bc4*e6 takes a knight, so White's knight d8 goes and Ra8 mates along the 8th rank.
+    let mut b = board(&[
+        (W, "K", "a1"),
+        (W, "R", "a8"),
+        (W, "S", "d8"),
+        (W, "B", "c4"),
+        (B, "K", "h8"),
+        (B, "P", "g7"),
+        (B, "P", "h7"),
+        (B, "S", "e6"),
+    ]);
+    b.breton = true;
+    assert_eq!(texts(&mut b, "c4", "e6"), ["Bc4*e6[-wSd8] #"]);
+    // The same capture without Breton is no check.
+    b.breton = false;
+    assert_eq!(texts(&mut b, "c4", "e6"), ["Bc4*e6"]);
+}
+
+#[test]
+fn breton_is_parsed_and_solved() {
+    let text =
+        "BeginProblem\nstip #1\npieces white Ka1 Ra8 Sd8 Bc4 black Kh8 Pg7h7 Se6\ncondition Breton\nEndProblem\n";
+    let lines = solve_lines(text);
+    assert!(lines.contains(&"1.Bc4*e6[-wSd8] # !".to_string()), "{lines:?}");
+    // Every knight move from d8 discovers the rook too; the capture on e6 removes the knight itself.
+    assert!(lines.contains(&"1.Sd8*e6[-wSe6] # !".to_string()), "{lines:?}");
+}
+
+// --------------------------------------------------------------------------------------- BGL
+
+#[test]
+fn bgl_costs_are_rounded_distances() {
+    let c = |a: &str, b: &str| bgl_cost(sq(a), sq(b));
+    assert_eq!(c("a1", "a2"), 100);
+    assert_eq!(c("a1", "b2"), 141); // sqrt 2 = 1.414
+    assert_eq!(c("g8", "f6"), 224); // sqrt 5 = 2.236
+    assert_eq!(c("d2", "g8"), 671); // sqrt 45 = 6.708
+    assert_eq!(c("a1", "g7"), 849); // 6 sqrt 2 = 8.485
+    assert_eq!(c("h8", "a1"), 990); // 7 sqrt 2 = 9.899
+    assert_eq!(c("e1", "g1"), 200);
+    assert_eq!(c("b1", "b1"), 0);
+}
+
+#[test]
+fn bgl_budgets_are_written_the_popeye_way() {
+    assert_eq!(bgl_number(400), "4");
+    assert_eq!(bgl_number(650), "6.5");
+    assert_eq!(bgl_number(105), "1.05");
+    assert_eq!(bgl_number(1076), "10.76");
+    assert_eq!(bgl_number(59), "0.59");
+    assert_eq!(bgl_number(BGL_INFINITE), "-");
+    assert_eq!(Bgl { on: true, global: false, left: [259, 1076] }.text(), " (2.59/10.76)");
+    assert_eq!(Bgl { on: true, global: true, left: [550, 550] }.text(), " (5.5)");
+}
+
+#[test]
+fn bgl_budget_limits_moves_and_checks() {
+    // White has 1.20: king steps along lines (1.00) but not diagonally (1.41).
+    let mut b = board(&[(W, "K", "d4"), (B, "K", "h8")]);
+    b.bgl = Bgl { on: true, global: false, left: [120, BGL_INFINITE] };
+    let mut to: Vec<u8> = b.legal_moves().iter().map(|m| m.to).collect();
+    to.sort();
+    assert_eq!(to, [sq("d3"), sq("c4"), sq("e4"), sq("d5")]);
+    // Ra1 attacks Ka8 (7.00) only if White can pay it.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a1"), (B, "K", "a8")]);
+    b.bgl = Bgl { on: true, global: false, left: [699, BGL_INFINITE] };
+    assert!(!b.in_check(B));
+    b.bgl.left[0] = 700;
+    assert!(b.in_check(B));
+    // Black's budget decides Black's attacks: with 1.00 the king on a8 cannot take on b7...
+    let mut b = board(&[(W, "K", "h1"), (W, "Q", "b7"), (B, "K", "a8")]);
+    b.bgl = Bgl { on: true, global: false, left: [BGL_INFINITE, 100] };
+    b.side = B;
+    assert!(b.in_check(B));
+    assert!(b.legal_moves().is_empty(), "Ka8*b7 costs 1.41");
+    // ...but with 1.41 it can.
+    b.bgl.left[1] = 141;
+    assert_eq!(b.legal_moves().len(), 1);
+}
+
+#[test]
+fn bgl_moves_pay_and_unmake_refunds() {
+    let mut b = board(&[(W, "K", "a1"), (B, "K", "h8")]);
+    b.bgl = Bgl { on: true, global: false, left: [400, 1300] };
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.to == sq("b2")).expect("Ka1-b2");
+    assert_eq!(move_text(&mut b, Goal::Mate, m, true), "Ka1-b2 (2.59/13)");
+    let u = b.make(m);
+    assert_eq!(b.bgl.left, [259, 1300]);
+    // Same pieces, other budgets: another hash key.
+    let mut same = board(&[(W, "K", "b2"), (B, "K", "h8")]);
+    same.side = B;
+    same.bgl = Bgl { on: true, global: false, left: [400, 1300] };
+    assert_ne!(b.key(), same.key());
+    b.unmake(m, u);
+    assert_eq!(b.bgl.left, [400, 1300]);
+    assert_eq!(b.key(), key);
+    // One budget for both sides: every move is paid from both.
+    b.bgl = Bgl { on: true, global: true, left: [500, 500] };
+    let m = b.legal_moves().into_iter().find(|m| m.to == sq("a2")).expect("Ka1-a2");
+    assert_eq!(move_text(&mut b, Goal::Mate, m, true), "Ka1-a2 (4)");
+    b.make(m);
+    assert_eq!(b.bgl.left, [400, 400]);
+}
+
+#[test]
+fn bgl_input() {
+    let parse = |c: &str| {
+        let text = format!("BeginProblem\nstip h#1\npieces white Ka1 black Kh8\ncondition {c}\nEndProblem\n");
+        parse_problems(&text).remove(0)
+    };
+    let p = parse("BGL 4 13").expect("parsed");
+    assert_eq!(p.bgl, Bgl { on: true, global: false, left: [400, 1300] });
+    let p = parse("bgl 6.5 34.6").expect("parsed");
+    assert_eq!(p.bgl.left, [650, 3460]);
+    let p = parse("bgl 5").expect("parsed");
+    assert_eq!(p.bgl, Bgl { on: true, global: true, left: [500, 500] });
+    let p = parse("bgl - 3").expect("parsed");
+    assert_eq!(p.bgl.left, [BGL_INFINITE, 300]);
+    // Malformed budgets are located input errors.
+    let e = parse("bgl 4.567 3").expect_err("bad budget");
+    assert_eq!((e.line, e.column, e.token.as_str()), (4, 15, "4.567"));
+    let e = parse("bgl 4 1x").expect_err("bad budget");
+    assert_eq!((e.line, e.token.as_str()), (4, "1x"));
+    // BGL with another condition is not supported yet.
+    let p = parse("bgl 4 5 Circe").expect("parsed");
+    let r = solve_problem(&p, &Limits::default());
+    assert!(matches!(r, Err(SolveError::Unsupported(ref m)) if m.contains("bgl")), "{r:?}");
+}
+
+#[test]
+fn bgl_helpmate_is_solved() {
+    // Black (5.52) plays the nightrider e4-c3-a2 (4.47) and keeps 1.05: its king can then step
+    // along lines only, so Kc4-b4 (White keeps 1.50 >= 1.41 for the diagonal check) is mate.
+    // Kc4-b3 is no mate: the king takes it (1.00).
+    let text = "BeginProblem\nstip h#1\ncondition bgl 2.5 5.52\nforsyth 32/2K1n3/k7/16\nEndProblem\n";
+    let lines = solve_lines(text);
+    assert_eq!(lines, ["1.Ne4-a2 (2.5/1.05) Kc4-b4 (1.5/1.05) #"]);
+}
+
+// ------------------------------------------------------------------------------------ Forsyth
+
+#[test]
+fn forsyth_counts_run_across_ranks_and_slashes_only_separate() {
+    // Popeye's reading: `32` is four empty ranks, `16` two.
+    let text = "BeginProblem\nstip h#5\nforsyth 32/6K1/k7/3n4/8\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let got: Vec<(u8, Piece)> = p.board.pieces().collect();
+    assert_eq!(got, [(sq("d2"), piece(B, "N")), (sq("a3"), piece(B, "K")), (sq("g4"), piece(W, "K"))]);
+    let text = "BeginProblem\nstip h#1\nforsyth 6sk/8/5s2/1p6/16/p7/K7/\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert_eq!(p.board.piece_at(sq("a1")), Some(piece(W, "K")));
+    assert_eq!(p.board.piece_at(sq("a2")), Some(piece(B, "P")));
+    // More than 64 squares: a located error.
+    let text = "BeginProblem\nstip h#1\nforsyth 60K4k\nEndProblem\n";
+    let e = parse_problems(text).remove(0).expect_err("too long");
+    assert_eq!((e.line, e.column, e.token.as_str()), (3, 9, "60K4k"));
+}
+
+// --------------------------------------------------------------------------- ChameleonPursuit
+
+/// Plays the legal move `from`-`to` (the first one found).
+fn play(b: &mut Board, from: &str, to: &str) -> mysl_problems::board::Undo {
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq(from) && m.to == sq(to)).expect("legal move");
+    b.make(m)
+}
+
+#[test]
+fn chameleon_pursuit_changes_the_side_of_a_piece_arriving_where_the_last_move_started() {
+    let mut b = board(&[(W, "K", "h5"), (W, "R", "a3"), (B, "K", "h8"), (B, "R", "d3")]);
+    b.chameleon_pursuit = true;
+    play(&mut b, "a3", "a1");
+    assert_eq!(b.last_from, sq("a3"));
+    let key = b.key();
+    // Rd3-a3 lands where Ra3-a1 started: the rook turns white.
+    assert_eq!(texts(&mut b, "d3", "a3"), ["Rd3-a3=w"]);
+    assert_eq!(texts(&mut b, "d3", "b3"), ["Rd3-b3"]);
+    let u = play(&mut b, "d3", "a3");
+    assert!(b.effects(&u).side_changed());
+    assert_eq!(b.piece_at(sq("a3")), Some(piece(W, "R")));
+    assert_eq!(b.last_from, sq("d3"));
+    let m = Move { from: sq("d3"), to: sq("a3"), special: mysl_problems::board::Special::None, extra: NO_EXTRA };
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("d3")), Some(piece(B, "R")));
+    assert_eq!(b.piece_at(sq("a3")), None);
+    assert_eq!(b.key(), key);
+    // The last move's departure square is part of the key.
+    let mut other = b.clone();
+    other.last_from = sq("a2");
+    assert_ne!(other.key(), key);
+}
+
+#[test]
+fn chameleon_pursuit_side_change_may_check_the_own_king_and_spares_kings() {
+    // With the black king on h3, the rook turned white on a3 would check it: illegal.
+    let mut b = board(&[(W, "K", "h5"), (W, "R", "a3"), (B, "K", "h3"), (B, "R", "d3")]);
+    b.chameleon_pursuit = true;
+    play(&mut b, "a3", "a1");
+    assert!(texts(&mut b, "d3", "a3").is_empty());
+    assert_eq!(texts(&mut b, "d3", "b3"), ["Rd3-b3"]);
+    // A king keeps its side.
+    let mut b = board(&[(W, "K", "h1"), (W, "P", "a3"), (B, "K", "b4")]);
+    b.chameleon_pursuit = true;
+    play(&mut b, "a3", "a4");
+    assert_eq!(texts(&mut b, "b4", "a3"), ["Kb4-a3"]);
+    play(&mut b, "b4", "a3");
+    assert_eq!(b.piece_at(sq("a3")), Some(piece(B, "K")));
+}
+
+#[test]
+fn chameleon_pursuit_input_and_play_kinds() {
+    let solve = |stip: &str, cond: &str| {
+        let text = format!("BeginProblem\nstip {stip}\npieces white Ke1 black Ke8\ncondition {cond}\nEndProblem\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        assert_eq!(p.chameleon_pursuit, cond.to_ascii_lowercase().starts_with("chameleonp"));
+        solve_problem(&p, &Limits::default()).map(|_| ())
+    };
+    assert!(solve("h#1", "ChameleonPursuit").is_ok());
+    assert!(solve("h#1", "chameleonp").is_ok());
+    // Too short a prefix (Popeye also has ChameleonChess, ChameleonCirce): not taken for it.
+    assert!(matches!(solve("h#1", "chameleon"), Err(SolveError::Unsupported(_))));
+    // Null moves (threats, series) are not done with it yet.
+    assert!(matches!(solve("#2", "ChameleonPursuit"), Err(SolveError::Unsupported(_))));
+    assert!(matches!(solve("ser-h#2", "ChameleonPursuit"), Err(SolveError::Unsupported(_))));
+}
+
+// ---------------------------------------------------------------------------- Bul, NoWk/NoBk
+
+fn bul_board(pieces: &[(Color, &str, &str)], bul: &[&str]) -> Board {
+    let mut b = board(pieces);
+    for s in bul {
+        b.bul.set(mysl_core::Square::from_index(sq(s) as u32));
+    }
+    b.promotion_fairies = b.fairy_kinds_present();
+    b
+}
+
+#[test]
+fn bul_hurdle_moves_like_the_hopper_without_capturing() {
+    // bGd4-d6 over the black pawn d5: the pawn then hops as a grasshopper, over the hopper on d6
+    // to d7, or over f5 to g5; southwards it finds no hurdle.
+    let mut b = bul_board(&[(W, "K", "h1"), (W, "G", "d4"), (W, "S", "f5"), (B, "P", "d5"), (B, "K", "a8")], &["d4"]);
+    assert_eq!(texts(&mut b, "d4", "d6"), ["bGd4-d6[bPd5->d7]", "bGd4-d6[bPd5->g5]"]);
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.to == sq("d6") && m.extra == sq("g5")).expect("move");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("g5")), Some(piece(B, "P")));
+    assert_eq!(b.piece_at(sq("d5")), None);
+    assert!(b.bul.contains(mysl_core::Square::from_index(sq("d6") as u32)));
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(B, "P")));
+    assert_eq!(b.piece_at(sq("d4")), Some(piece(W, "G")));
+    assert_eq!(b.key(), key);
+    // With d7 and the f5 line blocked, the hurdle cannot move: no hop over d5 at all.
+    let mut b = bul_board(
+        &[
+            (W, "K", "h1"),
+            (W, "G", "d4"),
+            (W, "S", "f5"),
+            (W, "S", "g5"),
+            (B, "P", "d5"),
+            (B, "P", "d7"),
+            (B, "K", "a8"),
+        ],
+        &["d4"],
+    );
+    assert!(texts(&mut b, "d4", "d6").is_empty());
+    // The same grasshopper without the attribute just hops.
+    b.bul = mysl_core::Bitboard(0);
+    assert_eq!(texts(&mut b, "d4", "d6"), ["Gd4-d6"]);
+}
+
+#[test]
+fn bul_hurdle_pawn_promotes_on_its_last_rank() {
+    // bGd5*b7 over c6: the white pawn hops over c7 to c8 or over b7 to a8 and promotes (Q R B S
+    // and the grasshopper present).
+    let mut b = bul_board(
+        &[(W, "K", "h1"), (W, "G", "d5"), (W, "P", "c6"), (B, "K", "h6"), (B, "P", "b7"), (B, "P", "c7")],
+        &["d5"],
+    );
+    let t = texts(&mut b, "d5", "b7");
+    assert_eq!(t.len(), 10, "{t:?}");
+    assert!(t.contains(&"bGd5*b7[wPc6->c8=S]".to_string()), "{t:?}");
+    assert!(t.contains(&"bGd5*b7[wPc6->a8=G]".to_string()), "{t:?}");
+}
+
+#[test]
+fn bul_checks_only_when_the_hurdle_could_move() {
+    // Gf8 over the knight e7 attacks d6; for a Bul grasshopper the knight must then be able to hop
+    // (as a grasshopper): only over d6 to c5, blocked by the pawn there.
+    let mut b = bul_board(&[(W, "K", "h1"), (W, "G", "f8"), (W, "S", "e7"), (B, "K", "d6"), (B, "P", "c5")], &["f8"]);
+    assert!(!b.in_check(B));
+    b.clear(sq("c5"));
+    assert!(b.in_check(B));
+    b.put(sq("c5"), piece(B, "P"));
+    b.bul = mysl_core::Bitboard(0);
+    assert!(b.in_check(B));
+}
+
+#[test]
+fn bul_input_and_popeye_notation() {
+    // Attributes hold for the pieces after them up to the next colour.
+    let text = "BeginProblem\nstip #1\npieces white Kh1 white bul Gd4 Gf5 black Ka8 Gb8\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let bul: Vec<u8> = p.board.bul.into_iter().map(|s| s as u8).collect();
+    assert_eq!(bul, [sq("d4"), sq("f5")]);
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    // Only on hoppers of the grasshopper type for now.
+    let text = "BeginProblem\nstip #1\npieces white Kh1 bul Rd4 black Ka8\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(p.unsupported.iter().any(|u| u.contains("bul")), "{:?}", p.unsupported);
+    // Not with twins.
+    let text = "BeginProblem\nstip #1\npieces white Kh1 bul Gd4 black Ka8\ntwin move h1 h2\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+#[test]
+fn no_white_king_with_option_nowk() {
+    let text = "BeginProblem\nstip h#1\npieces white Rg7 Rh1 black Ka8\noption NoWk\nEndProblem\n";
+    assert_eq!(solve_lines(text), ["1.Ka8-b8 Rh1-h8 #"]);
+    let text = "BeginProblem\nstip h#1\npieces white Rg7 Rh1 black Ka8\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(m)) if m.contains("NoWk")));
+}
+
+// ---------------------------------------------------------------------------- AntiSuperCirce
+
+#[test]
+fn antisupercirce_capturer_is_reborn_on_any_empty_square() {
+    use mysl_problems::board::AntiCirce;
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d5")]);
+    b.anticirce = AntiCirce::SuperCalvet;
+    // 64 squares less the two kings: d1 (left), d5 (Calvet: the rook may stay) and 60 others.
+    let t = texts(&mut b, "d1", "d5");
+    assert_eq!(t.len(), 62, "{t:?}");
+    assert!(t.contains(&"Rd1*d5[wRd5->d5]".to_string()));
+    assert!(t.contains(&"Rd1*d5[wRd5->d1]".to_string()));
+    assert!(t.contains(&"Rd1*d5[wRd5->h7] +".to_string()), "reborn next to the king: check");
+    // Cheylan: not on the capture square.
+    b.anticirce = AntiCirce::SuperCheylan;
+    let t = texts(&mut b, "d1", "d5");
+    assert_eq!(t.len(), 61);
+    assert!(!t.contains(&"Rd1*d5[wRd5->d5]".to_string()));
+    // Quiet moves are unchanged.
+    assert_eq!(texts(&mut b, "d1", "d4"), ["Rd1-d4"]);
+    // Make/unmake.
+    b.anticirce = AntiCirce::SuperCalvet;
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.to == sq("d5") && m.extra == sq("a3")).expect("move");
+    let u = b.make(m);
+    assert_eq!(b.effects(&u).anti_reborn(), Some((sq("a3"), piece(W, "R"))));
+    assert_eq!(b.piece_at(sq("a3")), Some(piece(W, "R")));
+    assert_eq!(b.piece_at(sq("d5")), None);
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("d1")), Some(piece(W, "R")));
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(B, "P")));
+    assert_eq!(b.key(), key);
+}
+
+#[test]
+fn antisupercirce_pawn_reborn_on_its_last_rank_promotes() {
+    use mysl_problems::board::AntiCirce;
+    let mut b = board(&[(W, "K", "h1"), (W, "P", "b6"), (B, "K", "h3"), (B, "P", "a7")]);
+    b.anticirce = AntiCirce::SuperCalvet;
+    let t = texts(&mut b, "b6", "a7");
+    // 62 empty squares: the 8 of the 8th rank four times (Q R B S), the 54 others once.
+    assert_eq!(t.len(), 8 * 4 + 54, "{t:?}");
+    assert!(t.contains(&"b6*a7[wPa7->d8=Q]".to_string()));
+    assert!(t.contains(&"b6*a7[wPa7->e8=S]".to_string()));
+    assert!(t.contains(&"b6*a7[wPa7->b6]".to_string()));
+}
+
+#[test]
+fn antisupercirce_input() {
+    use mysl_problems::board::AntiCirce;
+    let cond = |c: &str| {
+        let text = format!("BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition {c}\nEndProblem\n");
+        parse_problems(&text).remove(0).expect("parsed")
+    };
+    assert_eq!(cond("antisup").anticirce, AntiCirce::SuperCalvet);
+    assert_eq!(cond("AntiSuperCirce Cheylan").anticirce, AntiCirce::SuperCheylan);
+    assert_eq!(cond("AntiCirce Super").anticirce, AntiCirce::SuperCalvet);
+    // Plain AntiCirce (rebirth on the game-array square) is not done yet.
+    let p = cond("AntiCirce");
+    assert!(p.unsupported.iter().any(|u| u.contains("AntiCirce")), "{:?}", p.unsupported);
+    // Castling rights with AntiCirce: not supported yet.
+    let text = "BeginProblem\nstip #2\npieces white Ke1 Rh1 black Kh8\ncondition antisup\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(m)) if m.contains("castling")));
+}
+
+// ---------------------------------------------------------------------------- TransmutedKings
+
+#[test]
+fn transmuted_king_in_check_moves_only_like_the_checking_piece() {
+    // Kd4 checked by Ra4 moves as a rook: up and down the d-file, or takes a4; along the 4th
+    // rank it stays in the rook's line, and its king steps (c5, e3, ...) are gone.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a4"), (B, "K", "d4")]);
+    b.transmuted_kings = true;
+    b.side = B;
+    let mut to: Vec<String> = b.legal_moves().iter().map(|m| mysl_problems::board::square_name(m.to)).collect();
+    to.sort();
+    assert_eq!(to, ["a4", "d1", "d2", "d3", "d5", "d6", "d7", "d8"]);
+    // Without the condition: ordinary king steps off the 4th rank.
+    b.transmuted_kings = false;
+    let mut to: Vec<String> = b.legal_moves().iter().map(|m| mysl_problems::board::square_name(m.to)).collect();
+    to.sort();
+    assert_eq!(to, ["c3", "c5", "d3", "d5", "e3", "e5"]);
+}
+
+#[test]
+fn transmuted_king_attacks_like_the_piece_attacking_it() {
+    // Kb2, attacked by Ba3, attacks like a bishop: Ke5 is in check from b2 (c3, d4 empty).
+    let mut b = board(&[(W, "K", "b2"), (B, "B", "a3"), (B, "K", "e5")]);
+    b.transmuted_kings = true;
+    assert_eq!(b.transmutations(W), 1 << kind_by_code("B").expect("B"));
+    assert!(b.in_check(B));
+    b.transmuted_kings = false;
+    assert!(!b.in_check(B));
+    // A king not attacked is an ordinary king.
+    let mut b = board(&[(W, "K", "b2"), (B, "K", "e5")]);
+    b.transmuted_kings = true;
+    assert_eq!(b.transmutations(W), 0);
+    assert!(!b.in_check(B));
+}
+
+#[test]
+fn transmuted_kings_input() {
+    let text = "BeginProblem\nstip #2\npieces white Ka1 black Kh8\ntwin condition TransmutedKings\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let t = mysl_problems::twin_positions(&p).expect("supported");
+    assert!(!t[0].1.transmuted_kings);
+    assert!(t[1].1.transmuted_kings);
+    assert_eq!(t[1].0, "b) TransmutedKings");
+}
+
+// ----------------------------------------------------------------------------------------- Pepo
+
+#[test]
+fn pepo_check_needs_two_attackers_and_an_attacked_king_cannot_move() {
+    // One rook on the king: no check, but the king is paralysed: stalemate.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a4"), (B, "K", "d4")]);
+    b.pepo = true;
+    b.side = B;
+    assert!(!b.in_check(B));
+    assert!(b.legal_moves().is_empty());
+    assert!(b.is_stalemate());
+    // Another black piece still moves.
+    b.put(sq("h7"), piece(B, "P"));
+    assert_eq!(b.legal_moves().len(), 2);
+    b.clear(sq("h7"));
+    // Two rooks: check, and mate (the king cannot move).
+    b.put(sq("d1"), piece(W, "R"));
+    assert!(b.in_check(B));
+    assert!(b.is_mate());
+    // The attacking king does not count: Ke3 and Ra4 give no check.
+    let mut b = board(&[(W, "K", "e3"), (W, "R", "a4"), (B, "K", "d4")]);
+    b.pepo = true;
+    assert!(!b.in_check(B));
+    // Without the condition one rook checks and the king steps away.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a4"), (B, "K", "d4")]);
+    b.side = B;
+    assert!(b.in_check(B));
+    assert_eq!(b.legal_moves().len(), 6);
+}
+
+#[test]
+fn pepo_input() {
+    let text = "BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition Pepo\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(p.pepo);
+    let text = "BeginProblem\nstip #2\npieces white Ke1 Ra1 black Kh8\ncondition Pepo\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(m)) if m.contains("castling")));
+}
+
+// ----------------------------------------------------------------------------------- GhostChess
+
+/// Plays `from`-`to` (a legal move) and returns its Popeye text.
+fn play_text(b: &mut Board, from: &str, to: &str) -> String {
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq(from) && m.to == sq(to)).expect("legal move");
+    let t = move_text(b, Goal::Mate, m, true);
+    b.make(m);
+    t
+}
+
+#[test]
+fn ghost_chess_captured_pieces_come_back_uncapturable() {
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d5")]);
+    b.ghost_chess = true;
+    let start = b.key();
+    assert_eq!(play_text(&mut b, "d1", "d5"), "Rd1*d5");
+    assert_eq!(play_text(&mut b, "h8", "g8"), "Kh8-g8");
+    // The rook leaves d5: the pawn comes back there, uncapturable.
+    assert_eq!(play_text(&mut b, "d5", "a5"), "Rd5-a5[+buPd5]");
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(B, "P")));
+    assert!(b.uncapturable.contains(mysl_core::Square::from_index(sq("d5") as u32)));
+    assert_eq!(play_text(&mut b, "d5", "d4"), "uPd5-d4");
+    // Ra5-a4 is possible, but the rook cannot take the ghost on d4.
+    assert_eq!(play_text(&mut b, "a5", "a4"), "Ra5-a4");
+    b.make_null();
+    assert!(texts(&mut b, "a4", "d4").is_empty());
+    assert_eq!(texts(&mut b, "a4", "c4"), ["Ra4-c4"]);
+    // Taking everything back restores the key.
+    let mut b2 = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d5")]);
+    b2.ghost_chess = true;
+    let m = b2.legal_moves().into_iter().find(|m| m.to == sq("d5")).expect("Rd1*d5");
+    let u1 = b2.make(m);
+    let k = b2.legal_moves().into_iter().find(|m| m.to == sq("g8")).expect("Kg8");
+    let u2 = b2.make(k);
+    let r = b2.legal_moves().into_iter().find(|m| m.from == sq("d5") && m.to == sq("a5")).expect("Ra5");
+    let u3 = b2.make(r);
+    assert_eq!(b2.effects(&u3).ghost_summoned(), Some((sq("d5"), piece(B, "P"))));
+    b2.unmake(r, u3);
+    b2.unmake(k, u2);
+    b2.unmake(m, u1);
+    assert_eq!(b2.key(), start);
+    assert_eq!(b2.piece_at(sq("d5")), Some(piece(B, "P")));
+}
+
+#[test]
+fn ghost_chess_latest_ghost_comes_back_first() {
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "a8"), (B, "P", "d5"), (B, "R", "d8")]);
+    b.ghost_chess = true;
+    assert_eq!(play_text(&mut b, "d1", "d5"), "Rd1*d5");
+    assert_eq!(play_text(&mut b, "d8", "d5"), "Rd8*d5");
+    assert_eq!(play_text(&mut b, "h1", "g1"), "Kh1-g1");
+    // Two ghosts under d5: the white rook (taken last) comes back first...
+    assert_eq!(play_text(&mut b, "d5", "h5"), "Rd5-h5[+wuRd5]");
+    assert_eq!(play_text(&mut b, "d5", "d1"), "uRd5-d1[+buPd5]");
+}
+
+// ------------------------------------------------------------------------- make/unmake playouts
+
+/// Random playouts under each condition: after every move all legal replies are made and taken
+/// back one by one, and at the end the whole line is taken back; the board (pieces, key, side)
+/// must come back each time.
+#[test]
+fn random_playouts_restore_the_board_under_each_condition() {
+    use mysl_problems::board::{AntiCirce, Undo};
+    let start = "BeginProblem\nstip h#9\nfors rnbqkbnr/pppppppp/2g5/8/8/5G2/PPPPPPPP/RNBQKBNR\nEndProblem\n";
+    let base = parse_problems(start).remove(0).expect("parsed").board;
+    type Setup = Box<dyn Fn(&mut Board)>;
+    let setups: Vec<(&str, Setup)> = vec![
+        ("breton", Box::new(|b: &mut Board| b.breton = true)),
+        ("bgl", Box::new(|b: &mut Board| b.bgl = Bgl { on: true, global: false, left: [1500, 1800] })),
+        ("bgl global", Box::new(|b: &mut Board| b.bgl = Bgl { on: true, global: true, left: [2500, 2500] })),
+        ("chameleon pursuit", Box::new(|b: &mut Board| b.chameleon_pursuit = true)),
+        ("antisupercirce", Box::new(|b: &mut Board| b.anticirce = AntiCirce::SuperCalvet)),
+        ("transmuted kings", Box::new(|b: &mut Board| b.transmuted_kings = true)),
+        ("pepo", Box::new(|b: &mut Board| b.pepo = true)),
+        ("ghost chess", Box::new(|b: &mut Board| b.ghost_chess = true)),
+        (
+            "bul",
+            Box::new(|b: &mut Board| {
+                for s in ["c6", "f3"] {
+                    b.bul.set(mysl_core::Square::from_index(sq(s) as u32));
+                }
+            }),
+        ),
+    ];
+    let snapshot = |b: &Board| (b.key(), b.side, b.pieces().collect::<Vec<_>>());
+    let mut seed = 0x1234_5678_9abc_def0u64;
+    for (name, setup) in &setups {
+        for _ in 0..6 {
+            let mut b = base.clone();
+            b.promotion_fairies = b.fairy_kinds_present();
+            setup(&mut b);
+            let first = snapshot(&b);
+            let mut line: Vec<(Move, Undo)> = Vec::new();
+            for _ in 0..40 {
+                let moves = b.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let here = snapshot(&b);
+                for &m in &moves {
+                    let _ = move_text(&mut b, Goal::Mate, m, true);
+                    let u = b.make(m);
+                    let _ = b.legal_moves();
+                    b.unmake(m, u);
+                    assert_eq!(snapshot(&b), here, "{name}: {m:?} not taken back");
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let m = moves[(seed >> 33) as usize % moves.len()];
+                let u = b.make(m);
+                line.push((m, u));
+            }
+            while let Some((m, u)) = line.pop() {
+                b.unmake(m, u);
+            }
+            assert_eq!(snapshot(&b), first, "{name}: line not taken back");
+        }
+    }
+}
