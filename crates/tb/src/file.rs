@@ -297,6 +297,18 @@ fn encode_jobs(jobs: &[(Box<Walk>, usize)], threads: usize) -> Vec<Vec<u8>> {
 /// The bytes of a file from its six stream sections.
 fn assemble(m: Material, size: u64, sections: &[Vec<u8>], flags: u32) -> Vec<u8> {
     let mut buf = Vec::with_capacity(HEADER + sections.iter().map(|s| s.len()).sum::<usize>() + 4);
+    buf.extend_from_slice(&header(m, size, sections, flags));
+    for s in sections {
+        buf.extend_from_slice(s);
+    }
+    let crc = crc32fast::hash(&buf);
+    buf.extend_from_slice(&crc.to_le_bytes());
+    buf
+}
+
+/// The header of a file with these stream sections (the stream directory included).
+fn header(m: Material, size: u64, sections: &[Vec<u8>], flags: u32) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(HEADER);
     buf.extend_from_slice(MAGIC);
     buf.extend_from_slice(&VERSION.to_le_bytes());
     let mut name = [0u8; 16];
@@ -313,12 +325,35 @@ fn assemble(m: Material, size: u64, sections: &[Vec<u8>], flags: u32) -> Vec<u8>
         buf.extend_from_slice(&(s.len() as u64).to_le_bytes());
         at += s.len() as u64;
     }
-    for s in sections {
-        buf.extend_from_slice(s);
-    }
-    let crc = crc32fast::hash(&buf);
-    buf.extend_from_slice(&crc.to_le_bytes());
     buf
+}
+
+/// Writes a file from its stream sections without assembling it in memory (a 5-piece file is hundreds of
+/// MB): a temporary file, checked by opening it as a table (header, checksum, every stream section), then
+/// renamed.
+fn write_sections(dir: &Path, m: Material, size: u64, sections: &[Vec<u8>], flags: u32) -> Result<PathBuf, TbError> {
+    let path = path_for(dir, &m);
+    fs::create_dir_all(dir).map_err(|e| TbError::Io { path: dir.to_path_buf(), source: e })?;
+    let tmp = dir.join(format!(".{m}.mtb.tmp{}", std::process::id()));
+    let io = |e| TbError::Io { path: tmp.clone(), source: e };
+    {
+        let mut w = std::io::BufWriter::new(fs::File::create(&tmp).map_err(io)?);
+        let mut crc = crc32fast::Hasher::new();
+        let head = header(m, size, sections, flags);
+        for part in std::iter::once(&head).chain(sections) {
+            crc.update(part);
+            w.write_all(part).map_err(io)?;
+        }
+        w.write_all(&crc.finalize().to_le_bytes()).map_err(io)?;
+        let f = w.into_inner().map_err(|e| io(e.into_error()))?;
+        f.sync_all().map_err(io)?;
+    }
+    if let Err(e) = TableFile::open(&tmp, Some(m)) {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    fs::rename(&tmp, &path).map_err(|e| TbError::Io { path: path.clone(), source: e })?;
+    Ok(path)
 }
 
 /// The bytes of a table file.
@@ -560,11 +595,8 @@ pub fn generate_file(
         sections.push(e);
     }
     drop(dm);
-    let buf = assemble(m, size, &sections, flags);
-    drop(sections);
     // the file must read back (header, checksum, every stream section) before it replaces anything
-    TableFile::from_bytes(&path_for(dir, &m), buf.clone(), Some(m))?;
-    write_bytes(dir, m, &buf)
+    write_sections(dir, m, size, &sections, flags)
 }
 
 /// One stream of an open file.
@@ -697,12 +729,18 @@ impl TableFile {
         // a table replaced later is a new file, and this mapping keeps the old one.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
         let f = TableFile::checked(path, Bytes::Mapped(map), expect)?;
-        if let Bytes::Mapped(m) = &f.bytes {
-            // the checksum read every page; the probes need few of them again
+        // the checksum read every page; the probes need few of them again
+        f.release_pages();
+        Ok(f)
+    }
+
+    /// Hands the pages of a mapped file back to the kernel (they are read from the file again when needed):
+    /// the generator, once it no longer reads an ending it promotes into.
+    pub fn release_pages(&self) {
+        if let Bytes::Mapped(m) = &self.bytes {
             // Safety: a private read-only file mapping: dropped pages are read from the file again.
             let _ = unsafe { m.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
         }
-        Ok(f)
     }
 
     /// A table file from bytes in memory.

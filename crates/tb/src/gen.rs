@@ -931,6 +931,10 @@ fn solve(
             for &(a, _) in ranges {
                 release(a / ss);
             }
+            // the endings it promotes into are read by the most advanced batch only
+            for (_, f) in &work.near_files {
+                f.release_pages();
+            }
         }
         progress.advance(1);
     }
