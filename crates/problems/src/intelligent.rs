@@ -56,7 +56,18 @@ struct Tables {
     mask: Vec<u16>,
     /// `[k]`: the bits of the on-board neighbours of k.
     flights: [u16; 64],
+    /// `[colour][from][to]`: a pawn's moves to stand on `to` as a pawn or promoted piece.
+    pawn_any: Vec<u8>,
+    /// `[cover type][from][k]` -> `(start, len)` into `cover`: the (mask, cost) pairs of a piece of
+    /// that type on `from` (ending on any square but k; a king not next to k), Pareto-minimal
+    /// (no other pair covers a superset for no more moves), by increasing cost.
+    cover_index: Vec<(u32, u32)>,
+    /// `mask | cost << 16`.
+    cover: Vec<u32>,
 }
+
+/// Cover types of `cover_index`: N B R Q K, the white pawn, the black pawn (promotions included).
+const C_TYPES: usize = 7;
 
 fn coords(s: usize) -> (i32, i32) {
     ((s % 8) as i32, (s / 8) as i32)
@@ -219,39 +230,75 @@ fn tables() -> &'static Tables {
                 }
             }
         }
-        Tables { dist, pawn, promo, mask, flights }
-    })
-}
-
-/// Scratch buffers of the bound (one per search thread: no allocation per node).
-#[derive(Clone, Debug)]
-pub struct Scratch {
-    best: Vec<u8>,
-    next: Vec<u8>,
-    active: Vec<u16>,
-    next_active: Vec<u16>,
-    /// Per piece: the cheapest cost per mask, and the masks set.
-    piece_cost: Vec<u8>,
-    piece_masks: Vec<u16>,
-    /// Mating pieces: (attacker type or pawn marker, square).
-    pieces: Vec<(u8, u8)>,
-    /// Mated side's non-king pieces: (kind, square).
-    blockers: Vec<(u8, u8)>,
-}
-
-impl Default for Scratch {
-    fn default() -> Self {
-        Scratch {
-            best: vec![NEVER; 512],
-            next: vec![NEVER; 512],
-            active: Vec::with_capacity(512),
-            next_active: Vec::with_capacity(512),
-            piece_cost: vec![NEVER; 512],
-            piece_masks: Vec::with_capacity(512),
-            pieces: Vec::with_capacity(32),
-            blockers: Vec::with_capacity(32),
+        let mut pawn_any = vec![NEVER; 2 * 64 * 64];
+        for c in 0..2 {
+            for from in 0..64 {
+                for to in 0..64 {
+                    let mut best = pawn[(c * 64 + from) * 64 + to];
+                    for ki in 0..4 {
+                        best = best.min(promo[((c * 64 + from) * 4 + ki) * 64 + to]);
+                    }
+                    pawn_any[(c * 64 + from) * 64 + to] = best;
+                }
+            }
         }
-    }
+        let mut cover_index = vec![(0u32, 0u32); C_TYPES * 64 * 64];
+        let mut cover = Vec::new();
+        let mut arr = vec![NEVER; 512];
+        let mut pairs: Vec<(u8, u16)> = Vec::new();
+        for ct in 0..C_TYPES {
+            for from in 0..64 {
+                for k in 0..64 {
+                    pairs.clear();
+                    let mut put = |m: u16, c: u8, pairs: &mut Vec<(u8, u16)>| {
+                        if m == 0 || c == NEVER {
+                            return;
+                        }
+                        if arr[m as usize] == NEVER {
+                            pairs.push((0, m));
+                        }
+                        arr[m as usize] = arr[m as usize].min(c);
+                    };
+                    for to in 0..64 {
+                        if to == k {
+                            continue;
+                        }
+                        let at = |typ: usize| mask[(typ * 64 + to) * 64 + k];
+                        match ct {
+                            0..=3 => put(at(ct), dist[(ct * 64 + from) * 64 + to], &mut pairs),
+                            4 => {
+                                if king_dist(to, k) >= 2 {
+                                    put(at(T_KING), dist[(T_KING * 64 + from) * 64 + to], &mut pairs);
+                                }
+                            }
+                            _ => {
+                                let c = ct - 5;
+                                put(at(T_WPAWN + c), pawn[(c * 64 + from) * 64 + to], &mut pairs);
+                                for (ki, &typ) in D_KINDS.iter().take(4).enumerate() {
+                                    put(at(typ), promo[((c * 64 + from) * 4 + ki) * 64 + to], &mut pairs);
+                                }
+                            }
+                        }
+                    }
+                    for p in pairs.iter_mut() {
+                        p.0 = arr[p.1 as usize];
+                        arr[p.1 as usize] = NEVER;
+                    }
+                    // By cost, larger sets first; keep the pairs no kept pair dominates.
+                    pairs.sort_by_key(|&(c, m)| (c, std::cmp::Reverse(m.count_ones()), m));
+                    let start = cover.len();
+                    for &(c, m) in pairs.iter() {
+                        let dominated = cover[start..].iter().any(|&e: &u32| (e as u16) & m == m);
+                        if !dominated {
+                            cover.push(m as u32 | (c as u32) << 16);
+                        }
+                    }
+                    cover_index[(ct * 64 + from) * 64 + k] = (start as u32, (cover.len() - start) as u32);
+                }
+            }
+        }
+        Tables { dist, pawn, promo, mask, flights, pawn_any, cover_index, cover }
+    })
 }
 
 /// Does the bound apply to this board (orthodox pieces, no condition, no castling rights)?
@@ -264,18 +311,11 @@ pub fn applicable(board: &Board) -> bool {
         && board.castling == 0
 }
 
-/// Pawn marker in `Scratch::pieces` (the colour is the mating side's).
-const P_PAWN: u8 = 7;
-
 /// The cheapest moves of a piece of kind `kind` (walk kind) of colour `c` on `from` to stand on
 /// `to`, a pawn possibly promoting; `NEVER` if impossible.
 fn cost_to(t: &Tables, c: usize, kind: u8, from: usize, to: usize) -> u8 {
     if kind == walk::PAWN {
-        let mut best = t.pawn[(c * 64 + from) * 64 + to];
-        for ki in 0..4 {
-            best = best.min(t.promo[((c * 64 + from) * 4 + ki) * 64 + to]);
-        }
-        best
+        t.pawn_any[(c * 64 + from) * 64 + to]
     } else {
         t.dist[(dist_row(kind) * 64 + from) * 64 + to]
     }
@@ -291,6 +331,154 @@ fn dist_row(kind: u8) -> usize {
     }
 }
 
+/// Entries of the per-thread cache of cover sets (a power of two).
+const CACHE: usize = 1 << 14;
+/// Maximal cover sets kept in a cache entry (more: not cached, computed each time).
+const CACHE_SETS: usize = 27;
+
+/// One cache entry: the maximal sets (with K attacked) that the mating pieces `key` cover
+/// around K within w moves.
+#[derive(Clone, Copy, Debug)]
+struct CacheEntry {
+    key: u64,
+    n: u8,
+    sets: [u16; CACHE_SETS],
+}
+
+/// Scratch buffers and the cover-set cache of the bound (one per search thread: no allocation
+/// per node).
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    best: Vec<u8>,
+    next: Vec<u8>,
+    active: Vec<u16>,
+    next_active: Vec<u16>,
+    piece_cost: Vec<u8>,
+    piece_masks: Vec<u16>,
+    /// Mating pieces: (cover type, square).
+    pieces: Vec<(u8, u8)>,
+    /// Mated side's non-king pieces: (kind, square).
+    blockers: Vec<(u8, u8)>,
+    /// Maximal cover sets of the K being looked at.
+    sets: Vec<u16>,
+    cache: Vec<CacheEntry>,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            best: vec![NEVER; 512],
+            next: vec![NEVER; 512],
+            active: Vec::with_capacity(512),
+            next_active: Vec::with_capacity(512),
+            piece_cost: vec![NEVER; 512],
+            piece_masks: Vec::with_capacity(512),
+            pieces: Vec::with_capacity(32),
+            blockers: Vec::with_capacity(32),
+            sets: Vec::with_capacity(512),
+            cache: vec![CacheEntry { key: 0, n: 0, sets: [0; CACHE_SETS] }; CACHE],
+        }
+    }
+}
+
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The maximal sets among K and its flights that the mating pieces (`s.pieces`) can cover,
+/// K included, with at most `w` moves in all, into `s.sets` (from the cache when it has them).
+fn cover_sets(t: &Tables, s: &mut Scratch, pieces_key: u64, k: usize, w: u8) {
+    let key = mix(pieces_key ^ mix((k as u64) << 8 | w as u64)) | 1;
+    let slot = key as usize & (CACHE - 1);
+    let e = &s.cache[slot];
+    s.sets.clear();
+    if e.key == key {
+        s.sets.extend_from_slice(&e.sets[..e.n as usize]);
+        return;
+    }
+    // Dynamic program over the pieces: best[m] = fewest moves to cover the set m.
+    for &m in &s.active {
+        s.best[m as usize] = NEVER;
+    }
+    s.active.clear();
+    s.best[0] = 0;
+    s.active.push(0);
+    for pi in 0..s.pieces.len() {
+        let (pk, from) = s.pieces[pi];
+        // This piece's cheapest cost per cover mask (Pareto pairs, by increasing cost).
+        let (st, len) = t.cover_index[(pk as usize * 64 + from as usize) * 64 + k];
+        s.piece_masks.clear();
+        for &e in &t.cover[st as usize..(st + len) as usize] {
+            let cost = (e >> 16) as u8;
+            if cost > w {
+                break;
+            }
+            let m = e as u16;
+            s.piece_masks.push(m);
+            s.piece_cost[m as usize] = cost;
+        }
+        if s.piece_masks.is_empty() {
+            continue;
+        }
+        // Combine with the sets covered by the pieces before it.
+        s.next_active.clear();
+        for &m in &s.active {
+            s.next[m as usize] = s.best[m as usize];
+            s.next_active.push(m);
+        }
+        for ai in 0..s.active.len() {
+            let m0 = s.active[ai];
+            let c0 = s.best[m0 as usize];
+            for &pm in &s.piece_masks {
+                let c = c0 + s.piece_cost[pm as usize];
+                if c > w {
+                    continue;
+                }
+                let m = (m0 | pm) as usize;
+                if s.next[m] == NEVER {
+                    s.next_active.push(m as u16);
+                    s.next[m] = c;
+                } else if c < s.next[m] {
+                    s.next[m] = c;
+                }
+            }
+        }
+        for &pm in &s.piece_masks {
+            s.piece_cost[pm as usize] = NEVER;
+        }
+        std::mem::swap(&mut s.best, &mut s.next);
+        std::mem::swap(&mut s.active, &mut s.next_active);
+        for &m in &s.next_active {
+            s.next[m as usize] = NEVER;
+        }
+    }
+    // The maximal sets with K attacked (a subset of a coverable set is coverable, and the test
+    // in `mate_possible` only gets easier with a larger set).
+    for &m in &s.active {
+        if m & CHECK_BIT != 0 {
+            s.sets.push(m);
+        }
+    }
+    s.sets.sort_unstable_by_key(|m| std::cmp::Reverse(m.count_ones()));
+    let mut kept = 0;
+    for i in 0..s.sets.len() {
+        let m = s.sets[i];
+        if !s.sets[..kept].iter().any(|&x| x & m == m) {
+            s.sets[kept] = m;
+            kept += 1;
+        }
+    }
+    s.sets.truncate(kept);
+    if kept <= CACHE_SETS {
+        let e = &mut s.cache[slot];
+        e.key = key;
+        e.n = kept as u8;
+        e.sets[..kept].copy_from_slice(&s.sets);
+    }
+}
+
 /// Can `mating` (with `w` moves left, its last move included) mate the other king while that
 /// side makes at most `b` moves? `false` only when no line can end in mate (see the module
 /// comment); call only when [`applicable`].
@@ -300,12 +488,21 @@ pub fn mate_possible(board: &Board, mating: Color, w: u32, b: u32, s: &mut Scrat
     let king = king as usize;
     let w = w.min(100) as u8;
     let b = b.min(100) as i32;
-    let mc = mating.index();
     let vc = (!mating).index();
     s.pieces.clear();
+    let mut pieces_key = 0x5151_u64;
     for kind in [walk::QUEEN, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::KING, walk::PAWN] {
+        let ct = match kind {
+            walk::KNIGHT => T_KNIGHT,
+            walk::BISHOP => T_BISHOP,
+            walk::ROOK => T_ROOK,
+            walk::QUEEN => T_QUEEN,
+            walk::KING => T_KING,
+            _ => 5 + mating.index(),
+        };
         for sq in board.kind_bb(mating, kind) {
-            s.pieces.push((if kind == walk::PAWN { P_PAWN } else { kind }, sq as u8));
+            s.pieces.push((ct as u8, sq as u8));
+            pieces_key = pieces_key.wrapping_add(mix((ct * 64 + sq as usize + 1) as u64));
         }
     }
     s.blockers.clear();
@@ -315,157 +512,54 @@ pub fn mate_possible(board: &Board, mating: Color, w: u32, b: u32, s: &mut Scrat
         }
     }
     let nblock = s.blockers.len() as u32;
-    let pawn_type = if mating == Color::White { T_WPAWN } else { T_BPAWN };
-    for k in 0..64usize {
-        let dk = king_dist(king, k);
-        if dk > b {
-            continue;
-        }
-        let budget = b - dk;
-        let flights = t.flights[k];
-        // Cheapest block of each flight by the mated side.
-        let mut block = [NEVER; 8];
-        for (i, (df, dr)) in DIRS.iter().enumerate() {
-            if flights & (1 << i) == 0 {
-                continue;
-            }
-            let (kf, kr) = coords(k);
-            let f = ((kr + dr) * 8 + kf + df) as usize;
-            let mut best = NEVER;
-            for &(kind, from) in &s.blockers {
-                best = best.min(cost_to(t, vc, kind, from as usize, f));
-                if best == 0 {
-                    break;
-                }
-            }
-            if best as i32 <= budget {
-                block[i] = best;
-            }
-        }
-        // The flights that can be blocked at all: the mating side must cover the others.
-        let mut blockable = 0u16;
-        for (i, &c) in block.iter().enumerate() {
-            if c != NEVER {
-                blockable |= 1 << i;
-            }
-        }
-        let need = CHECK_BIT | (flights & !blockable);
-        // Dynamic program: best[m] = fewest moves of the mating side to cover the set m.
-        for &m in &s.active {
-            s.best[m as usize] = NEVER;
-        }
-        s.active.clear();
-        s.best[0] = 0;
-        s.active.push(0);
-        let relevant = CHECK_BIT | flights;
-        for pi in 0..s.pieces.len() {
-            let (pk, from) = s.pieces[pi];
-            let from = from as usize;
-            // This piece's cheapest cost per cover mask.
-            s.piece_masks.clear();
-            for to in 0..64usize {
-                if to == k {
+    let (kf0, kr0) = coords(king);
+    for kr in (kr0 - b).max(0)..=(kr0 + b).min(7) {
+        for kf in (kf0 - b).max(0)..=(kf0 + b).min(7) {
+            let k = (kr * 8 + kf) as usize;
+            let budget = b - king_dist(king, k);
+            let flights = t.flights[k];
+            // Cheapest block of each flight by the mated side.
+            let mut block = [NEVER; 8];
+            let mut blockable = 0u16;
+            for (i, (df, dr)) in DIRS.iter().enumerate() {
+                if flights & (1 << i) == 0 {
                     continue;
                 }
-                let (typ, cost) = if pk == P_PAWN {
-                    (pawn_type, t.pawn[(mc * 64 + from) * 64 + to])
-                } else if pk == walk::KING {
-                    if king_dist(to, k) <= 1 {
-                        continue;
-                    }
-                    (T_KING, t.dist[(T_KING * 64 + from) * 64 + to])
-                } else {
-                    let r = dist_row(pk);
-                    (r, t.dist[(r * 64 + from) * 64 + to])
-                };
-                if cost <= w {
-                    let m = t.mask[(typ * 64 + to) * 64 + k] & relevant;
-                    if m != 0 {
-                        note(s, m, cost);
+                let f = ((kr + dr) * 8 + kf + df) as usize;
+                let mut best = NEVER;
+                for &(kind, from) in &s.blockers {
+                    best = best.min(cost_to(t, vc, kind, from as usize, f));
+                    if best == 0 {
+                        break;
                     }
                 }
-                if pk == P_PAWN {
-                    for (ki, &typ) in D_KINDS.iter().take(4).enumerate() {
-                        let cost = t.promo[((mc * 64 + from) * 4 + ki) * 64 + to];
-                        if cost <= w {
-                            let m = t.mask[(typ * 64 + to) * 64 + k] & relevant;
-                            if m != 0 {
-                                note(s, m, cost);
-                            }
-                        }
-                    }
+                if best as i32 <= budget {
+                    block[i] = best;
+                    blockable |= 1 << i;
                 }
             }
-            if s.piece_masks.is_empty() {
-                continue;
-            }
-            // Combine with the sets covered by the pieces before it.
-            s.next_active.clear();
-            for &m in &s.active {
-                s.next[m as usize] = s.best[m as usize];
-                s.next_active.push(m);
-            }
-            for ai in 0..s.active.len() {
-                let m0 = s.active[ai];
-                let c0 = s.best[m0 as usize];
-                for &pm in &s.piece_masks {
-                    let c = c0 + s.piece_cost[pm as usize];
-                    if c > w {
-                        continue;
-                    }
-                    let m = (m0 | pm) as usize;
-                    if s.next[m] == NEVER {
-                        s.next_active.push(m as u16);
-                        s.next[m] = c;
-                    } else if c < s.next[m] {
-                        s.next[m] = c;
+            // The flights that cannot be blocked must be covered, and K attacked.
+            let need = CHECK_BIT | (flights & !blockable);
+            cover_sets(t, s, pieces_key, k, w);
+            for &m in &s.sets {
+                if m & need != need {
+                    continue;
+                }
+                let open = flights & !m;
+                if open.count_ones() > nblock {
+                    continue;
+                }
+                let mut sum = 0i32;
+                for (i, &c) in block.iter().enumerate() {
+                    if open & (1 << i) != 0 {
+                        sum += c as i32;
                     }
                 }
-            }
-            for &pm in &s.piece_masks {
-                s.piece_cost[pm as usize] = NEVER;
-            }
-            std::mem::swap(&mut s.best, &mut s.next);
-            std::mem::swap(&mut s.active, &mut s.next_active);
-            for &m in &s.next_active {
-                s.next[m as usize] = NEVER;
-            }
-        }
-        // Some covered set with K attacked whose uncovered flights the mated side can block.
-        let mut ok = false;
-        for &m in &s.active {
-            if m & need != need {
-                continue;
-            }
-            let open = flights & !m;
-            if open.count_ones() > nblock {
-                continue;
-            }
-            let mut sum = 0i32;
-            for (i, &c) in block.iter().enumerate() {
-                if open & (1 << i) != 0 {
-                    sum += c as i32;
+                if sum <= budget {
+                    return true;
                 }
             }
-            if sum <= budget {
-                ok = true;
-                break;
-            }
-        }
-        if ok {
-            return true;
         }
     }
     false
-}
-
-#[inline]
-fn note(s: &mut Scratch, m: u16, cost: u8) {
-    let c = &mut s.piece_cost[m as usize];
-    if *c == NEVER {
-        s.piece_masks.push(m);
-        *c = cost;
-    } else if cost < *c {
-        *c = cost;
-    }
 }
