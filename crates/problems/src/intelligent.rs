@@ -35,7 +35,6 @@ const T_ROOK: usize = 2;
 const T_QUEEN: usize = 3;
 const T_KING: usize = 4;
 const T_WPAWN: usize = 5;
-const T_BPAWN: usize = 6;
 
 /// Piece-kind rows of `dist` (N B R Q K).
 const D_KINDS: [usize; 5] = [T_KNIGHT, T_BISHOP, T_ROOK, T_QUEEN, T_KING];
@@ -48,12 +47,6 @@ const CHECK_BIT: u16 = 1 << 8;
 struct Tables {
     /// `[kind N B R Q K][from][to]`: moves on an empty board.
     dist: Vec<u8>,
-    /// `[colour][from][to]`: moves of a pawn that stays a pawn (no promotion).
-    pawn: Vec<u8>,
-    /// `[colour][from][kind N B R Q][to]`: moves of a pawn to promote and go to `to` as `kind`.
-    promo: Vec<u8>,
-    /// `[attacker type][t][k]`: the cover mask of an attacker on t for a king on k (empty board).
-    mask: Vec<u16>,
     /// `[k]`: the bits of the on-board neighbours of k.
     flights: [u16; 64],
     /// `[colour][from][to]`: a pawn's moves to stand on `to` as a pawn or promoted piece.
@@ -64,6 +57,9 @@ struct Tables {
     cover_index: Vec<(u32, u32)>,
     /// `mask | cost << 16`.
     cover: Vec<u32>,
+    /// `[cover type][from][w 0..=7]`: the squares k a piece of that type on `from` can attack
+    /// within w moves (a bit set; w > 7: look up 7 and treat as all squares).
+    checks: Vec<u64>,
 }
 
 /// Cover types of `cover_index`: N B R Q K, the white pawn, the black pawn (promotions included).
@@ -93,7 +89,7 @@ fn attacks(t: usize, k: usize, typ: usize) -> bool {
         T_QUEEN => diag || ortho,
         T_KING => df.abs() <= 1 && dr.abs() <= 1,
         T_WPAWN => df.abs() == 1 && dr == 1,
-        _ => df.abs() == 1 && dr == -1,
+        _ => df.abs() == 1 && dr == -1, // the black pawn
     }
 }
 
@@ -297,7 +293,25 @@ fn tables() -> &'static Tables {
                 }
             }
         }
-        Tables { dist, pawn, promo, mask, flights, pawn_any, cover_index, cover }
+        let mut checks = vec![0u64; C_TYPES * 64 * 8];
+        for ct in 0..C_TYPES {
+            for from in 0..64 {
+                for k in 0..64 {
+                    let (st, len) = cover_index[(ct * 64 + from) * 64 + k];
+                    let first = cover[st as usize..(st + len) as usize]
+                        .iter()
+                        .filter(|&&e| e as u16 & CHECK_BIT != 0)
+                        .map(|&e| (e >> 16) as usize)
+                        .min();
+                    if let Some(c) = first {
+                        for w in c.min(8)..8 {
+                            checks[(ct * 64 + from) * 8 + w] |= 1 << k;
+                        }
+                    }
+                }
+            }
+        }
+        Tables { dist, flights, pawn_any, cover_index, cover, checks }
     })
 }
 
@@ -513,9 +527,25 @@ pub fn mate_possible(board: &Board, mating: Color, w: u32, b: u32, s: &mut Scrat
     }
     let nblock = s.blockers.len() as u32;
     let (kf0, kr0) = coords(king);
+    // Cheapest block of each square near the king (within b + 1) by the mated side.
+    // (computed when first needed: `known` has the squares done).
+    let mut block_at = [NEVER; 64];
+    let mut known = 0u64;
+    // The squares where the king can be checked at all within w moves.
+    let mut checkable = 0u64;
+    if w >= 8 {
+        checkable = !0;
+    } else {
+        for &(pk, from) in &s.pieces {
+            checkable |= t.checks[(pk as usize * 64 + from as usize) * 8 + w as usize];
+        }
+    }
     for kr in (kr0 - b).max(0)..=(kr0 + b).min(7) {
         for kf in (kf0 - b).max(0)..=(kf0 + b).min(7) {
             let k = (kr * 8 + kf) as usize;
+            if checkable & 1 << k == 0 {
+                continue;
+            }
             let budget = b - king_dist(king, k);
             let flights = t.flights[k];
             // Cheapest block of each flight by the mated side.
@@ -525,14 +555,16 @@ pub fn mate_possible(board: &Board, mating: Color, w: u32, b: u32, s: &mut Scrat
                 if flights & (1 << i) == 0 {
                     continue;
                 }
-                let f = ((kr + dr) * 8 + kf + df) as usize;
-                let mut best = NEVER;
-                for &(kind, from) in &s.blockers {
-                    best = best.min(cost_to(t, vc, kind, from as usize, f));
-                    if best == 0 {
-                        break;
+                let sq = ((kr + dr) * 8 + kf + df) as usize;
+                if known & 1 << sq == 0 {
+                    known |= 1 << sq;
+                    let mut best = NEVER;
+                    for &(kind, from) in &s.blockers {
+                        best = best.min(cost_to(t, vc, kind, from as usize, sq));
                     }
+                    block_at[sq] = best;
                 }
+                let best = block_at[sq];
                 if best as i32 <= budget {
                     block[i] = best;
                     blockable |= 1 << i;
