@@ -51,18 +51,17 @@ struct Tables {
     flights: [u16; 64],
     /// `[colour][from][to]`: a pawn's moves to stand on `to` as a pawn or promoted piece.
     pawn_any: Vec<u8>,
-    /// `[cover type][from][k]` -> `(start, len)` into `cover`: the (mask, cost) pairs of a piece of
-    /// that type on `from` (ending on any square but k; a king not next to k), Pareto-minimal
-    /// (no other pair covers a superset for no more moves), by increasing cost.
-    cover_index: Vec<(u32, u32)>,
-    /// `mask | cost << 16`.
-    cover: Vec<u32>,
-    /// `[cover type][from][w 0..=7]`: the squares k a piece of that type on `from` can attack
-    /// within w moves (a bit set; w > 7: look up 7 and treat as all squares).
-    checks: Vec<u64>,
+    /// `[colour][from][to]`: moves of a pawn that stays a pawn (no promotion).
+    pawn: Vec<u8>,
+    /// `[colour][from][kind N B R Q][to]`: moves of a pawn to promote and go to `to` as `kind`.
+    promo: Vec<u8>,
+    /// `[attacker type][t][k]`: the cover mask of an attacker on t for a king on k (empty board).
+    mask: Vec<u16>,
+    /// `[cover type][from]`: the cover lists, computed at first use.
+    blocks: Vec<std::sync::OnceLock<Block>>,
 }
 
-/// Cover types of `cover_index`: N B R Q K, the white pawn, the black pawn (promotions included).
+/// Cover types of `Tables::blocks`: N B R Q K, the white pawn, the black pawn (promotions included).
 const C_TYPES: usize = 7;
 
 fn coords(s: usize) -> (i32, i32) {
@@ -238,81 +237,89 @@ fn tables() -> &'static Tables {
                 }
             }
         }
-        let mut cover_index = vec![(0u32, 0u32); C_TYPES * 64 * 64];
-        let mut cover = Vec::new();
-        let mut arr = vec![NEVER; 512];
-        let mut pairs: Vec<(u8, u16)> = Vec::new();
-        for ct in 0..C_TYPES {
-            for from in 0..64 {
-                for k in 0..64 {
-                    pairs.clear();
-                    let mut put = |m: u16, c: u8, pairs: &mut Vec<(u8, u16)>| {
-                        if m == 0 || c == NEVER {
-                            return;
-                        }
-                        if arr[m as usize] == NEVER {
-                            pairs.push((0, m));
-                        }
-                        arr[m as usize] = arr[m as usize].min(c);
-                    };
-                    for to in 0..64 {
-                        if to == k {
-                            continue;
-                        }
-                        let at = |typ: usize| mask[(typ * 64 + to) * 64 + k];
-                        match ct {
-                            0..=3 => put(at(ct), dist[(ct * 64 + from) * 64 + to], &mut pairs),
-                            4 => {
-                                if king_dist(to, k) >= 2 {
-                                    put(at(T_KING), dist[(T_KING * 64 + from) * 64 + to], &mut pairs);
-                                }
-                            }
-                            _ => {
-                                let c = ct - 5;
-                                put(at(T_WPAWN + c), pawn[(c * 64 + from) * 64 + to], &mut pairs);
-                                for (ki, &typ) in D_KINDS.iter().take(4).enumerate() {
-                                    put(at(typ), promo[((c * 64 + from) * 4 + ki) * 64 + to], &mut pairs);
-                                }
-                            }
-                        }
-                    }
-                    for p in pairs.iter_mut() {
-                        p.0 = arr[p.1 as usize];
-                        arr[p.1 as usize] = NEVER;
-                    }
-                    // By cost, larger sets first; keep the pairs no kept pair dominates.
-                    pairs.sort_by_key(|&(c, m)| (c, std::cmp::Reverse(m.count_ones()), m));
-                    let start = cover.len();
-                    for &(c, m) in pairs.iter() {
-                        let dominated = cover[start..].iter().any(|&e: &u32| (e as u16) & m == m);
-                        if !dominated {
-                            cover.push(m as u32 | (c as u32) << 16);
-                        }
-                    }
-                    cover_index[(ct * 64 + from) * 64 + k] = (start as u32, (cover.len() - start) as u32);
-                }
-            }
-        }
-        let mut checks = vec![0u64; C_TYPES * 64 * 8];
-        for ct in 0..C_TYPES {
-            for from in 0..64 {
-                for k in 0..64 {
-                    let (st, len) = cover_index[(ct * 64 + from) * 64 + k];
-                    let first = cover[st as usize..(st + len) as usize]
-                        .iter()
-                        .filter(|&&e| e as u16 & CHECK_BIT != 0)
-                        .map(|&e| (e >> 16) as usize)
-                        .min();
-                    if let Some(c) = first {
-                        for w in c.min(8)..8 {
-                            checks[(ct * 64 + from) * 8 + w] |= 1 << k;
-                        }
-                    }
-                }
-            }
-        }
-        Tables { dist, flights, pawn_any, cover_index, cover, checks }
+        let blocks = (0..C_TYPES * 64).map(|_| std::sync::OnceLock::new()).collect();
+        Tables { dist, flights, pawn_any, pawn, promo, mask, blocks }
     })
+}
+
+/// The cover lists of one (cover type, square), computed at first use.
+fn block(t: &Tables, ct: usize, from: usize) -> &Block {
+    t.blocks[ct * 64 + from].get_or_init(|| {
+        let (dist, pawn, promo, mask) = (&t.dist, &t.pawn, &t.promo, &t.mask);
+        let mut index = [(0u16, 0u16); 64];
+        let mut cover: Vec<u32> = Vec::new();
+        let mut checks = [0u64; 8];
+        let mut arr = [NEVER; 512];
+        let mut pairs: Vec<(u8, u16)> = Vec::new();
+        for k in 0..64 {
+            pairs.clear();
+            let mut put = |m: u16, c: u8, pairs: &mut Vec<(u8, u16)>| {
+                if m == 0 || c == NEVER {
+                    return;
+                }
+                if arr[m as usize] == NEVER {
+                    pairs.push((0, m));
+                }
+                arr[m as usize] = arr[m as usize].min(c);
+            };
+            for to in 0..64 {
+                if to == k {
+                    continue;
+                }
+                let at = |typ: usize| mask[(typ * 64 + to) * 64 + k];
+                match ct {
+                    0..=3 => put(at(ct), dist[(ct * 64 + from) * 64 + to], &mut pairs),
+                    4 => {
+                        if king_dist(to, k) >= 2 {
+                            put(at(T_KING), dist[(T_KING * 64 + from) * 64 + to], &mut pairs);
+                        }
+                    }
+                    _ => {
+                        let c = ct - 5;
+                        put(at(T_WPAWN + c), pawn[(c * 64 + from) * 64 + to], &mut pairs);
+                        for (ki, &typ) in D_KINDS.iter().take(4).enumerate() {
+                            put(at(typ), promo[((c * 64 + from) * 4 + ki) * 64 + to], &mut pairs);
+                        }
+                    }
+                }
+            }
+            for p in pairs.iter_mut() {
+                p.0 = arr[p.1 as usize];
+                arr[p.1 as usize] = NEVER;
+            }
+            // By cost, larger sets first; keep the pairs no kept pair dominates.
+            pairs.sort_by_key(|&(c, m)| (c, std::cmp::Reverse(m.count_ones()), m));
+            let start = cover.len();
+            for &(c, m) in pairs.iter() {
+                let dominated = cover[start..].iter().any(|&e: &u32| (e as u16) & m == m);
+                if !dominated {
+                    cover.push(m as u32 | (c as u32) << 16);
+                }
+            }
+            index[k] = (start as u16, (cover.len() - start) as u16);
+            let first =
+                cover[start..].iter().filter(|&&e| e as u16 & CHECK_BIT != 0).map(|&e| (e >> 16) as usize).min();
+            if let Some(c) = first {
+                for bits in checks.iter_mut().skip(c.min(8)) {
+                    *bits |= 1 << k;
+                }
+            }
+        }
+        Block { index, cover, checks }
+    })
+}
+
+/// The cover lists of one piece type on one square, for every K.
+#[derive(Debug)]
+struct Block {
+    /// `[k]` -> `(start, len)` into `cover`: the (mask, cost) pairs of the piece (ending on any
+    /// square but k; a king not next to k), Pareto-minimal (no other pair covers a superset for
+    /// no more moves), by increasing cost.
+    index: [(u16, u16); 64],
+    /// `mask | cost << 16`.
+    cover: Vec<u32>,
+    /// `[w 0..=7]`: the squares k the piece can attack within w moves.
+    checks: [u64; 8],
 }
 
 /// Does the bound apply to this board (orthodox pieces, no condition, no castling rights)?
@@ -422,9 +429,10 @@ fn cover_sets(t: &Tables, s: &mut Scratch, pieces_key: u64, k: usize, w: u8) {
     for pi in 0..s.pieces.len() {
         let (pk, from) = s.pieces[pi];
         // This piece's cheapest cost per cover mask (Pareto pairs, by increasing cost).
-        let (st, len) = t.cover_index[(pk as usize * 64 + from as usize) * 64 + k];
+        let bl = block(t, pk as usize, from as usize);
+        let (st, len) = bl.index[k];
         s.piece_masks.clear();
-        for &e in &t.cover[st as usize..(st + len) as usize] {
+        for &e in &bl.cover[st as usize..(st + len) as usize] {
             let cost = (e >> 16) as u8;
             if cost > w {
                 break;
@@ -537,7 +545,7 @@ pub fn mate_possible(board: &Board, mating: Color, w: u32, b: u32, s: &mut Scrat
         checkable = !0;
     } else {
         for &(pk, from) in &s.pieces {
-            checkable |= t.checks[(pk as usize * 64 + from as usize) * 8 + w as usize];
+            checkable |= block(t, pk as usize, from as usize).checks[w as usize];
         }
     }
     for kr in (kr0 - b).max(0)..=(kr0 + b).min(7) {

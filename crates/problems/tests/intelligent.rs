@@ -15,7 +15,8 @@ use mysl_problems::{solve_problem, walk};
 
 /// Entries whose exhaustive solve is too slow for the default test run (they are compared by the
 /// ignored test, with a cap).
-const SLOW: &[&str] = &["pyset-001", "pyset-002", "pyset-003", "pyset-004", "pyset-005", "pyset-026", "pyset-084"];
+const SLOW: &[&str] =
+    &["pyset-001", "pyset-002", "pyset-003", "pyset-004", "pyset-005", "pyset-026", "pyset-076", "pyset-084"];
 
 fn set_path() -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/problems/popeye-set.jsonl");
@@ -159,7 +160,7 @@ fn intelligent_equals_exhaustive_on_random_helpmates() {
     let mut compared = 0;
     let mut with_solutions = 0;
     let mut tried = 0;
-    while compared < 300 && tried < 100_000 {
+    while compared < 200 && tried < 100_000 {
         tried += 1;
         let mut b = Board::empty();
         let mut ok = true;
@@ -213,7 +214,7 @@ fn intelligent_equals_exhaustive_on_random_helpmates() {
             with_solutions += 1;
         }
     }
-    assert!(compared >= 300, "only {compared} positions");
+    assert!(compared >= 200, "only {compared} positions");
     eprintln!("random helpmates: {compared} compared, {with_solutions} with solutions");
-    assert!(with_solutions >= 20, "too few positions with solutions ({with_solutions})");
+    assert!(with_solutions >= 25, "too few positions with solutions ({with_solutions})");
 }
