@@ -25,10 +25,10 @@ pub struct SolveArgs {
     /// Stop each problem after S seconds (its output is then marked as interrupted).
     #[arg(long, value_name = "S")]
     pub maxtime: Option<u64>,
-    /// Ask for the intelligent mode (not implemented yet: plain exhaustive search gives the same solutions).
+    /// Use the intelligent mode (h#, ser-h# with orthodox pieces) even without `Option Intelligent`.
     #[arg(long, conflicts_with = "no_intelligent")]
     pub intelligent: bool,
-    /// Never use the intelligent mode, even with `Option Intelligent` (the current behaviour anyway).
+    /// Never use the intelligent mode, even with `Option Intelligent` (plain exhaustive search).
     #[arg(long)]
     pub no_intelligent: bool,
     /// Intended solutions per twin for the classification (overrides `Remark Intended n`; default 1).
@@ -64,11 +64,6 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, CliError> {
     let stop = Arc::new(AtomicBool::new(false));
     let on_interrupt = stop.clone();
     let _ = ctrlc::set_handler(move || on_interrupt.store(true, Ordering::Relaxed));
-    if a.intelligent {
-        eprintln!(
-            "mysl solve: the intelligent mode is not implemented yet; solving by exhaustive search (same solutions)"
-        );
-    }
     let name = a.file.display().to_string();
     let mut input_errors = 0;
     let problems = parse_problems(&text);
@@ -94,6 +89,11 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, CliError> {
         };
         if a.intended.is_some() {
             problem.options.intended = a.intended;
+        }
+        if a.intelligent {
+            problem.options.intelligent = true;
+        } else if a.no_intelligent {
+            problem.options.intelligent = false;
         }
         let max_time = a.maxtime.or(problem.options.max_time);
         let limits = Limits {

@@ -22,6 +22,7 @@
 pub mod board;
 pub mod classify;
 pub mod input;
+pub mod intelligent;
 pub mod output;
 pub mod solve;
 pub mod stipulation;

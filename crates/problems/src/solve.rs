@@ -144,6 +144,10 @@ struct Searcher {
     help_mate: bool,
     /// Move buffers per number of half moves left (no allocation per node).
     bufs: Vec<Vec<Move>>,
+    /// Intelligent mode (`Option Intelligent`, `--intelligent`) and its bound applies
+    /// ([`crate::intelligent::applicable`], checked once: no move changes it).
+    intel: bool,
+    intel_scratch: crate::intelligent::Scratch,
 }
 
 /// Moves `m` to the front of `moves` if it is there (search order only; output order is unaffected).
@@ -161,6 +165,9 @@ fn salt(n: u32, tag: u64) -> u64 {
     z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z ^ (z >> 29)
 }
+
+/// Help nodes with at least this many half moves left take the intelligent mode's bound.
+const INTEL_MIN_PLIES: u32 = 2;
 
 // ------------------------------------------------------------------ check-reach bound
 
@@ -350,6 +357,10 @@ pub struct Solution {
 impl Searcher {
     fn new(board: Board, stip: Stipulation, opts: Options, limits: &Limits) -> Searcher {
         let max_hash = limits.hash_entries.max(1024) * limits.threads.max(1);
+        let intel = opts.intelligent
+            && stip.play == Play::Help
+            && stip.goal == Goal::Mate
+            && crate::intelligent::applicable(&board);
         Searcher {
             board,
             stip,
@@ -371,6 +382,8 @@ impl Searcher {
             win_killer: [None; 64],
             help_mate: stip.play == Play::Help && stip.goal == Goal::Mate,
             bufs: Vec::new(),
+            intel,
+            intel_scratch: crate::intelligent::Scratch::default(),
         }
     }
 
@@ -494,6 +507,19 @@ impl Searcher {
         let key = self.board.key() ^ salt(plies, 1);
         if self.hash_get(key) == Some(false) {
             return false;
+        }
+        if self.intel && plies >= INTEL_MIN_PLIES {
+            let mating = if plies % 2 == 1 { self.board.side } else { !self.board.side };
+            if !crate::intelligent::mate_possible(
+                &self.board,
+                mating,
+                plies.div_ceil(2),
+                plies / 2,
+                &mut self.intel_scratch,
+            ) {
+                self.hash_put(key, false, plies);
+                return false;
+            }
         }
         let mut moves = self.take_buf(plies);
         self.board.pseudo_moves(&mut moves);
@@ -625,6 +651,14 @@ impl Searcher {
         }
         let key = self.board.key() ^ salt(k, 2);
         if k > 1 && self.hash_get(key) == Some(false) {
+            return false;
+        }
+        if self.intel
+            && !crate::intelligent::mate_possible(&self.board, !self.board.side, 1, k, &mut self.intel_scratch)
+        {
+            if k > 1 {
+                self.hash_put(key, false, k);
+            }
             return false;
         }
         let us = self.board.side;

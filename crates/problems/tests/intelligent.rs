@@ -1,0 +1,220 @@
+//! The intelligent mode never loses a solution: every popeye-set entry with a stipulation it
+//! applies to is solved with the mode on and off, and the solution sets must be equal (and equal
+//! to Popeye's, which `popeye_set.rs` checks for the exhaustive search); and random small
+//! helpmates (h#1-h#3, ser-h#1-3) give the same solutions both ways.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use mysl_core::Color;
+use mysl_problems::board::{Board, Piece};
+use mysl_problems::input::{parse_problems, Options};
+use mysl_problems::solve::{solve_position, Limits};
+use mysl_problems::stipulation::{Goal, Play, Stipulation};
+use mysl_problems::{solve_problem, walk};
+
+/// Entries whose exhaustive solve is too slow for the default test run (they are compared by the
+/// ignored test, with a cap).
+const SLOW: &[&str] =
+    &["pyset-001", "pyset-002", "pyset-003", "pyset-004", "pyset-005", "pyset-026", "pyset-076", "pyset-084"];
+
+fn set_path() -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/problems/popeye-set.jsonl");
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipped: ../shared/data/problems/popeye-set.jsonl not found");
+        None
+    }
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    for l in &mut v {
+        *l = l.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    v.sort();
+    v
+}
+
+/// Popeye's move lines per twin (twin headers split them).
+fn popeye_twins(v: &serde_json::Value) -> Vec<Vec<String>> {
+    let mut twins: Vec<Vec<String>> = Vec::new();
+    for l in v["solutions"].as_array().expect("solutions") {
+        let l = l.as_str().unwrap_or("");
+        let t = l.trim_start_matches('+');
+        let header = t.len() >= 2 && t.as_bytes()[0].is_ascii_lowercase() && t.as_bytes()[1] == b')';
+        if header {
+            twins.push(Vec::new());
+        } else if l.as_bytes().first().is_some_and(|c| c.is_ascii_digit()) {
+            if twins.is_empty() {
+                twins.push(Vec::new());
+            }
+            twins.last_mut().expect("twin").push(l.to_string());
+        }
+    }
+    if twins.is_empty() {
+        twins.push(Vec::new());
+    }
+    twins.into_iter().map(sorted).collect()
+}
+
+/// Is the stipulation one the intelligent mode works on (help play ending in mate)?
+fn intelligent_kind(stip: &str) -> bool {
+    stip.starts_with("h#") || stip.starts_with("ser-h#")
+}
+
+/// Solves the chosen entries with the mode on and off; returns (id, on seconds, off seconds,
+/// Popeye seconds) and panics on any difference.
+fn compare(select: impl Fn(&str) -> bool, cap: u64, need_off: bool) -> Vec<(String, f64, Option<f64>, f64)> {
+    let Some(path) = set_path() else { return Vec::new() };
+    let text = std::fs::read_to_string(path).expect("readable set");
+    let mut times = Vec::new();
+    let mut failures = Vec::new();
+    for l in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(l).expect("json line");
+        let id = v["id"].as_str().expect("id").to_string();
+        let stip = v["stipulation"].as_str().unwrap_or("");
+        let chosen = match std::env::var("MYSL_PYSET_IDS") {
+            Ok(ids) => ids.split(',').any(|x| x.trim() == id),
+            Err(_) => select(&id),
+        };
+        if !chosen || !intelligent_kind(stip) {
+            continue;
+        }
+        let parsed = parse_problems(v["popeye_input"].as_str().expect("input"));
+        let Some(Ok(problem)) = parsed.first() else { continue };
+        let mut runs = Vec::new();
+        // MYSL_INTEL_ONLY=1: the intelligent solve only (timing, profiling).
+        let only = std::env::var("MYSL_INTEL_ONLY").is_ok();
+        for on in [true, false] {
+            if only && !on {
+                runs.push((false, Vec::new(), 0.0));
+                continue;
+            }
+            let mut p = problem.clone();
+            p.options.intelligent = on;
+            let limits = Limits { deadline: Some(Instant::now() + Duration::from_secs(cap)), ..Limits::default() };
+            let t0 = Instant::now();
+            let Ok(r) = solve_problem(&p, &limits) else { break };
+            let secs = t0.elapsed().as_secs_f64();
+            let complete = r.twins.iter().all(|t| !t.interrupted);
+            let lines: Vec<Vec<String>> = r.twins.iter().map(|t| sorted(t.lines.clone())).collect();
+            runs.push((complete, lines, secs));
+        }
+        if runs.len() < 2 {
+            continue; // not supported
+        }
+        let py = popeye_twins(&v);
+        let (on, off) = (&runs[0], &runs[1]);
+        if !on.0 {
+            failures.push(format!("{id}: intelligent solve interrupted after {cap} s"));
+        } else if on.1 != py {
+            failures.push(format!("{id}: intelligent differs from Popeye: {:?} vs {:?}", on.1, py));
+        }
+        if off.0 && off.1 != on.1 {
+            failures.push(format!("{id}: intelligent {:?} vs exhaustive {:?}", on.1, off.1));
+        }
+        if need_off && !off.0 && !only {
+            failures.push(format!("{id}: exhaustive solve interrupted"));
+        }
+        let off_t = off.0.then_some(off.2);
+        eprintln!(
+            "{id} {stip}: intelligent {:.3} s, exhaustive {}, popeye {:.3} s CPU",
+            on.2,
+            off_t.map_or(format!("> {cap} s (interrupted)"), |t| format!("{t:.3} s")),
+            v["popeye_seconds"].as_f64().unwrap_or(0.0)
+        );
+        times.push((id, on.2, off_t, v["popeye_seconds"].as_f64().unwrap_or(0.0)));
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    times
+}
+
+#[test]
+fn intelligent_equals_exhaustive_on_fast_set_entries() {
+    let t = compare(|id| !SLOW.contains(&id), 60, true);
+    if set_path().is_some() && std::env::var("MYSL_PYSET_IDS").is_err() {
+        assert!(t.len() >= 10, "only {} entries compared", t.len());
+    }
+}
+
+#[test]
+#[ignore = "slow: the hard helpmates, exhaustive search capped (MYSL_PYSET_SECONDS, default 120 s)"]
+fn intelligent_equals_exhaustive_on_slow_set_entries() {
+    let cap = std::env::var("MYSL_PYSET_SECONDS").ok().and_then(|v| v.parse().ok()).unwrap_or(120);
+    compare(|id| SLOW.contains(&id), cap, false);
+}
+
+/// Random orthodox positions, h#1-h#3 (h#1.5, h#2.5) and ser-h#1-ser-h#3: the same lines with and without the
+/// intelligent mode.
+#[test]
+fn intelligent_equals_exhaustive_on_random_helpmates() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let kinds = [walk::QUEEN, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::PAWN];
+    let mut compared = 0;
+    let mut with_solutions = 0;
+    let mut tried = 0;
+    while compared < 200 && tried < 100_000 {
+        tried += 1;
+        let mut b = Board::empty();
+        let mut ok = true;
+        let nw = 1 + rnd(3);
+        let nb = 1 + rnd(4);
+        let place = |b: &mut Board, color: Color, kind, rnd: &mut dyn FnMut(u64) -> u64| {
+            let s = rnd(64) as u8;
+            if b.piece_at(s).is_some() || (kind == walk::PAWN && !(8..56).contains(&s)) {
+                return false;
+            }
+            b.put(s, Piece { color, kind });
+            true
+        };
+        ok &= place(&mut b, Color::White, walk::KING, &mut rnd);
+        ok &= place(&mut b, Color::Black, walk::KING, &mut rnd);
+        for _ in 0..nw {
+            let k = kinds[rnd(5) as usize];
+            ok &= place(&mut b, Color::White, k, &mut rnd);
+        }
+        for _ in 0..nb {
+            let k = kinds[rnd(5) as usize];
+            ok &= place(&mut b, Color::Black, k, &mut rnd);
+        }
+        if !ok {
+            continue;
+        }
+        let (wk, bk) = (b.king_square(Color::White).expect("wk"), b.king_square(Color::Black).expect("bk"));
+        let (d_f, d_r) = ((wk % 8) as i32 - (bk % 8) as i32, (wk / 8) as i32 - (bk / 8) as i32);
+        if d_f.abs() <= 1 && d_r.abs() <= 1 {
+            continue;
+        }
+        b.side = Color::Black;
+        if b.in_check(Color::White) {
+            continue;
+        }
+        let series = rnd(3) == 0;
+        // h#3 only with few pieces (the exhaustive search of a random h#3 with queens is slow).
+        let moves = 1 + rnd(if series || nw + nb <= 3 { 3 } else { 2 }) as u32;
+        let half = !series && moves < 3 && rnd(3) == 0;
+        let stip = Stipulation { play: Play::Help, goal: Goal::Mate, moves, half, series };
+        let mut lines = Vec::new();
+        for on in [true, false] {
+            let opts = Options { intelligent: on, ..Options::default() };
+            let limits = Limits { threads: 1, hash_entries: 1 << 14, ..Limits::default() };
+            let sol = solve_position(&b, stip, &opts, &limits);
+            lines.push(sorted(sol.lines));
+        }
+        assert_eq!(lines[0], lines[1], "{stip} {b:?}");
+        compared += 1;
+        if !lines[0].is_empty() {
+            with_solutions += 1;
+        }
+    }
+    assert!(compared >= 200, "only {compared} positions");
+    eprintln!("random helpmates: {compared} compared, {with_solutions} with solutions");
+    assert!(with_solutions >= 25, "too few positions with solutions ({with_solutions})");
+}
