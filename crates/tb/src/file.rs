@@ -136,10 +136,11 @@ fn encode_stream(walk: &Walk, limit: usize) -> Vec<u8> {
         sym_of[v as u16 as usize] = k as u16;
     }
     let nv = values.len();
-    // the symbols in memory when they fit a byte (a byte per value: 121 MB for a 5-piece stream), so the
-    // passes below need not walk the values again
+    // the symbols in memory when they fit a byte (a byte per value: 121 MB for a pawnless 5-piece stream),
+    // so the passes below need not walk the values again; not for the 403 M values of a 5-piece ending with
+    // pawns, where the cache would take the generator past 1 GB (the passes read the values again instead)
     let mut cache = Vec::new();
-    if nv <= 256 {
+    if nv <= 256 && len <= 1 << 28 {
         cache.reserve_exact(len);
         for_blocks(walk, &[], first, 1 << 16, &sym_of, &mut |b| cache.extend(b.iter().map(|&x| x as u8)));
     }
@@ -451,8 +452,8 @@ impl<'a> SectionCursor<'a> {
     }
 }
 
-/// Streams encoded at a time: two, each of which may keep a byte per position; one for the 5-piece endings
-/// with pawns (403 M positions a stream), which would need 0.8 GB for two.
+/// Streams encoded at a time: two; one for the 5-piece endings with pawns (403 M positions a stream: each
+/// pass of the encoder reads all of them).
 fn encode_threads(size: u64, threads: usize) -> usize {
     if size > 1 << 28 {
         1
