@@ -255,6 +255,19 @@ impl Default for Board {
     }
 }
 
+/// Removes the moves of `out[start..]` marked illegal by the condition filters (`from == to`), keeping the
+/// order of the others.
+fn drop_marked(out: &mut Vec<Move>, start: usize) {
+    let mut w = start;
+    for i in start..out.len() {
+        if out[i].from != out[i].to {
+            out[w] = out[i];
+            w += 1;
+        }
+    }
+    out.truncate(w);
+}
+
 impl Board {
     pub fn empty() -> Board {
         Board {
@@ -1161,14 +1174,7 @@ impl Board {
                 out[i].to = out[i].from;
             }
         }
-        let mut w = start;
-        for i in start..out.len() {
-            if out[i].from != out[i].to {
-                out[w] = out[i];
-                w += 1;
-            }
-        }
-        out.truncate(w);
+        drop_marked(out, start);
     }
 
     /// Bul: each move of a Bul hopper among `out[start..]` becomes one move per non-capturing
@@ -1219,14 +1225,7 @@ impl Board {
                 out[i].to = out[i].from;
             }
         }
-        let mut w = start;
-        for i in start..out.len() {
-            if out[i].from != out[i].to {
-                out[w] = out[i];
-                w += 1;
-            }
-        }
-        out.truncate(w);
+        drop_marked(out, start);
     }
 
     /// Breton: each capture among `out[start..]` becomes one move per own piece of the captured

@@ -98,28 +98,7 @@ fn tables() -> &'static Tables {
         let mut dist = vec![NEVER; 5 * 64 * 64];
         // Knight: breadth-first search.
         for s in 0..64 {
-            let row = &mut dist[s * 64..s * 64 + 64];
-            row[s] = 0;
-            let mut frontier = vec![s];
-            let mut d = 0;
-            while !frontier.is_empty() {
-                d += 1;
-                let mut next = Vec::new();
-                for &x in &frontier {
-                    let (f, r) = coords(x);
-                    for (df, dr) in walk::KNIGHT_VECTORS {
-                        let (nf, nr) = (f + df as i32, r + dr as i32);
-                        if (0..8).contains(&nf) && (0..8).contains(&nr) {
-                            let t = (nr * 8 + nf) as usize;
-                            if row[t] == NEVER {
-                                row[t] = d;
-                                next.push(t);
-                            }
-                        }
-                    }
-                }
-                frontier = next;
-            }
+            dist[s * 64..s * 64 + 64].copy_from_slice(&walk::knight_distances(s));
         }
         for s in 0..64 {
             for t in 0..64 {

@@ -202,30 +202,7 @@ fn reach_tables() -> &'static ReachTables {
     static T: std::sync::OnceLock<ReachTables> = std::sync::OnceLock::new();
     T.get_or_init(|| {
         // Knight distances by breadth-first search.
-        let mut kn = vec![[NEVER; 64]; 64];
-        for (s, row) in kn.iter_mut().enumerate() {
-            row[s] = 0;
-            let mut frontier = vec![s];
-            let mut d = 0;
-            while !frontier.is_empty() {
-                d += 1;
-                let mut next = Vec::new();
-                for &x in &frontier {
-                    let (f, r) = coords(x);
-                    for (df, dr) in walk::KNIGHT_VECTORS {
-                        let (nf, nr) = (f + df as i32, r + dr as i32);
-                        if (0..8).contains(&nf) && (0..8).contains(&nr) {
-                            let t = (nr * 8 + nf) as usize;
-                            if row[t] == NEVER {
-                                row[t] = d;
-                                next.push(t);
-                            }
-                        }
-                    }
-                }
-                frontier = next;
-            }
-        }
+        let kn: Vec<[u8; 64]> = (0..64).map(walk::knight_distances).collect();
         let diag = |a: usize, b: usize| {
             let ((af, ar), (bf, br)) = (coords(a), coords(b));
             a != b && (af - bf).abs() == (ar - br).abs()

@@ -68,6 +68,34 @@ const fn images(x: i8, y: i8) -> [(i8, i8); 8] {
 pub const QUEEN_VECTORS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
 /// Knight vectors in circular order (the rose turns through them).
 pub const KNIGHT_VECTORS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+
+/// Knight moves from `from` to every square on an empty board (breadth-first search; every square is
+/// reachable on 8×8). Used by the solver's pruning bounds.
+pub(crate) fn knight_distances(from: usize) -> [u8; 64] {
+    let mut row = [u8::MAX; 64];
+    row[from] = 0;
+    let mut frontier = vec![from];
+    let mut d = 0;
+    while !frontier.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for &x in &frontier {
+            let (f, r) = ((x % 8) as i32, (x / 8) as i32);
+            for (df, dr) in KNIGHT_VECTORS {
+                let (nf, nr) = (f + df as i32, r + dr as i32);
+                if (0..8).contains(&nf) && (0..8).contains(&nr) {
+                    let t = (nr * 8 + nf) as usize;
+                    if row[t] == u8::MAX {
+                        row[t] = d;
+                        next.push(t);
+                    }
+                }
+            }
+        }
+        frontier = next;
+    }
+    row
+}
 const ROOK_VECTORS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_VECTORS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 const CAMEL: [(i8, i8); 8] = images(1, 3);

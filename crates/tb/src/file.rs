@@ -824,7 +824,9 @@ impl TableFile {
         let a = u32_at(&self.bytes, st.offsets_at + 4 * b) as usize;
         let e = u32_at(&self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
         let want = st.block_len.min(self.layout.size as usize - b * st.block_len);
-        st.dec.decode_block(&self.bytes[st.data_at + a..st.data_at + e], want, syms).map_err(|e| corrupt(e.to_string()))?;
+        st.dec
+            .decode_block(&self.bytes[st.data_at + a..st.data_at + e], want, syms)
+            .map_err(|e| corrupt(e.to_string()))?;
         out.clear();
         for &x in syms.iter() {
             out.push(st.values.get(x as usize).copied().ok_or_else(|| corrupt("symbol out of range".into()))?);

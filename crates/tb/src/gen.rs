@@ -511,7 +511,16 @@ impl Work<'_> {
     /// those of a loss become wins in d (pushed to `out`), those of a win become candidate losses (pushed to
     /// `cands` once each, verified by [`Work::verify_candidates`]).
     #[allow(clippy::too_many_arguments)]
-    fn propagate(&self, k: usize, d: i32, lo: u64, decided: &Bits, words: (usize, usize), out: &Bits, cands: &Bits) -> u64 {
+    fn propagate(
+        &self,
+        k: usize,
+        d: i32,
+        lo: u64,
+        decided: &Bits,
+        words: (usize, usize),
+        out: &Bits,
+        cands: &Bits,
+    ) -> u64 {
         let l = self.layout;
         let n = l.len();
         let win_d = d as i16;
@@ -562,7 +571,16 @@ impl Work<'_> {
     /// decided (pushed to `out`), a loss becomes a candidate. Returns the least level above `d` of an exit
     /// still pending in the chunk (`u16::MAX` for none).
     #[allow(clippy::too_many_arguments)]
-    fn settle_exits(&self, k: usize, d: i32, lo: u64, (a, b): (u64, u64), out: &Bits, cands: &Bits, found: &mut u64) -> u16 {
+    fn settle_exits(
+        &self,
+        k: usize,
+        d: i32,
+        lo: u64,
+        (a, b): (u64, u64),
+        out: &Bits,
+        cands: &Bits,
+        found: &mut u64,
+    ) -> u16 {
         let win_d = d as i16;
         let mut next = u16::MAX;
         for idx in a..b {
@@ -735,7 +753,8 @@ fn solve(
     };
     // the slices each slice's pawn moves lead to: read by its init, released right after (pages read again
     // later come back from the page cache)
-    let targets: Vec<Vec<u64>> = if mapped { (0..layout.slices()).map(|s| layout.push_targets(s)).collect() } else { Vec::new() };
+    let targets: Vec<Vec<u64>> =
+        if mapped { (0..layout.slices()).map(|s| layout.push_targets(s)).collect() } else { Vec::new() };
     const NAMES: [&str; 2] = ["DTM", "DTZ"];
     let what = metrics.iter().map(|&m| NAMES[m]).collect::<Vec<_>>().join("+");
     // batches of slices with the same pawn advance, most advanced first

@@ -23,7 +23,10 @@ use shakmaty::FromSetup;
 /// The endings to check: `MYSL_TB_ENDINGS` or every ending of 3 and 4 pieces.
 fn endings() -> Vec<Material> {
     match std::env::var("MYSL_TB_ENDINGS") {
-        Ok(list) => list.split(',').map(|s| Material::parse(s.trim()).expect("MYSL_TB_ENDINGS: materials").normalized()).collect(),
+        Ok(list) => list
+            .split(',')
+            .map(|s| Material::parse(s.trim()).expect("MYSL_TB_ENDINGS: materials").normalized())
+            .collect(),
         Err(_) => Material::all_up_to(4).into_iter().filter(|m| m.count() >= 3).collect(),
     }
 }
@@ -110,17 +113,18 @@ fn report(oracle: &str, m: Material, n: u64, bad: &[String], secs: f64) -> Optio
         eprintln!("{m}: all {n} positions agree with {oracle} ({secs:.1} s)");
         None
     } else {
-        let msg = format!("{m}: {} of {n} positions differ from {oracle}, e.g.\n  {}", bad.len(), bad[..bad.len().min(5)].join("\n  "));
+        let msg = format!(
+            "{m}: {} of {n} positions differ from {oracle}, e.g.\n  {}",
+            bad.len(),
+            bad[..bad.len().min(5)].join("\n  ")
+        );
         eprintln!("{msg}");
         Some(msg)
     }
 }
 
-#[test]
-#[ignore = "every position of every 3-4 piece ending against Syzygy (minutes; scripts/tb-oracles.sh)"]
-fn every_position_against_syzygy() {
-    let Some(data) = shared_data() else { return };
-    let syz = syzygy(&data);
+/// Generates the endings and runs `check` (None: agrees) over every position of each; asserts that all agree.
+fn check_every_position(oracle: &str, check: impl Fn(&Tablebase, &TbPos) -> Option<String> + Sync) {
     let t0 = Instant::now();
     let list = endings();
     let names: Vec<String> = list.iter().map(|m| m.to_string()).collect();
@@ -130,19 +134,31 @@ fn every_position_against_syzygy() {
     let (mut total, mut failed) = (0, Vec::new());
     for m in &list {
         let t1 = Instant::now();
-        let (n, bad) = sweep(&tables[m], |p| {
-            let r = ours.probe(p).expect("probe ours");
-            let sp = shakmaty_position(p);
-            let w = wdl_i8(syz.probe_wdl_after_zeroing(&sp).expect("syzygy wdl"));
-            let d = syz.probe_dtz(&sp).expect("syzygy dtz");
-            (w != r.wdl() || !dtz_agrees(r.dtz(), d))
-                .then(|| format!("{}: ours wdl {} dtz {}, syzygy wdl {w} dtz {d:?}", p.fen(), r.wdl(), r.dtz()))
-        });
+        let (n, bad) = sweep(&tables[m], |p| check(&ours, p));
         total += n;
-        failed.extend(report("Syzygy (WDL and DTZ)", *m, n, &bad, t1.elapsed().as_secs_f64()));
+        failed.extend(report(oracle, *m, n, &bad, t1.elapsed().as_secs_f64()));
     }
-    eprintln!("{total} positions of {} endings checked against Syzygy in {:.1} s", list.len(), t0.elapsed().as_secs_f64());
-    assert!(failed.is_empty(), "{} endings differ from Syzygy:\n{}", failed.len(), failed.join("\n"));
+    eprintln!(
+        "{total} positions of {} endings checked against {oracle} in {:.1} s",
+        list.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    assert!(failed.is_empty(), "{} endings differ from {oracle}:\n{}", failed.len(), failed.join("\n"));
+}
+
+#[test]
+#[ignore = "every position of every 3-4 piece ending against Syzygy (minutes; scripts/tb-oracles.sh)"]
+fn every_position_against_syzygy() {
+    let Some(data) = shared_data() else { return };
+    let syz = syzygy(&data);
+    check_every_position("Syzygy (WDL and DTZ)", |ours, p| {
+        let r = ours.probe(p).expect("probe ours");
+        let sp = shakmaty_position(p);
+        let w = wdl_i8(syz.probe_wdl_after_zeroing(&sp).expect("syzygy wdl"));
+        let d = syz.probe_dtz(&sp).expect("syzygy dtz");
+        (w != r.wdl() || !dtz_agrees(r.dtz(), d))
+            .then(|| format!("{}: ours wdl {} dtz {}, syzygy wdl {w} dtz {d:?}", p.fen(), r.wdl(), r.dtz()))
+    });
 }
 
 /// Debian's Gaviota probing library, loaded at run time (so that building the tests does not need it).
@@ -187,7 +203,11 @@ impl Gaviota {
             cache_init(256 << 20, 0);
             // bit 1: 3-piece tables complete, bit 3: 4-piece tables complete
             let av = availability();
-            assert!(av & 0b1010 == 0b1010, "Gaviota 3-4 piece tables incomplete in {dir:?} (availability {av:#x})", dir = "../shared/data/gaviota");
+            assert!(
+                av & 0b1010 == 0b1010,
+                "Gaviota 3-4 piece tables incomplete in {dir:?} (availability {av:#x})",
+                dir = "../shared/data/gaviota"
+            );
             let probe = *lib.get(b"tb_probe_hard").expect("tb_probe_hard");
             Some(Gaviota { probe, _lib: lib })
         }
@@ -213,7 +233,17 @@ impl Gaviota {
         let (mut info, mut plies) = (0u32, 0u32);
         // Safety: arrays terminated by tb_NOSQUARE / tb_NOPIECE as the library expects; outputs are valid.
         let ok = unsafe {
-            (self.probe)(stm, TB_NOSQUARE, 0, wsq.as_ptr(), bsq.as_ptr(), wpc.as_ptr(), bpc.as_ptr(), &mut info, &mut plies)
+            (self.probe)(
+                stm,
+                TB_NOSQUARE,
+                0,
+                wsq.as_ptr(),
+                bsq.as_ptr(),
+                wpc.as_ptr(),
+                bpc.as_ptr(),
+                &mut info,
+                &mut plies,
+            )
         };
         if ok == 0 {
             return None;
@@ -233,25 +263,11 @@ impl Gaviota {
 fn every_position_dtm_against_gaviota() {
     let Some(data) = shared_data() else { return };
     let Some(gtb) = Gaviota::open(&data.join("gaviota")) else { return };
-    let t0 = Instant::now();
-    let list = endings();
-    let names: Vec<String> = list.iter().map(|m| m.to_string()).collect();
-    let tables = generate(&names.iter().map(|s| s.as_str()).collect::<Vec<_>>());
-    eprintln!("generation: {:.1} s", t0.elapsed().as_secs_f64());
-    let ours = Tablebase::from_tables(tables.clone());
-    let (mut total, mut failed) = (0, Vec::new());
-    for m in &list {
-        let t1 = Instant::now();
-        let (n, bad) = sweep(&tables[m], |p| {
-            let ours = ours.probe(p).expect("probe ours").dtm();
-            match gtb.dtm(p) {
-                Some(theirs) if theirs == ours => None,
-                theirs => Some(format!("{}: ours dtm {ours}, gaviota {theirs:?}", p.fen())),
-            }
-        });
-        total += n;
-        failed.extend(report("Gaviota (DTM)", *m, n, &bad, t1.elapsed().as_secs_f64()));
-    }
-    eprintln!("{total} positions of {} endings checked against Gaviota in {:.1} s", list.len(), t0.elapsed().as_secs_f64());
-    assert!(failed.is_empty(), "{} endings differ from Gaviota:\n{}", failed.len(), failed.join("\n"));
+    check_every_position("Gaviota (DTM)", |ours, p| {
+        let ours = ours.probe(p).expect("probe ours").dtm();
+        match gtb.dtm(p) {
+            Some(theirs) if theirs == ours => None,
+            theirs => Some(format!("{}: ours dtm {ours}, gaviota {theirs:?}", p.fen())),
+        }
+    });
 }

@@ -23,7 +23,8 @@ fn check(name: &str, from_files: &[&str]) {
     eprintln!("{name}: heap {:.2} s", t0.elapsed().as_secs_f64());
     let dir = tempfile::tempdir().expect("tempdir");
     let mut subs = Sources::default();
-    let files: Vec<Material> = from_files.iter().map(|n| Material::parse(n).expect("test value").normalized()).collect();
+    let files: Vec<Material> =
+        from_files.iter().map(|n| Material::parse(n).expect("test value").normalized()).collect();
     for (sm, t) in &g.tables {
         if files.contains(sm) {
             let path = write_table(dir.path(), t).expect("write");
