@@ -10,6 +10,7 @@
 #   VGAMES=100                 games per variant match
 #   RGAMES=1000                reliability games in all, at RTC, spread over orthodox and the variants
 #   RTC=2+0.02                 reliability time control
+#   RSEED=7                    seed of the reliability games' random openings (change it to add new games)
 #   CONC=1                     games at a time (each engine has one thread; keep CONC <= cores)
 #   ANCHORS="fairymax phalanx glaurung toga2 ethereal"
 #   WAC_TIME=1                 seconds per WAC position
@@ -27,6 +28,7 @@ TC=${TC:-10+0.1}
 VGAMES=${VGAMES:-100}
 RGAMES=${RGAMES:-1000}
 RTC=${RTC:-2+0.02}
+RSEED=${RSEED:-7}
 CONC=${CONC:-1}
 ANCHORS=${ANCHORS:-"fairymax phalanx glaurung toga2 ethereal"}
 WAC_TIME=${WAC_TIME:-1}
@@ -128,7 +130,7 @@ if [[ " $SECTIONS " == *" reliability "* ]]; then
         IFS='|' read -r v spec openings <<<"$r"
         echo "== reliability: $v vs ${spec##*name=}, $per games at $RTC"
         args=(--engine "cmd=$MYSL name=mysl" --engine "$spec" --variant "$v" --tc "$RTC" --games "$per"
-            --seed 7 --concurrency "$CONC" --pgn "$OUT/reliability-$v.pgn")
+            --seed "$RSEED" --concurrency "$CONC" --pgn "$OUT/reliability-$v.pgn")
         if [ -n "$openings" ]; then args+=(--openings "$openings"); else args+=(--random-plies 8); fi
         "$MYSL" match "${args[@]}" | tee -a "$OUT/reliability.log" | grep -E '^(Score|mysl|after)' || true
     done
