@@ -5,7 +5,7 @@
 use mysl_core::attacks;
 use mysl_core::{Bitboard, Color, Square};
 
-use crate::walk::{self, Kind, Walk, KINDS, NUM_KINDS};
+use crate::walk::{self, Kind, KindSet, Walk, KINDS, NUM_KINDS};
 
 /// A coloured piece on the solver board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -233,6 +233,10 @@ pub struct Board {
     /// Condition Pepo: a king is in check only when at least two enemy pieces other than the king
     /// attack it; a king attacked by any enemy piece cannot move (it is paralysed).
     pub pepo: bool,
+    /// Conditions WhiteMaximummer / BlackMaximummer (by colour index): that side plays only its
+    /// longest legal moves, by the squared distance between departure and arrival square (the
+    /// king's for castling). Checks are not affected (Popeye's regular, not ultra, mummer).
+    pub maximummer: [bool; 2],
     /// Condition GhostChess: a captured piece becomes a ghost under its square; when a piece
     /// next leaves that square, the latest ghost there reappears on it as an uncapturable piece
     /// of its colour (`[+wuPc3]`). Ghosts are a list (part of the hash key).
@@ -245,7 +249,7 @@ pub struct Board {
     ext_undo: Vec<Effects>,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
     /// fairy kinds present in the position.
-    pub promotion_fairies: u64,
+    pub promotion_fairies: KindSet,
     key: u64,
 }
 
@@ -289,6 +293,7 @@ impl Board {
             anticirce: AntiCirce::Off,
             transmuted_kings: false,
             pepo: false,
+            maximummer: [false; 2],
             ghost_chess: false,
             ghosts: [(0, Piece { color: Color::White, kind: walk::KING }); MAX_GHOSTS],
             n_ghosts: 0,
@@ -371,9 +376,9 @@ impl Board {
 
     /// TransmutedKings: the kinds of the pieces of `!c` that attack the king of `c` (plain
     /// attacks), as a bit set (bit k for kind k); 0 without a king.
-    pub fn transmutations(&self, c: Color) -> u64 {
+    pub fn transmutations(&self, c: Color) -> KindSet {
         let Some(k) = self.king_square(c) else { return 0 };
-        let mut set = 0u64;
+        let mut set: KindSet = 0;
         for f in self.color_bb(!c) {
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
             if set & (1 << p.kind) == 0 && self.piece_attacks(f as u8, p, k) {
@@ -402,7 +407,7 @@ impl Board {
     /// TransmutedKings: the king's moves on `f` as pieces of the kinds in `t` (its own colour's
     /// pawn for a pawn: one or, from its second rank, two squares forward, diagonal captures;
     /// no promotion, no en passant).
-    fn transmuted_king_moves(&self, f: u8, us: Color, mut t: u64, out: &mut Vec<Move>) {
+    fn transmuted_king_moves(&self, f: u8, us: Color, mut t: KindSet, out: &mut Vec<Move>) {
         let own = self.color_bb(us);
         let occ = self.occupied();
         let mut targets = Bitboard(0);
@@ -620,8 +625,8 @@ impl Board {
     }
 
     /// The fairy kinds present on the board, as a bit set (bit k for kind k).
-    pub fn fairy_kinds_present(&self) -> u64 {
-        let mut m = 0;
+    pub fn fairy_kinds_present(&self) -> KindSet {
+        let mut m: KindSet = 0;
         for k in walk::FIRST_FAIRY as usize..NUM_KINDS {
             if self.by_kind[0][k].any() || self.by_kind[1][k].any() {
                 m |= 1 << k;
@@ -692,8 +697,13 @@ impl Board {
     /// Target squares of a fairy piece of colour `us` on `from` (moves and captures; squares of
     /// own pieces excluded).
     pub fn fairy_targets(&self, from: u8, kind: Kind, us: Color) -> Bitboard {
+        self.walk_targets(from, KINDS[kind as usize].walk) & !self.color_bb(us)
+    }
+
+    /// Target squares of a fairy walk from `from`, own pieces included (masked by the caller).
+    fn walk_targets(&self, from: u8, walk: Walk) -> Bitboard {
         let mut out = Bitboard(0);
-        match KINDS[kind as usize].walk {
+        match walk {
             Walk::Leaper(v) => {
                 for &d in v {
                     if let Some(t) = offset(from, d) {
@@ -817,9 +827,87 @@ impl Board {
                     }
                 }
             }
+            Walk::Kangaroo(v) => {
+                for &d in v {
+                    let second = self.ride_to_piece(from, d).and_then(|h| self.ride_to_piece(h, d));
+                    if let Some(t) = second.and_then(|h| offset(h, d)) {
+                        out.set(sq(t));
+                    }
+                }
+            }
+            Walk::Xiangqi { diagonal_first, rider } => {
+                for &d in &walk::KNIGHT_VECTORS {
+                    let mut t = from;
+                    while let Some(u) = self.xiangqi_step(t, d, diagonal_first) {
+                        out.set(sq(u));
+                        if !rider || self.squares[u as usize].is_some() {
+                            break;
+                        }
+                        t = u;
+                    }
+                }
+            }
+            Walk::Equihopper { queen_lines_only } => {
+                for &d in &walk::QUEEN_VECTORS {
+                    let Some(h) = self.ride_to_piece(from, d) else { continue };
+                    // As many squares behind the hurdle as before it, those in between empty.
+                    let k = ((h % 8) as i8 - (from % 8) as i8).abs().max(((h / 8) as i8 - (from / 8) as i8).abs());
+                    let mut t = Some(h);
+                    for i in 1..=k {
+                        t = t.and_then(|x| offset(x, d)).filter(|&x| i == k || self.squares[x as usize].is_none());
+                    }
+                    if let Some(t) = t {
+                        out.set(sq(t));
+                    }
+                }
+                if !queen_lines_only {
+                    for &d in &walk::EQUIHOPPER_OFF_LINE {
+                        if let Some(h) = offset(from, d) {
+                            if self.squares[h as usize].is_some() {
+                                if let Some(t) = offset(h, d) {
+                                    out.set(sq(t));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Walk::NonstopEquihopper => {
+                let (ff, fr) = ((from % 8) as i8, (from / 8) as i8);
+                for h in self.occupied() {
+                    let h = h as u8;
+                    let (tf, tr) = (2 * (h % 8) as i8 - ff, 2 * (h / 8) as i8 - fr);
+                    if h != from && (0..8).contains(&tf) && (0..8).contains(&tr) {
+                        out.set(sq((tr * 8 + tf) as u8));
+                    }
+                }
+            }
+            Walk::Compound(parts) => {
+                for &w in parts {
+                    out |= self.walk_targets(from, w);
+                }
+            }
             _ => {}
         }
-        out & !self.color_bb(us)
+        out
+    }
+
+    /// One mao (orthogonal square first) or moa (diagonal square first) step from `s` along the
+    /// knight vector `d`: the arrival square if the square passed on the way is empty.
+    #[inline(always)]
+    fn xiangqi_step(&self, s: u8, d: (i8, i8), diagonal_first: bool) -> Option<u8> {
+        let via = if diagonal_first {
+            (d.0.signum(), d.1.signum())
+        } else if d.0.abs() == 2 {
+            (d.0.signum(), 0)
+        } else {
+            (0, d.1.signum())
+        };
+        let v = offset(s, via)?;
+        if self.squares[v as usize].is_some() {
+            return None;
+        }
+        offset(s, d)
     }
 
     /// Is the king of colour `c` in check? (No king: never.) Under Isardam a position with a
@@ -1068,6 +1156,49 @@ impl Board {
         if self.ext_active() {
             self.pseudo_moves_ext(start, out);
         }
+        if self.maximummer[self.side.index()] {
+            self.longest_legal_only(start, out);
+        }
+    }
+
+    /// Does a condition restrict the side to move to some of its legal moves (Maximummer)? Then
+    /// [`Board::pseudo_moves`] gives exactly the allowed moves, and generators that skip it
+    /// ([`Board::checking_candidates`]) must not be used.
+    pub fn restricts_moves(&self) -> bool {
+        self.maximummer[self.side.index()]
+    }
+
+    /// Maximummer: of the moves `out[start..]`, only the legal ones of the greatest length stay.
+    #[inline(never)]
+    fn longest_legal_only(&self, start: usize, out: &mut Vec<Move>) {
+        let us = self.side;
+        let mut b = self.clone();
+        let length = |m: &Move| {
+            let (df, dr) = ((m.to % 8) as i32 - (m.from % 8) as i32, (m.to / 8) as i32 - (m.from / 8) as i32);
+            df * df + dr * dr
+        };
+        let mut best = -1;
+        let mut kept = start;
+        for i in start..out.len() {
+            let m = out[i];
+            let len = length(&m);
+            if len < best {
+                continue;
+            }
+            let u = b.make(m);
+            let legal = !b.in_check(us);
+            b.unmake(m, u);
+            if !legal {
+                continue;
+            }
+            if len > best {
+                best = len;
+                kept = start;
+            }
+            out[kept] = m;
+            kept += 1;
+        }
+        out.truncate(kept);
     }
 
     /// The conditions' changes to the moves `out[start..]` (BGL budgets, Breton and Bul choices,
@@ -1624,7 +1755,7 @@ impl Board {
             if let Some((cs, captured)) = undo.captured {
                 if captured.kind != walk::KING {
                     let cp = self.circe.reborn_piece(captured, p);
-                    let r = rebirth_square(cp, cs);
+                    let r = self.circe.rebirth_square(cp, cs);
                     if self.squares[r as usize].is_none() {
                         self.add(r, cp);
                         undo.reborn = Some((r, cp));
@@ -1765,6 +1896,7 @@ impl Board {
         b.anticirce = self.anticirce;
         b.transmuted_kings = self.transmuted_kings;
         b.pepo = self.pepo;
+        b.maximummer = self.maximummer;
         b.ghost_chess = self.ghost_chess;
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
@@ -1813,13 +1945,18 @@ pub enum Circe {
     /// The captured piece is reborn with the kind of the piece that moved (as it was before a
     /// promotion), in its own colour; a captured piece taken by a king is reborn as it is.
     Clone,
+    /// Mirror Circe: the captured piece is reborn as it is, on the square where a piece of its
+    /// kind of the other colour would be reborn (a black rook taken on a light square goes to
+    /// h1, a black pawn taken on the e-file to e2, a white fairy piece to the capture file's
+    /// first rank).
+    Mirror,
 }
 
 impl Circe {
     /// The piece reborn after `captured` was taken by `mover` (the moving piece before the move).
     pub fn reborn_piece(self, captured: Piece, mover: Piece) -> Piece {
         let kind = match self {
-            Circe::Off | Circe::Plain => captured.kind,
+            Circe::Off | Circe::Plain | Circe::Mirror => captured.kind,
             Circe::Chameleon => match captured.kind {
                 walk::KNIGHT => walk::BISHOP,
                 walk::BISHOP => walk::ROOK,
@@ -1838,6 +1975,14 @@ impl Circe {
         Piece { color: captured.color, kind }
     }
 
+    /// The square the reborn piece `p`, captured on `s`, goes to.
+    pub fn rebirth_square(self, p: Piece, s: u8) -> u8 {
+        match self {
+            Circe::Mirror => rebirth_square(Piece { color: !p.color, ..p }, s),
+            _ => rebirth_square(p, s),
+        }
+    }
+
     /// Popeye's name of the condition in twin headers (`Circe Chameleon`).
     pub fn name(self) -> &'static str {
         match self {
@@ -1845,6 +1990,7 @@ impl Circe {
             Circe::Plain => "Circe",
             Circe::Chameleon => "Circe Chameleon",
             Circe::Clone => "Circe Clone",
+            Circe::Mirror => "MirrorCirce",
         }
     }
 }

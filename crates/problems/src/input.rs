@@ -93,6 +93,7 @@ pub struct Conditions {
     pub transmuted_kings: bool,
     pub pepo: bool,
     pub ghost_chess: bool,
+    pub maximummer: [bool; 2],
 }
 
 impl Conditions {
@@ -117,6 +118,11 @@ impl Conditions {
         }
         if self.ghost_chess {
             v.push("GhostChess".into());
+        }
+        for (on, name) in self.maximummer.iter().zip(["WhiteMaximummer", "BlackMaximummer"]) {
+            if *on {
+                v.push(name.into());
+            }
         }
         if self.bgl.on {
             v.push(format!("BGL{}", self.bgl.text().trim_end_matches(')').replace(" (", "  ").replace('/', "  ")));
@@ -173,6 +179,8 @@ pub struct Problem {
     pub pepo: bool,
     /// `Condition GhostChess` (see `Board::ghost_chess`).
     pub ghost_chess: bool,
+    /// `Condition WhiteMaximummer` / `BlackMaximummer` (see `Board::maximummer`).
+    pub maximummer: [bool; 2],
 }
 
 #[derive(Clone, Debug)]
@@ -467,8 +475,11 @@ impl Parser<'_> {
             transmuted_kings: false,
             pepo: false,
             ghost_chess: false,
+            maximummer: [false; 2],
         };
         let mut have_pieces = false;
+        // Every `Condition` command adds to the conditions before it (as in Popeye).
+        let mut condition_words: Vec<String> = Vec::new();
         let mut stip_seen = false;
         loop {
             let Some(t) = self.peek().cloned() else {
@@ -565,7 +576,10 @@ impl Parser<'_> {
                         self.pos += 1;
                     }
                     if !words.is_empty() {
-                        match parse_conditions(&words) {
+                        condition_words.extend(words);
+                        let words = &condition_words;
+                        p.unsupported.retain(|u| !u.starts_with("condition "));
+                        match parse_conditions(words) {
                             Some(c) => {
                                 p.circe = c.circe;
                                 p.paralysis = c.paralysis;
@@ -576,6 +590,7 @@ impl Parser<'_> {
                                 p.transmuted_kings = c.transmuted_kings;
                                 p.pepo = c.pepo;
                                 p.ghost_chess = c.ghost_chess;
+                                p.maximummer = c.maximummer;
                             }
                             None => p.unsupported.push(format!("condition {}", words.join(" "))),
                         }
@@ -930,7 +945,7 @@ impl Parser<'_> {
 }
 
 /// The supported conditions: `Circe`, `ChameleonCirce` (= `Circe Chameleon`), `CirceClone` (=
-/// `Circe Clone`), `Madrasi`, `Isardam`, case-insensitive; `Breton`, `BGL w b` / `BGL n` and
+/// `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `WhiteMaximummer`, `BlackMaximummer`, `Madrasi`, `Isardam`, case-insensitive; `Breton`, `BGL w b` / `BGL n` and
 /// `ChameleonPursuit` alone. `None` for anything else (another condition, an option or parameter we do not
 /// implement such as `RexInclusive` or `TypeB`, Breton or BGL with another condition), which
 /// makes the problem unsupported.
@@ -946,6 +961,7 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         transmuted_kings: false,
         pepo: false,
         ghost_chess: false,
+        maximummer: [false; 2],
     };
     // AntiCirce: only with Super (`AntiSuperCirce`, or `AntiCirce Super`), Calvet (default) or
     // Cheylan.
@@ -973,6 +989,8 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         Some("transmutedkings") if words.len() == 1 => return Some(Conditions { transmuted_kings: true, ..none }),
         Some("pepo") if words.len() == 1 => return Some(Conditions { pepo: true, ..none }),
         Some("ghostchess") if words.len() == 1 => return Some(Conditions { ghost_chess: true, ..none }),
+        Some("whitemaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [true, false], ..none }),
+        Some("blackmaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [false, true], ..none }),
         // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.
         Some(w) if words.len() == 1 && w.len() >= 10 && "chameleonpursuit".starts_with(w) => {
             return Some(Conditions { chameleon_pursuit: true, ..none })
@@ -1006,6 +1024,11 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
                 circe = Some(());
                 variant = Circe::Clone;
             }
+            "mirrorcirce" | "circemirror" => {
+                circe = Some(());
+                variant = Circe::Mirror;
+            }
+            "mirror" if circe.is_some() && variant == Circe::Plain => variant = Circe::Mirror,
             "chameleon" if circe.is_some() && variant == Circe::Plain => variant = Circe::Chameleon,
             "clone" if circe.is_some() && variant == Circe::Plain => variant = Circe::Clone,
             _ => return None,

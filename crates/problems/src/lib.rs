@@ -188,6 +188,7 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
             board.transmuted_kings = c.transmuted_kings;
             board.pepo = c.pepo;
             board.ghost_chess = c.ghost_chess;
+            board.maximummer = c.maximummer;
             // Popeye writes one condition a line; the header keeps them on one.
             c.names().join("  ")
         }
@@ -228,6 +229,7 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     base.anticirce = p.anticirce;
     base.transmuted_kings = p.transmuted_kings;
     base.pepo = p.pepo;
+    base.maximummer = p.maximummer;
     base.ghost_chess = p.ghost_chess;
     positions.push((if has_twins { "a)".into() } else { String::new() }, base.clone(), stip0));
     for (i, tw) in p.twins.iter().enumerate() {
@@ -261,7 +263,8 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
             || board.anticirce != board::AntiCirce::Off
             || board.transmuted_kings
             || board.pepo
-            || board.ghost_chess;
+            || board.ghost_chess
+            || board.maximummer.contains(&true);
         if board.bul.any() && (!p.twins.is_empty() || conditions) {
             return Err(SolveError::Unsupported("piece attribute bul with twins or conditions".into()));
         }

@@ -530,7 +530,12 @@ impl Searcher {
         let mut pseudo = self.take_buf(0);
         let us = self.board.side;
         let need_check = self.stip.goal == Goal::Mate && self.stip.play != Play::HelpSelf;
-        let ci = if need_check { self.board.king_square(!us).map(|k| self.board.check_info(k)) } else { None };
+        // Candidate generation skips the conditions' move restrictions.
+        let ci = if need_check && !self.board.restricts_moves() {
+            self.board.king_square(!us).map(|k| self.board.check_info(k))
+        } else {
+            None
+        };
         match &ci {
             Some(ci) => {
                 self.board.checking_candidates(ci, &mut pseudo);
@@ -687,7 +692,11 @@ impl Searcher {
     fn goal_moves(&mut self) -> Vec<Move> {
         let mut moves = Vec::with_capacity(64);
         let us = self.board.side;
-        let king = if self.stip.goal == Goal::Mate { self.board.king_square(!us) } else { None };
+        let king = if self.stip.goal == Goal::Mate && !self.board.restricts_moves() {
+            self.board.king_square(!us)
+        } else {
+            None
+        };
         let ci = king.map(|k| self.board.check_info(k));
         match &ci {
             Some(ci) => self.board.checking_candidates(ci, &mut moves),

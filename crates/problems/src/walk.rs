@@ -41,7 +41,27 @@ pub enum Walk {
     /// exactly k squares the opposite way, over empty squares, to an empty square or onto an
     /// enemy piece.
     Bouncer(&'static [(i8, i8)]),
+    /// Kangaroo: over two hurdles on one line (any distance before, between them), landing
+    /// directly behind the second.
+    Kangaroo(&'static [(i8, i8)]),
+    /// Mao (orthogonal first) or moa (diagonal first): a knight step through the adjacent square
+    /// on its way, which must be empty; as a rider (maorider, moarider) it repeats the step while
+    /// the squares it reaches are empty.
+    Xiangqi { diagonal_first: bool, rider: bool },
+    /// Equihopper: hops over a piece standing exactly half-way to its arrival square. On queen
+    /// lines every square between departure and arrival other than the hurdle is empty (any
+    /// length); off them the hurdle is one (1,2), (1,3) or (2,3) step away and nothing can
+    /// stand in between. The orix has only the queen-line moves.
+    Equihopper { queen_lines_only: bool },
+    /// Non-stop equihopper: hops over any piece to the square as far behind it as the piece is
+    /// from the departure square; the squares in between do not matter.
+    NonstopEquihopper,
+    /// A piece with the moves of all its components (amazon = queen + knight, ...).
+    Compound(&'static [Walk]),
 }
+
+/// A set of kinds, bit k for kind k.
+pub type KindSet = u128;
 
 /// A piece kind: index into [`KINDS`].
 pub type Kind = u8;
@@ -58,7 +78,8 @@ pub const GRASSHOPPER: Kind = 6;
 pub const NIGHTRIDER: Kind = 7;
 pub const NIGHTRIDER_HOPPER: Kind = 8;
 /// Number of supported kinds.
-pub const NUM_KINDS: usize = 35;
+pub const NUM_KINDS: usize = 64;
+const _: () = assert!(NUM_KINDS <= KindSet::BITS as usize);
 
 /// The eight images of an (x,y) step (x != y, both > 0, or one of them 0).
 const fn images(x: i8, y: i8) -> [(i8, i8); 8] {
@@ -96,8 +117,42 @@ pub(crate) fn knight_distances(from: usize) -> [u8; 64] {
     }
     row
 }
-const ROOK_VECTORS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_VECTORS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+pub const ROOK_VECTORS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+pub const BISHOP_VECTORS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+/// Leaps of two squares orthogonally (dabbaba) and diagonally (alfil).
+const DABBABA: [(i8, i8); 4] = [(2, 0), (-2, 0), (0, 2), (0, -2)];
+const ALFIL: [(i8, i8); 4] = [(2, 2), (2, -2), (-2, 2), (-2, -2)];
+const ANTELOPE: [(i8, i8); 8] = images(3, 4);
+/// Bucephale (root-25 leaper): (3,4) and (0,5) leaps.
+const BUCEPHALE: [(i8, i8); 12] = {
+    let x = images(3, 4);
+    let mut out = [(0, 0); 12];
+    let mut i = 0;
+    while i < 8 {
+        out[i] = x[i];
+        i += 1;
+    }
+    out[8] = (5, 0);
+    out[9] = (-5, 0);
+    out[10] = (0, 5);
+    out[11] = (0, -5);
+    out
+};
+/// Squirrel: knight, alfil and dabbaba leaps.
+const SQUIRREL: [(i8, i8); 16] = {
+    let mut out = [(0, 0); 16];
+    let mut i = 0;
+    while i < 8 {
+        out[i] = KNIGHT_VECTORS[i];
+        i += 1;
+    }
+    while i < 12 {
+        out[i] = DABBABA[i - 8];
+        out[i + 4] = ALFIL[i - 8];
+        i += 1;
+    }
+    out
+};
 const CAMEL: [(i8, i8); 8] = images(1, 3);
 const ZEBRA: [(i8, i8); 8] = images(2, 3);
 const GIRAFFE: [(i8, i8); 8] = images(1, 4);
@@ -126,6 +181,26 @@ const BISON: [(i8, i8); 16] = images2((1, 3), (2, 3));
 const OKAPI: [(i8, i8); 16] = images2((1, 2), (2, 3));
 const GNU: [(i8, i8); 16] = images2((1, 2), (1, 3));
 const ZEBU: [(i8, i8); 16] = images2((1, 3), (1, 4));
+/// The hurdle vectors of the equihopper's moves off queen lines (arrival = twice the vector).
+pub const EQUIHOPPER_OFF_LINE: [(i8, i8); 24] = {
+    let a = images(1, 2);
+    let b = images(1, 3);
+    let c = images(2, 3);
+    let mut out = [(0, 0); 24];
+    let mut i = 0;
+    while i < 8 {
+        out[i] = a[i];
+        out[i + 8] = b[i];
+        out[i + 16] = c[i];
+        i += 1;
+    }
+    out
+};
+const QUEEN_RIDER: Walk = Walk::Rider(&QUEEN_VECTORS);
+const ROOK_RIDER: Walk = Walk::Rider(&ROOK_VECTORS);
+const BISHOP_RIDER: Walk = Walk::Rider(&BISHOP_VECTORS);
+const KNIGHT_LEAPER: Walk = Walk::Leaper(&KNIGHT_VECTORS);
+const NIGHTRIDER_RIDER: Walk = Walk::Rider(&KNIGHT_VECTORS);
 
 /// One row of the kind table.
 #[derive(Clone, Copy, Debug)]
@@ -172,14 +247,44 @@ pub const KINDS: [KindInfo; NUM_KINDS] = [
     KindInfo { walk: Walk::Bouncer(&QUEEN_VECTORS), code: "B1" },
     KindInfo { walk: Walk::Bouncer(&ROOK_VECTORS), code: "B2" },
     KindInfo { walk: Walk::Bouncer(&BISHOP_VECTORS), code: "B3" },
+    KindInfo { walk: Walk::Lion(&QUEEN_VECTORS, 1), code: "LI" },
+    KindInfo { walk: Walk::Lion(&ROOK_VECTORS, 1), code: "RL" },
+    KindInfo { walk: Walk::Lion(&BISHOP_VECTORS, 1), code: "BL" },
+    KindInfo { walk: Walk::Lion(&KNIGHT_VECTORS, 1), code: "NL" },
+    KindInfo { walk: Walk::Kangaroo(&QUEEN_VECTORS), code: "KA" },
+    KindInfo { walk: Walk::Chinese(&QUEEN_VECTORS), code: "LE" },
+    KindInfo { walk: Walk::Xiangqi { diagonal_first: false, rider: false }, code: "MA" },
+    KindInfo { walk: Walk::Xiangqi { diagonal_first: true, rider: false }, code: "MO" },
+    KindInfo { walk: Walk::Xiangqi { diagonal_first: false, rider: true }, code: "AO" },
+    KindInfo { walk: Walk::Xiangqi { diagonal_first: true, rider: true }, code: "OA" },
+    KindInfo { walk: Walk::Equihopper { queen_lines_only: false }, code: "EQ" },
+    KindInfo { walk: Walk::Equihopper { queen_lines_only: true }, code: "OR" },
+    KindInfo { walk: Walk::NonstopEquihopper, code: "NE" },
+    KindInfo { walk: Walk::Hopper(&ROOK_VECTORS), code: "RH" },
+    KindInfo { walk: Walk::Hopper(&BISHOP_VECTORS), code: "BH" },
+    KindInfo { walk: Walk::Hopper(&CAMEL), code: "CH" },
+    KindInfo { walk: Walk::Hopper(&ZEBRA), code: "ZH" },
+    KindInfo { walk: Walk::Leaper(&ROOK_VECTORS), code: "WE" },
+    KindInfo { walk: Walk::Leaper(&BISHOP_VECTORS), code: "FE" },
+    KindInfo { walk: Walk::Leaper(&DABBABA), code: "DA" },
+    KindInfo { walk: Walk::Leaper(&ALFIL), code: "AL" },
+    KindInfo { walk: Walk::Leaper(&ANTELOPE), code: "AN" },
+    KindInfo { walk: Walk::Leaper(&BUCEPHALE), code: "BU" },
+    KindInfo { walk: Walk::Leaper(&SQUIRREL), code: "SQ" },
+    KindInfo { walk: Walk::Rider(&GNU), code: "GR" },
+    KindInfo { walk: Walk::Compound(&[QUEEN_RIDER, KNIGHT_LEAPER]), code: "AM" },
+    KindInfo { walk: Walk::Compound(&[ROOK_RIDER, KNIGHT_LEAPER]), code: "EM" },
+    KindInfo { walk: Walk::Compound(&[BISHOP_RIDER, KNIGHT_LEAPER]), code: "PR" },
+    KindInfo { walk: Walk::Compound(&[ROOK_RIDER, NIGHTRIDER_RIDER]), code: "WA" },
 ];
 
 /// Orthodox kinds a pawn may promote to, in Popeye's output order (the fairy kinds present in
 /// the position follow, see `Board::promotion_fairies`).
 pub const PROMOTIONS: [Kind; 4] = [QUEEN, ROOK, BISHOP, KNIGHT];
 
-/// Popeye's fairy piece codes (English), recognised so that they are reported as unsupported
-/// rather than as unknown. Not complete; unknown codes are reported as unknown pieces.
+/// Popeye's fairy piece codes (English input language) with their names, so that a code we do
+/// not support is reported as an unsupported piece rather than an unknown one. The numeric
+/// (x,y)-leaper codes are recognised by [`is_numeric_leaper_code`].
 pub const FAIRY_CODES: &[(&str, &str)] = &[
     ("G", "grasshopper"),
     ("N", "nightrider"),
@@ -187,69 +292,146 @@ pub const FAIRY_CODES: &[(&str, &str)] = &[
     ("CA", "camel"),
     ("Z", "zebra"),
     ("GI", "giraffe"),
+    ("RF", "root-50-leaper"),
+    ("BU", "bucephale"),
+    ("WE", "wazir"),
+    ("AL", "alfil"),
+    ("FE", "fers"),
+    ("DA", "dabbaba"),
     ("LI", "lion"),
-    ("EQ", "equihopper"),
-    ("KA", "kangaroo"),
-    ("M", "moose"),
-    ("EA", "eagle"),
-    ("SW", "sparrow"),
-    ("NA", "nao"),
-    ("PA", "pao"),
-    ("VA", "vao"),
-    ("MA", "mao"),
-    ("MO", "moa"),
-    ("LE", "leo"),
+    ("NE", "non-stop equihopper"),
     ("L", "locust"),
-    ("O", "orphan"),
-    ("RO", "rose"),
-    ("BI", "bishop-lion?"),
-    ("KL", "kangaroo-lion"),
-    ("G2", "grasshopper-2"),
-    ("G3", "grasshopper-3"),
-    ("B1", "bouncer"),
-    ("B2", "rook bouncer"),
-    ("B3", "bishop bouncer"),
     ("BP", "berolina pawn"),
     ("AM", "amazon"),
     ("EM", "empress"),
     ("PR", "princess"),
-    ("C", "chancellor?"),
-    ("DU", "dummy"),
-    ("WE", "wesir"),
-    ("F", "fers"),
-    ("AN", "antelope"),
-    ("BU", "bucephale"),
-    ("UB", "ubi-ubi"),
-    ("HA", "hamster"),
-    ("LO", "lion?"),
-    ("RL", "rook-lion"),
-    ("BL", "bishop-lion"),
-    ("NL", "nightrider-lion"),
-    ("MG", "magic?"),
-    ("IM", "imitator"),
-    ("RH", "rook-hopper"),
-    ("BH", "bishop-hopper"),
-    ("CH", "chinese piece?"),
-    ("SI", "sirene?"),
-    ("TR", "triton?"),
-    ("NE", "nereide?"),
-    ("OR", "orix"),
     ("GN", "gnu"),
-    ("BS", "bison"),
-    ("ZE", "zebrarider?"),
+    ("AN", "antelope"),
+    ("SQ", "squirrel"),
+    ("WA", "waran"),
+    ("DR", "dragon"),
+    ("KA", "kangaroo"),
+    ("SS", "spiral springer"),
+    ("UU", "ubi-ubi"),
+    ("HA", "hamster"),
+    ("M", "moose"),
+    ("EA", "eagle"),
+    ("SW", "sparrow"),
+    ("AR", "archbishop"),
+    ("RB", "reflecting bishop"),
+    ("C", "cardinal"),
+    ("DU", "dummy"),
     ("CR", "camelrider"),
     ("ZR", "zebrarider"),
-    ("GR", "gryphon?"),
-    ("SK", "skylla?"),
-    ("CY", "charybdis?"),
-    ("SS", "spiral springer"),
-    ("VI", "vizir?"),
-    ("FE", "fers?"),
-    ("DA", "dabbaba"),
-    ("AL", "alfil"),
-    ("LS", "leapers?"),
-    ("BM", "bob?"),
-    ("RM", "reflecting?"),
+    ("GR", "gnurider"),
+    ("CH", "camelrider-hopper"),
+    ("ZH", "zebrarider-hopper"),
+    ("GH", "gnurider-hopper"),
+    ("DS", "diagonal spiral springer"),
+    ("BK", "bouncy knight"),
+    ("EQ", "equihopper"),
+    ("CT", "cat"),
+    ("BS", "berolina superpawn"),
+    ("SP", "superpawn"),
+    ("RL", "rook-lion"),
+    ("BL", "bishop-lion"),
+    ("SI", "sirene"),
+    ("TR", "triton"),
+    ("ND", "nereide"),
+    ("O", "orphan"),
+    ("EH", "edgehog"),
+    ("MO", "moa"),
+    ("RR", "rook-hunter"),
+    ("BR", "bishop-hunter"),
+    ("AO", "maorider"),
+    ("OA", "moarider"),
+    ("RH", "rook-hopper"),
+    ("BH", "bishop-hopper"),
+    ("EK", "erlking"),
+    ("BT", "boyscout"),
+    ("GT", "girlscout"),
+    ("SK", "skylla"),
+    ("CY", "charybdis"),
+    ("CG", "contra-grasshopper"),
+    ("RN", "rose-lion"),
+    ("RP", "rose-hopper"),
+    ("OK", "okapi"),
+    ("G2", "grasshopper-2"),
+    ("G3", "grasshopper-3"),
+    ("DG", "double grasshopper"),
+    ("KH", "king-hopper"),
+    ("OR", "orix"),
+    ("GL", "gral"),
+    ("LR", "rook-locust"),
+    ("LB", "bishop-locust"),
+    ("LN", "nightrider-locust"),
+    ("WR", "wazirrider"),
+    ("FR", "fersrider"),
+    ("BI", "bison"),
+    ("ET", "elephant"),
+    ("NA", "nao"),
+    ("LE", "leo"),
+    ("MA", "mao"),
+    ("PA", "pao"),
+    ("VA", "vao"),
+    ("RO", "rose"),
+    ("RM", "rook-moose"),
+    ("RE", "rook-eagle"),
+    ("RW", "rook-sparrow"),
+    ("BM", "bishop-moose"),
+    ("BE", "bishop-eagle"),
+    ("BW", "bishop-sparrow"),
+    ("RA", "rao"),
+    ("SO", "scorpion"),
+    ("MG", "marguerite"),
+    ("NL", "nightrider-lion"),
+    ("ML", "maorider-lion"),
+    ("MM", "moarider-lion"),
+    ("F", "friend"),
+    ("DO", "dolphin"),
+    ("RT", "rabbit"),
+    ("BO", "bob"),
+    ("QE", "equi-english"),
+    ("QF", "equi-french"),
+    ("QQ", "querquisite"),
+    ("B1", "bouncer"),
+    ("B2", "rook-bouncer"),
+    ("B3", "bishop-bouncer"),
+    ("CP", "chinese pawn"),
+    ("RK", "radial knight"),
+    ("PP", "protean pawn"),
+    ("LS", "rose-locust"),
+    ("ZE", "zebu"),
+    ("BN", "bouncy nightrider"),
+    ("S2", "spiral springer (2,0)"),
+    ("S4", "spiral springer (4,0)"),
+    ("S1", "diagonal spiral springer (1,1)"),
+    ("S3", "diagonal spiral springer (3,3)"),
+    ("QN", "quintessence"),
+    ("DK", "double rook-hopper"),
+    ("DB", "double bishop-hopper"),
+    ("NO", "non-stop orix"),
+    ("TH", "treehopper"),
+    ("LH", "leafhopper"),
+    ("GE", "greater treehopper"),
+    ("GF", "greater leafhopper"),
+    ("KL", "kangaroo-lion"),
+    ("KO", "kao"),
+    ("KP", "knight-hopper"),
+    ("SH", "ship"),
+    ("GY", "gryphon"),
+    ("MS", "marine knight"),
+    ("PO", "poseidon"),
+    ("MP", "marine pawn"),
+    ("MH", "marine ship"),
+    ("ST", "sting"),
+    ("SE", "senora"),
+    ("FA", "faro"),
+    ("LO", "loco"),
+    ("SL", "saltador"),
+    ("AH", "mao-hopper"),
+    ("OH", "moa-hopper"),
+    ("HC", "contra-hamster"),
 ];
 
 /// Numeric (x,y)-leaper codes such as `15`, `16`, `24`, `25`, `35`, `37` (those not in [`KINDS`]

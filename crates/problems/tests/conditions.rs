@@ -679,3 +679,56 @@ fn random_playouts_restore_the_board_under_each_condition() {
         }
     }
 }
+
+// ------------------------------------------------------------------------------------ Maximummer
+
+#[test]
+fn maximummer_keeps_only_the_longest_legal_moves() {
+    // Black: Ra8-a1 (length 49) is the longest; the king's moves and the shorter rook moves go.
+    let mut b = board(&[(Color::White, "K", "e3"), (Color::Black, "K", "h8"), (Color::Black, "R", "a8")]);
+    b.side = Color::Black;
+    let all = b.legal_moves().len();
+    b.maximummer = [false, true];
+    let moves = b.legal_moves();
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    assert_eq!((moves[0].from, moves[0].to), (sq("a8"), sq("a1")));
+    assert!(b.has_legal_move());
+    // The other side's restriction does not apply.
+    b.maximummer = [true, false];
+    assert_eq!(b.legal_moves().len(), all);
+    // Illegal moves do not count: the black bishop pinned on a1-h8 has four moves of length 18
+    // (d4-a1, d4-g7, d4-a7, d4-g1), of which only those along the pin line are legal.
+    let mut b = board(&[(Color::White, "K", "e1"), (Color::White, "B", "a1"), (Color::Black, "K", "h8"), (Color::Black, "B", "d4")]);
+    b.side = Color::Black;
+    b.maximummer = [false, true];
+    let mut got: Vec<(u8, u8)> = b.legal_moves().iter().map(|m| (m.from, m.to)).collect();
+    got.sort();
+    assert_eq!(got, [(sq("d4"), sq("a1")), (sq("d4"), sq("g7"))]);
+}
+
+#[test]
+fn maximummer_is_parsed_and_restricts_the_solutions() {
+    let base = "BeginProblem\nstip h#1\npieces white Kc7 Rh1 black Ka8 Pa7b7\n";
+    // Plain: 1.b7-b5 and 1.b7-b6; BlackMaximummer: only the longest black moves (a7-a5, b7-b5),
+    // of which only b7-b5 lets Rh1-h8 mate.
+    assert_eq!(solve_lines(&format!("{base}EndProblem\n")), ["1.b7-b5 Rh1-h8 #", "1.b7-b6 Rh1-h8 #"]);
+    assert_eq!(solve_lines(&format!("{base}condition BlackMaximummer\nEndProblem\n")), ["1.b7-b5 Rh1-h8 #"]);
+    // White's longest moves are Rh1-h8 and Rh1-a1 (both length 49): nothing changes for White.
+    assert_eq!(
+        solve_lines(&format!("{base}condition WhiteMaximummer\nEndProblem\n")),
+        ["1.b7-b5 Rh1-h8 #", "1.b7-b6 Rh1-h8 #"]
+    );
+}
+
+#[test]
+fn condition_commands_add_up() {
+    let text = "BeginProblem\nstip h#1\npieces white Kc7 Rh1 black Ka8 Pa7b7\ncondition Circe\ncondition Madrasi\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert_eq!(p.circe, mysl_problems::board::Circe::Plain);
+    assert_eq!(p.paralysis, mysl_problems::board::Paralysis::Madrasi);
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    // A supported condition after an unsupported one does not hide it.
+    let text = "BeginProblem\nstip h#1\npieces white Kc7 Rh1 black Ka8 Pa7b7\ncondition Tibet\ncondition Circe\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(p.unsupported.iter().any(|u| u.contains("Tibet")), "{:?}", p.unsupported);
+}

@@ -55,7 +55,8 @@ fn codes_parse_to_kinds() {
     }
     assert_eq!(kind_by_code("s"), Some(walk::KNIGHT));
     assert_eq!(kind_by_code("nh"), Some(walk::NIGHTRIDER_HOPPER));
-    assert_eq!(kind_by_code("EQ"), None, "equihopper is not implemented");
+    assert_eq!(kind_by_code("L"), None, "the locust is not implemented");
+    assert_eq!(walk::fairy_name("L"), Some("locust"));
 }
 
 #[test]
@@ -451,4 +452,182 @@ fn bouncers_move_as_far_back_as_the_obstacle_ahead() {
     assert!(b.in_check(B));
     b.put(sq("c3"), piece(W, "P"));
     assert!(!b.in_check(B));
+}
+
+// ------------------------------------------------------------------ lions, kangaroo, Chinese pieces
+
+#[test]
+fn new_codes_parse_to_their_kinds() {
+    for code in [
+        "LI", "RL", "BL", "NL", "KA", "LE", "MA", "MO", "AO", "OA", "EQ", "OR", "NE", "RH", "BH", "CH", "ZH", "WE", "FE",
+        "DA", "AL", "AN", "BU", "SQ", "GR", "AM", "EM", "PR", "WA",
+    ] {
+        let k = kind(code);
+        assert!(k >= walk::FIRST_FAIRY);
+        assert_eq!(walk::KINDS[k as usize].code, code);
+    }
+}
+
+#[test]
+fn lions_hop_one_hurdle_at_any_distance() {
+    assert_eq!(targets(&board(&[(W, "LI", "a1"), (B, "P", "a3")]), "a1"), ["a4", "a5", "a6", "a7", "a8"]);
+    assert_eq!(targets(&board(&[(W, "LI", "a1"), (B, "P", "a3"), (W, "P", "a6")]), "a1"), ["a4", "a5"]);
+    assert_eq!(targets(&board(&[(W, "LI", "a1"), (B, "P", "a3"), (B, "P", "a6")]), "a1"), ["a4", "a5", "a6"]);
+    // Rook-lion: rook lines only; bishop-lion: bishop lines only; nightrider-lion: knight lines.
+    let b = board(&[(W, "RL", "a1"), (B, "P", "a3"), (B, "P", "c3")]);
+    assert_eq!(targets(&b, "a1"), ["a4", "a5", "a6", "a7", "a8"]);
+    let b = board(&[(W, "BL", "a1"), (B, "P", "a3"), (B, "P", "c3")]);
+    assert_eq!(targets(&b, "a1"), ["d4", "e5", "f6", "g7", "h8"]);
+    assert_eq!(targets(&board(&[(W, "NL", "a1"), (B, "P", "c2")]), "a1"), ["e3", "g4"]);
+}
+
+#[test]
+fn kangaroo_lands_right_behind_the_second_hurdle() {
+    assert_eq!(targets(&board(&[(W, "KA", "a1"), (B, "P", "a3"), (W, "P", "a5")]), "a1"), ["a6"]);
+    assert_eq!(targets(&board(&[(W, "KA", "a1"), (B, "P", "a2"), (W, "P", "a3")]), "a1"), ["a4"]);
+    let b = board(&[(W, "KA", "a1"), (B, "P", "a3"), (W, "P", "a5"), (B, "R", "a6")]);
+    assert_eq!(targets(&b, "a1"), ["a6"]);
+    let b = board(&[(W, "KA", "a1"), (B, "P", "a3"), (W, "P", "a5"), (W, "R", "a6")]);
+    assert_eq!(count(&b, "a1"), 0);
+    // One hurdle is not enough, and two hurdles at the edge leave no landing square.
+    assert_eq!(count(&board(&[(W, "KA", "a1"), (B, "P", "a3")]), "a1"), 0);
+    assert_eq!(count(&board(&[(W, "KA", "a1"), (B, "P", "a7"), (B, "P", "a8")]), "a1"), 0);
+}
+
+#[test]
+fn leo_moves_as_a_queen_and_captures_over_a_screen() {
+    assert_eq!(count(&board(&[(W, "LE", "d4")]), "d4"), 27);
+    let b = board(&[(W, "LE", "a1"), (B, "P", "a3"), (B, "R", "a6")]);
+    let t = targets(&b, "a1");
+    assert_eq!(t.len(), 16, "{t:?}");
+    assert!(t.contains(&"a2".to_string()) && t.contains(&"a6".to_string()));
+    assert!(!t.contains(&"a3".to_string()) && !t.contains(&"a4".to_string()));
+}
+
+#[test]
+fn mao_and_moa_are_blocked_on_their_way() {
+    // Mao: orthogonally first (b1-b2-a3/c3, b1-c1-d2).
+    assert_eq!(targets(&board(&[(W, "MA", "b1")]), "b1"), ["a3", "c3", "d2"]);
+    assert_eq!(targets(&board(&[(W, "MA", "b1"), (W, "P", "b2")]), "b1"), ["d2"]);
+    // Moa: diagonally first (b1-a2-a3, b1-c2-c3, b1-c2-d2).
+    assert_eq!(targets(&board(&[(W, "MO", "b1"), (W, "P", "b2")]), "b1"), ["a3", "c3", "d2"]);
+    assert_eq!(targets(&board(&[(W, "MO", "b1"), (W, "P", "c2")]), "b1"), ["a3"]);
+    // Maorider: repeated mao steps (a1-b3-c5-d7 through a2, b4, c6; a1-c2-e3-g4 through b1, d2,
+    // f3); a piece on a passed square stops the ride there.
+    assert_eq!(targets(&board(&[(W, "AO", "a1")]), "a1"), ["b3", "c2", "c5", "d7", "e3", "g4"]);
+    assert_eq!(targets(&board(&[(W, "AO", "a1"), (B, "P", "b4")]), "a1"), ["b3", "c2", "e3", "g4"]);
+    assert_eq!(targets(&board(&[(W, "AO", "a1"), (B, "P", "c5")]), "a1"), ["b3", "c2", "c5", "e3", "g4"]);
+    // Moarider: a1-b3 passes b2, b3-c5 passes c4.
+    assert_eq!(targets(&board(&[(W, "OA", "a1"), (B, "P", "c4")]), "a1"), ["b3", "c2", "e3", "g4"]);
+}
+
+#[test]
+fn equihoppers_land_as_far_behind_the_hurdle_as_they_started() {
+    // a1-c3 (hurdle)-e5 on a queen line, and a1-b3 (hurdle)-c5 off the lines.
+    assert_eq!(targets(&board(&[(W, "EQ", "a1"), (B, "P", "c3"), (W, "P", "b3")]), "a1"), ["c5", "e5"]);
+    // The orix has only the queen-line hops.
+    assert_eq!(targets(&board(&[(W, "OR", "a1"), (B, "P", "c3"), (W, "P", "b3")]), "a1"), ["e5"]);
+    // The squares between hurdle and arrival are empty; an enemy on the arrival square is taken.
+    assert_eq!(targets(&board(&[(W, "EQ", "a1"), (W, "P", "a3"), (B, "R", "a5")]), "a1"), ["a5"]);
+    assert_eq!(count(&board(&[(W, "EQ", "a1"), (W, "P", "a3"), (B, "P", "a4")]), "a1"), 0);
+    assert_eq!(count(&board(&[(W, "EQ", "a1"), (W, "P", "a5")]), "a1"), 0);
+    // Non-stop equihopper: any hurdle, whatever stands in between.
+    let b = board(&[(W, "NE", "a1"), (W, "P", "b2"), (B, "P", "c3"), (B, "P", "d4")]);
+    assert_eq!(targets(&b, "a1"), ["c3", "e5", "g7"]);
+}
+
+#[test]
+fn more_hoppers_leapers_and_compounds() {
+    assert_eq!(targets(&board(&[(W, "RH", "a1"), (B, "P", "a4"), (B, "P", "b2")]), "a1"), ["a5"]);
+    assert_eq!(targets(&board(&[(W, "BH", "a1"), (B, "P", "a4"), (B, "P", "c3")]), "a1"), ["d4"]);
+    assert_eq!(targets(&board(&[(W, "CH", "a1"), (B, "P", "b4")]), "a1"), ["c7"]);
+    assert_eq!(targets(&board(&[(W, "ZH", "a1"), (B, "P", "c4")]), "a1"), ["e7"]);
+    assert_eq!(targets(&board(&[(W, "WE", "d4")]), "d4"), ["c4", "d3", "d5", "e4"]);
+    assert_eq!(targets(&board(&[(W, "FE", "d4")]), "d4"), ["c3", "c5", "e3", "e5"]);
+    assert_eq!(targets(&board(&[(W, "DA", "d4")]), "d4"), ["b4", "d2", "d6", "f4"]);
+    assert_eq!(targets(&board(&[(W, "AL", "d4")]), "d4"), ["b2", "b6", "f2", "f6"]);
+    assert_eq!(targets(&board(&[(W, "AN", "a1")]), "a1"), ["d5", "e4"]);
+    assert_eq!(targets(&board(&[(W, "BU", "a1")]), "a1"), ["a6", "d5", "e4", "f1"]);
+    assert_eq!(count(&board(&[(W, "SQ", "d4")]), "d4"), 16);
+    assert_eq!(targets(&board(&[(W, "GR", "a1")]), "a1"), ["b3", "b4", "c2", "c5", "c7", "d2", "d7", "e3", "g3", "g4"]);
+    assert_eq!(count(&board(&[(W, "AM", "d4")]), "d4"), 35);
+    assert_eq!(count(&board(&[(W, "EM", "d4")]), "d4"), 22);
+    assert_eq!(count(&board(&[(W, "PR", "d4")]), "d4"), 21);
+    assert_eq!(count(&board(&[(W, "WA", "a1")]), "a1"), 20);
+    assert_eq!(targets(&board(&[(W, "WA", "a1"), (B, "P", "a2"), (B, "P", "b1"), (W, "P", "b3")]), "a1"), ["a2", "b1", "c2", "e3", "g4"]);
+}
+
+/// A tiny xorshift generator, so the random boards are the same on every run.
+fn next(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+#[test]
+fn attack_detection_agrees_with_generated_captures_for_every_kind() {
+    // On random boards of fairy pieces of every kind, a square held by one side is attacked by
+    // the other exactly when one of its pieces has a capture there: the reverse walks used for
+    // checks against the forward move generation.
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let fairy_kinds = walk::NUM_KINDS as u64 - walk::FIRST_FAIRY as u64;
+    let mut checked = 0;
+    for _ in 0..400 {
+        let mut b = Board::empty();
+        for _ in 0..6 + next(&mut seed) % 14 {
+            let s = (next(&mut seed) % 64) as u8;
+            let kind = walk::FIRST_FAIRY + (next(&mut seed) % fairy_kinds) as u8;
+            let color = if next(&mut seed) % 2 == 0 { W } else { B };
+            b.put(s, Piece { color, kind });
+        }
+        for (s, victim) in b.pieces().collect::<Vec<_>>() {
+            let by = !victim.color;
+            let t = mysl_core::Square::from_index(s as u32);
+            let expected = b.pieces().any(|(f, p)| p.color == by && b.fairy_targets(f, p.kind, by).contains(t));
+            let name = mysl_problems::board::square_name(s);
+            assert_eq!(b.attacked(s, by), expected, "{name} by {by:?} on {:?}", b.pieces().collect::<Vec<_>>());
+            checked += 1;
+        }
+    }
+    assert!(checked > 3000);
+}
+
+#[test]
+fn make_unmake_restore_positions_with_the_new_pieces() {
+    let mut b = problem_board("White Ke1 LIa1 KAh1 MAb1 EQc1 AMd1 WAf1 NEg1 Pb2d2 Black Ke8 LEa8 MOb8 ORc8 AOd8 SQf8 BUg8 NLh8 Pd7e7", "");
+    assert!(walk_lines(&mut b, 3) > 1000);
+}
+
+#[test]
+fn leo_mates_over_a_screen() {
+    use mysl_problems::input::parse_problems;
+    use mysl_problems::solve::Limits;
+    // Only with the h5 pawn as its screen does the leo on h1 check h8 (and guard h7).
+    let text = "BeginProblem\nstip #1\npieces white Kf7 LEb1 Ph5 black Kh8\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let r = mysl_problems::solve_problem(&p, &Limits::default()).expect("supported");
+    let lines: Vec<&String> = r.twins.iter().flat_map(|t| t.lines.iter()).collect();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("1.LEb1-h1 #"), "{lines:?}");
+}
+
+#[test]
+fn mirror_circe_rebirth_on_the_other_colours_square() {
+    // Mirror Circe: a black rook taken on d5 (light) goes to h1, where a white rook taken on a
+    // light square would go (and checks along the first rank, so the white king is not on it);
+    // a black pawn taken on c4 to c2.
+    for cond in ["condition MirrorCirce", "condition Circe Mirror"] {
+        let mut b = problem_board("White Ka2 Rd1 Sb6 Black Ke8 Rd5 Pc4", cond);
+        assert_eq!(b.circe, Circe::Mirror, "{cond}");
+        let rd5 = b.legal_moves().into_iter().find(|m| m.from == sq("d1") && m.to == sq("d5")).expect("Rd1*d5");
+        let u = b.make(rd5);
+        assert_eq!(u.reborn(), Some((sq("h1"), piece(B, "R"))));
+        b.unmake(rd5, u);
+        let sc4 = b.legal_moves().into_iter().find(|m| m.from == sq("b6") && m.to == sq("c4")).expect("Sb6*c4");
+        let u = b.make(sc4);
+        assert_eq!(u.reborn(), Some((sq("c2"), piece(B, "P"))));
+        b.unmake(sc4, u);
+        assert!(walk_lines(&mut b, 3) > 1000);
+    }
 }
