@@ -8,8 +8,8 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use mysl_tb::file::{path_for, write_table, TableFile};
-use mysl_tb::probe::{pos_from_fen, MoveValue};
 use mysl_tb::gen::Sources;
+use mysl_tb::probe::{pos_from_fen, MoveValue};
 use mysl_tb::{Generator, Material, Progress, Tablebase, Tablebases};
 
 use crate::CliError;

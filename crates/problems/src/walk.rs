@@ -47,12 +47,17 @@ pub enum Walk {
     /// Mao (orthogonal first) or moa (diagonal first): a knight step through the adjacent square
     /// on its way, which must be empty; as a rider (maorider, moarider) it repeats the step while
     /// the squares it reaches are empty.
-    Xiangqi { diagonal_first: bool, rider: bool },
+    Xiangqi {
+        diagonal_first: bool,
+        rider: bool,
+    },
     /// Equihopper: hops over a piece standing exactly half-way to its arrival square. On queen
     /// lines every square between departure and arrival other than the hurdle is empty (any
     /// length); off them the hurdle is one (1,2), (1,3) or (2,3) step away and nothing can
     /// stand in between. The orix has only the queen-line moves.
-    Equihopper { queen_lines_only: bool },
+    Equihopper {
+        queen_lines_only: bool,
+    },
     /// Non-stop equihopper: hops over any piece to the square as far behind it as the piece is
     /// from the departure square; the squares in between do not matter.
     NonstopEquihopper,

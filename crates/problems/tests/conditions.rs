@@ -698,7 +698,12 @@ fn maximummer_keeps_only_the_longest_legal_moves() {
     assert_eq!(b.legal_moves().len(), all);
     // Illegal moves do not count: the black bishop pinned on a1-h8 has four moves of length 18
     // (d4-a1, d4-g7, d4-a7, d4-g1), of which only those along the pin line are legal.
-    let mut b = board(&[(Color::White, "K", "e1"), (Color::White, "B", "a1"), (Color::Black, "K", "h8"), (Color::Black, "B", "d4")]);
+    let mut b = board(&[
+        (Color::White, "K", "e1"),
+        (Color::White, "B", "a1"),
+        (Color::Black, "K", "h8"),
+        (Color::Black, "B", "d4"),
+    ]);
     b.side = Color::Black;
     b.maximummer = [false, true];
     let mut got: Vec<(u8, u8)> = b.legal_moves().iter().map(|m| (m.from, m.to)).collect();
@@ -728,7 +733,8 @@ fn condition_commands_add_up() {
     assert_eq!(p.paralysis, mysl_problems::board::Paralysis::Madrasi);
     assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
     // A supported condition after an unsupported one does not hide it.
-    let text = "BeginProblem\nstip h#1\npieces white Kc7 Rh1 black Ka8 Pa7b7\ncondition Tibet\ncondition Circe\nEndProblem\n";
+    let text =
+        "BeginProblem\nstip h#1\npieces white Kc7 Rh1 black Ka8 Pa7b7\ncondition Tibet\ncondition Circe\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
     assert!(p.unsupported.iter().any(|u| u.contains("Tibet")), "{:?}", p.unsupported);
 }

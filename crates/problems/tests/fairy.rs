@@ -459,8 +459,8 @@ fn bouncers_move_as_far_back_as_the_obstacle_ahead() {
 #[test]
 fn new_codes_parse_to_their_kinds() {
     for code in [
-        "LI", "RL", "BL", "NL", "KA", "LE", "MA", "MO", "AO", "OA", "EQ", "OR", "NE", "RH", "BH", "CH", "ZH", "WE", "FE",
-        "DA", "AL", "AN", "BU", "SQ", "GR", "AM", "EM", "PR", "WA",
+        "LI", "RL", "BL", "NL", "KA", "LE", "MA", "MO", "AO", "OA", "EQ", "OR", "NE", "RH", "BH", "CH", "ZH", "WE",
+        "FE", "DA", "AL", "AN", "BU", "SQ", "GR", "AM", "EM", "PR", "WA",
     ] {
         let k = kind(code);
         assert!(k >= walk::FIRST_FAIRY);
@@ -554,7 +554,10 @@ fn more_hoppers_leapers_and_compounds() {
     assert_eq!(count(&board(&[(W, "EM", "d4")]), "d4"), 22);
     assert_eq!(count(&board(&[(W, "PR", "d4")]), "d4"), 21);
     assert_eq!(count(&board(&[(W, "WA", "a1")]), "a1"), 20);
-    assert_eq!(targets(&board(&[(W, "WA", "a1"), (B, "P", "a2"), (B, "P", "b1"), (W, "P", "b3")]), "a1"), ["a2", "b1", "c2", "e3", "g4"]);
+    assert_eq!(
+        targets(&board(&[(W, "WA", "a1"), (B, "P", "a2"), (B, "P", "b1"), (W, "P", "b3")]), "a1"),
+        ["a2", "b1", "c2", "e3", "g4"]
+    );
 }
 
 /// A tiny xorshift generator, so the random boards are the same on every run.
@@ -578,7 +581,7 @@ fn attack_detection_agrees_with_generated_captures_for_every_kind() {
         for _ in 0..6 + next(&mut seed) % 14 {
             let s = (next(&mut seed) % 64) as u8;
             let kind = walk::FIRST_FAIRY + (next(&mut seed) % fairy_kinds) as u8;
-            let color = if next(&mut seed) % 2 == 0 { W } else { B };
+            let color = if next(&mut seed) & 1 == 0 { W } else { B };
             b.put(s, Piece { color, kind });
         }
         for (s, victim) in b.pieces().collect::<Vec<_>>() {
@@ -595,7 +598,10 @@ fn attack_detection_agrees_with_generated_captures_for_every_kind() {
 
 #[test]
 fn make_unmake_restore_positions_with_the_new_pieces() {
-    let mut b = problem_board("White Ke1 LIa1 KAh1 MAb1 EQc1 AMd1 WAf1 NEg1 Pb2d2 Black Ke8 LEa8 MOb8 ORc8 AOd8 SQf8 BUg8 NLh8 Pd7e7", "");
+    let mut b = problem_board(
+        "White Ke1 LIa1 KAh1 MAb1 EQc1 AMd1 WAf1 NEg1 Pb2d2 Black Ke8 LEa8 MOb8 ORc8 AOd8 SQf8 BUg8 NLh8 Pd7e7",
+        "",
+    );
     assert!(walk_lines(&mut b, 3) > 1000);
 }
 
