@@ -237,6 +237,9 @@ pub struct Board {
     /// longest legal moves, by the squared distance between departure and arrival square (the
     /// king's for castling). Checks are not affected (Popeye's regular, not ultra, mummer).
     pub maximummer: [bool; 2],
+    /// Condition AndernachChess: a piece other than a king that captures changes sides on its
+    /// arrival square (a promoting pawn after its promotion). Checks are the plain attacks.
+    pub andernach: bool,
     /// Condition GhostChess: a captured piece becomes a ghost under its square; when a piece
     /// next leaves that square, the latest ghost there reappears on it as an uncapturable piece
     /// of its colour (`[+wuPc3]`). Ghosts are a list (part of the hash key).
@@ -294,6 +297,7 @@ impl Board {
             transmuted_kings: false,
             pepo: false,
             maximummer: [false; 2],
+            andernach: false,
             ghost_chess: false,
             ghosts: [(0, Piece { color: Color::White, kind: walk::KING }); MAX_GHOSTS],
             n_ghosts: 0,
@@ -372,6 +376,9 @@ impl Board {
             || self.transmuted_kings
             || self.pepo
             || self.ghost_chess
+            // Not an attack rule, but a capture can turn the capturer against its own king, so
+            // the orthodox legality shortcuts must be off.
+            || self.andernach
     }
 
     /// TransmutedKings: the kinds of the pieces of `!c` that attack the king of `c` (plain
@@ -1628,6 +1635,12 @@ impl Board {
             e.breton = Some((m.extra, r));
             self.castling &= !castle_bits(m.extra);
         }
+        if self.andernach && captured.is_some() && placed.kind != walk::KING {
+            let now = self.squares[m.to as usize].expect("capturing piece");
+            self.remove(m.to, now);
+            self.add(m.to, Piece { color: !now.color, kind: now.kind });
+            e.side_changed = true;
+        }
         if self.chameleon_pursuit {
             if m.to == self.last_from && placed.kind != walk::KING {
                 self.remove(m.to, placed);
@@ -1696,6 +1709,7 @@ impl Board {
         self.breton
             || self.bgl.on
             || self.chameleon_pursuit
+            || self.andernach
             || self.anticirce != AntiCirce::Off
             || self.ghost_chess
             || self.bul.any()
@@ -1897,6 +1911,7 @@ impl Board {
         b.transmuted_kings = self.transmuted_kings;
         b.pepo = self.pepo;
         b.maximummer = self.maximummer;
+        b.andernach = self.andernach;
         b.ghost_chess = self.ghost_chess;
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {

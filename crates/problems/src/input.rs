@@ -94,6 +94,7 @@ pub struct Conditions {
     pub pepo: bool,
     pub ghost_chess: bool,
     pub maximummer: [bool; 2],
+    pub andernach: bool,
 }
 
 impl Conditions {
@@ -118,6 +119,9 @@ impl Conditions {
         }
         if self.ghost_chess {
             v.push("GhostChess".into());
+        }
+        if self.andernach {
+            v.push("AndernachChess".into());
         }
         for (on, name) in self.maximummer.iter().zip(["WhiteMaximummer", "BlackMaximummer"]) {
             if *on {
@@ -181,6 +185,8 @@ pub struct Problem {
     pub ghost_chess: bool,
     /// `Condition WhiteMaximummer` / `BlackMaximummer` (see `Board::maximummer`).
     pub maximummer: [bool; 2],
+    /// `Condition AndernachChess` (see `Board::andernach`).
+    pub andernach: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -476,6 +482,7 @@ impl Parser<'_> {
             pepo: false,
             ghost_chess: false,
             maximummer: [false; 2],
+            andernach: false,
         };
         let mut have_pieces = false;
         // Every `Condition` command adds to the conditions before it (as in Popeye).
@@ -591,6 +598,7 @@ impl Parser<'_> {
                                 p.pepo = c.pepo;
                                 p.ghost_chess = c.ghost_chess;
                                 p.maximummer = c.maximummer;
+                                p.andernach = c.andernach;
                             }
                             None => p.unsupported.push(format!("condition {}", words.join(" "))),
                         }
@@ -944,11 +952,13 @@ impl Parser<'_> {
     }
 }
 
-/// The supported conditions: `Circe`, `ChameleonCirce` (= `Circe Chameleon`), `CirceClone` (=
-/// `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `WhiteMaximummer`, `BlackMaximummer`, `Madrasi`, `Isardam`, case-insensitive; `Breton`, `BGL w b` / `BGL n` and
-/// `ChameleonPursuit` alone. `None` for anything else (another condition, an option or parameter we do not
-/// implement such as `RexInclusive` or `TypeB`, Breton or BGL with another condition), which
-/// makes the problem unsupported.
+/// The supported conditions (case-insensitive): `Circe`, `ChameleonCirce` (= `Circe Chameleon`),
+/// `CirceClone` (= `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `Madrasi`, `Isardam` and their
+/// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiSuperCirce`,
+/// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
+/// `BlackMaximummer`. `None` for anything else (another condition, an option or parameter we do
+/// not implement such as `RexInclusive` or `TypeB`, a condition above with one it does not
+/// combine with), which makes the problem unsupported.
 fn parse_conditions(words: &[String]) -> Option<Conditions> {
     let first = words.first().map(|w| w.to_ascii_lowercase());
     let none = Conditions {
@@ -962,6 +972,7 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         pepo: false,
         ghost_chess: false,
         maximummer: [false; 2],
+        andernach: false,
     };
     // AntiCirce: only with Super (`AntiSuperCirce`, or `AntiCirce Super`), Calvet (default) or
     // Cheylan.
@@ -989,6 +1000,10 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         Some("transmutedkings") if words.len() == 1 => return Some(Conditions { transmuted_kings: true, ..none }),
         Some("pepo") if words.len() == 1 => return Some(Conditions { pepo: true, ..none }),
         Some("ghostchess") if words.len() == 1 => return Some(Conditions { ghost_chess: true, ..none }),
+        // `AndernachChess`, or a unique prefix of it (`Andernach`).
+        Some(w) if words.len() == 1 && w.len() >= 9 && "andernachchess".starts_with(w) => {
+            return Some(Conditions { andernach: true, ..none })
+        }
         Some("whitemaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [true, false], ..none }),
         Some("blackmaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [false, true], ..none }),
         // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.

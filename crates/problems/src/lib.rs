@@ -189,6 +189,7 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
             board.pepo = c.pepo;
             board.ghost_chess = c.ghost_chess;
             board.maximummer = c.maximummer;
+            board.andernach = c.andernach;
             // Popeye writes one condition a line; the header keeps them on one.
             c.names().join("  ")
         }
@@ -230,6 +231,7 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     base.transmuted_kings = p.transmuted_kings;
     base.pepo = p.pepo;
     base.maximummer = p.maximummer;
+    base.andernach = p.andernach;
     base.ghost_chess = p.ghost_chess;
     positions.push((if has_twins { "a)".into() } else { String::new() }, base.clone(), stip0));
     for (i, tw) in p.twins.iter().enumerate() {
@@ -264,7 +266,8 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
             || board.transmuted_kings
             || board.pepo
             || board.ghost_chess
-            || board.maximummer.contains(&true);
+            || board.maximummer.contains(&true)
+            || board.andernach;
         if board.bul.any() && (!p.twins.is_empty() || conditions) {
             return Err(SolveError::Unsupported("piece attribute bul with twins or conditions".into()));
         }

@@ -636,6 +636,8 @@ fn random_playouts_restore_the_board_under_each_condition() {
         ("transmuted kings", Box::new(|b: &mut Board| b.transmuted_kings = true)),
         ("pepo", Box::new(|b: &mut Board| b.pepo = true)),
         ("ghost chess", Box::new(|b: &mut Board| b.ghost_chess = true)),
+        ("andernach", Box::new(|b: &mut Board| b.andernach = true)),
+        ("black maximummer", Box::new(|b: &mut Board| b.maximummer = [false, true])),
         (
             "bul",
             Box::new(|b: &mut Board| {
@@ -737,4 +739,62 @@ fn condition_commands_add_up() {
         "BeginProblem\nstip h#1\npieces white Kc7 Rh1 black Ka8 Pa7b7\ncondition Tibet\ncondition Circe\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
     assert!(p.unsupported.iter().any(|u| u.contains("Tibet")), "{:?}", p.unsupported);
+}
+
+// ------------------------------------------------------------------------------- AndernachChess
+
+#[test]
+fn andernach_capturer_changes_sides() {
+    let mut b = board(&[
+        (Color::White, "K", "g1"),
+        (Color::White, "R", "d1"),
+        (Color::White, "P", "g7"),
+        (Color::Black, "K", "a8"),
+        (Color::Black, "P", "d5"),
+        (Color::Black, "S", "h8"),
+    ]);
+    b.andernach = true;
+    assert_eq!(texts(&mut b, "d1", "d5"), ["Rd1*d5=b"]);
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("d1") && m.to == sq("d5")).expect("Rd1*d5");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(Color::Black, "R")));
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("d1")), Some(piece(Color::White, "R")));
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(Color::Black, "P")));
+    assert_eq!(b.key(), key);
+    // A promotion by capture: the promoted piece changes sides (a black queen on h8, which
+    // is why the white king is not on the h-file).
+    assert!(texts(&mut b, "g7", "h8").contains(&"g7*h8=Q=b".to_string()));
+    // Kings keep their side; a move without capture too.
+    b.put(sq("g2"), piece(Color::Black, "P"));
+    assert_eq!(texts(&mut b, "g1", "g2"), ["Kg1*g2"]);
+    assert_eq!(texts(&mut b, "d1", "d4"), ["Rd1-d4"]);
+}
+
+#[test]
+fn andernach_capture_may_not_turn_a_piece_against_the_own_king() {
+    // Rc5*c2 would leave a black rook next to the white king on c1.
+    let mut b = board(&[
+        (Color::White, "K", "c1"),
+        (Color::White, "R", "c5"),
+        (Color::Black, "K", "h8"),
+        (Color::Black, "P", "c2"),
+    ]);
+    let capture = |b: &mut Board| b.legal_moves().iter().any(|m| m.from == sq("c5") && m.to == sq("c2"));
+    assert!(capture(&mut b));
+    b.andernach = true;
+    assert!(!capture(&mut b));
+}
+
+#[test]
+fn andernach_is_parsed_and_solved() {
+    // The condition is read and the position solved: 1.Qg1-g7 # as in orthodox chess, while
+    // 1.Qg1*h2 hands the queen to Black.
+    let text = "BeginProblem\nstip #1\npieces white Kf6 Qg1 black Kh8 Rh2\ncondition AndernachChess\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(p.andernach && p.unsupported.is_empty(), "{:?}", p.unsupported);
+    let lines = solve_lines(text);
+    assert!(lines.iter().any(|l| l.starts_with("1.Qg1-g7 #")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("*h2")), "{lines:?}");
 }
