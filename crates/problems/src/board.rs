@@ -1902,17 +1902,7 @@ impl Board {
     pub fn transformed(&self, f: impl Fn(u8) -> Option<u8>) -> Option<Board> {
         let mut b = Board::empty();
         b.side = self.side;
-        b.circe = self.circe;
-        b.paralysis = self.paralysis;
-        b.breton = self.breton;
-        b.bgl = self.bgl;
-        b.chameleon_pursuit = self.chameleon_pursuit;
-        b.anticirce = self.anticirce;
-        b.transmuted_kings = self.transmuted_kings;
-        b.pepo = self.pepo;
-        b.maximummer = self.maximummer;
-        b.andernach = self.andernach;
-        b.ghost_chess = self.ghost_chess;
+        b.set_conditions(&self.conditions());
         for s in 0..64u8 {
             if let Some(p) = self.piece_at(s) {
                 b.put(f(s)?, p);
@@ -1922,6 +1912,38 @@ impl Board {
             }
         }
         Some(b)
+    }
+
+    /// The conditions the board plays by.
+    pub fn conditions(&self) -> Conditions {
+        Conditions {
+            circe: self.circe,
+            paralysis: self.paralysis,
+            breton: self.breton,
+            bgl: self.bgl,
+            chameleon_pursuit: self.chameleon_pursuit,
+            anticirce: self.anticirce,
+            transmuted_kings: self.transmuted_kings,
+            pepo: self.pepo,
+            ghost_chess: self.ghost_chess,
+            maximummer: self.maximummer,
+            andernach: self.andernach,
+        }
+    }
+
+    /// Plays by the conditions `c` from now on (problem set-up and twins; not during a solve).
+    pub fn set_conditions(&mut self, c: &Conditions) {
+        self.circe = c.circe;
+        self.paralysis = c.paralysis;
+        self.breton = c.breton;
+        self.bgl = c.bgl;
+        self.chameleon_pursuit = c.chameleon_pursuit;
+        self.anticirce = c.anticirce;
+        self.transmuted_kings = c.transmuted_kings;
+        self.pepo = c.pepo;
+        self.ghost_chess = c.ghost_chess;
+        self.maximummer = c.maximummer;
+        self.andernach = c.andernach;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -1944,6 +1966,40 @@ pub struct CheckInfo {
     bishop: Bitboard,
     knight: Bitboard,
     pawn: Bitboard,
+}
+
+/// The conditions a problem or twin is played under (each one is described at its field of
+/// [`Board`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conditions {
+    pub circe: Circe,
+    pub paralysis: Paralysis,
+    pub breton: bool,
+    pub bgl: Bgl,
+    pub chameleon_pursuit: bool,
+    pub anticirce: AntiCirce,
+    pub transmuted_kings: bool,
+    pub pepo: bool,
+    pub ghost_chess: bool,
+    pub maximummer: [bool; 2],
+    pub andernach: bool,
+}
+
+impl Conditions {
+    /// Orthodox chess.
+    pub const NONE: Conditions = Conditions {
+        circe: Circe::Off,
+        paralysis: Paralysis::Off,
+        breton: false,
+        bgl: Bgl::OFF,
+        chameleon_pursuit: false,
+        anticirce: AntiCirce::Off,
+        transmuted_kings: false,
+        pepo: false,
+        ghost_chess: false,
+        maximummer: [false; 2],
+        andernach: false,
+    };
 }
 
 /// Which Circe, if any (Popeye's `Circe`, `Circe Chameleon` = `ChameleonCirce`, `Circe Clone` =

@@ -7,6 +7,7 @@ use std::fmt;
 
 use mysl_core::Color;
 
+pub use crate::board::Conditions;
 use crate::board::{castle_bits, parse_square, AntiCirce, Bgl, Board, Circe, Paralysis, Piece, BGL_INFINITE};
 use crate::stipulation::{self, StipError, Stipulation};
 use crate::walk::{self, Kind};
@@ -81,22 +82,6 @@ pub enum TwinChange {
     Condition(Conditions),
 }
 
-/// The supported conditions of a problem or twin.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Conditions {
-    pub circe: Circe,
-    pub paralysis: Paralysis,
-    pub breton: bool,
-    pub bgl: Bgl,
-    pub chameleon_pursuit: bool,
-    pub anticirce: AntiCirce,
-    pub transmuted_kings: bool,
-    pub pepo: bool,
-    pub ghost_chess: bool,
-    pub maximummer: [bool; 2],
-    pub andernach: bool,
-}
-
 impl Conditions {
     /// Popeye's names, for twin headers (one condition a line in Popeye; here on one line).
     pub fn names(&self) -> Vec<String> {
@@ -165,28 +150,8 @@ pub struct Problem {
     pub twins: Vec<Twin>,
     /// Features used by the problem that the solver does not support yet ("not supported yet: X").
     pub unsupported: Vec<String>,
-    /// `Condition Circe` / `ChameleonCirce` / `CirceClone` (see `Board::circe`).
-    pub circe: Circe,
-    /// `Condition Madrasi` / `Isardam`.
-    pub paralysis: Paralysis,
-    /// `Condition Breton` (see `Board::breton`).
-    pub breton: bool,
-    /// `Condition BGL w b` / `BGL n` (see `Board::bgl`).
-    pub bgl: Bgl,
-    /// `Condition ChameleonPursuit` (see `Board::chameleon_pursuit`).
-    pub chameleon_pursuit: bool,
-    /// `Condition AntiSuperCirce` / `AntiCirce Super` (see `Board::anticirce`).
-    pub anticirce: AntiCirce,
-    /// `Condition TransmutedKings` (see `Board::transmuted_kings`).
-    pub transmuted_kings: bool,
-    /// `Condition Pepo` (see `Board::pepo`).
-    pub pepo: bool,
-    /// `Condition GhostChess` (see `Board::ghost_chess`).
-    pub ghost_chess: bool,
-    /// `Condition WhiteMaximummer` / `BlackMaximummer` (see `Board::maximummer`).
-    pub maximummer: [bool; 2],
-    /// `Condition AndernachChess` (see `Board::andernach`).
-    pub andernach: bool,
+    /// The conditions (`Condition ...`; see [`Conditions`]).
+    pub conditions: Conditions,
 }
 
 #[derive(Clone, Debug)]
@@ -472,17 +437,7 @@ impl Parser<'_> {
             options: Options { defence: 1, ..Options::default() },
             twins: Vec::new(),
             unsupported: Vec::new(),
-            circe: Circe::Off,
-            paralysis: Paralysis::Off,
-            breton: false,
-            bgl: Bgl::OFF,
-            chameleon_pursuit: false,
-            anticirce: AntiCirce::Off,
-            transmuted_kings: false,
-            pepo: false,
-            ghost_chess: false,
-            maximummer: [false; 2],
-            andernach: false,
+            conditions: Conditions::NONE,
         };
         let mut have_pieces = false;
         // Every `Condition` command adds to the conditions before it (as in Popeye).
@@ -587,19 +542,7 @@ impl Parser<'_> {
                         let words = &condition_words;
                         p.unsupported.retain(|u| !u.starts_with("condition "));
                         match parse_conditions(words) {
-                            Some(c) => {
-                                p.circe = c.circe;
-                                p.paralysis = c.paralysis;
-                                p.breton = c.breton;
-                                p.bgl = c.bgl;
-                                p.chameleon_pursuit = c.chameleon_pursuit;
-                                p.anticirce = c.anticirce;
-                                p.transmuted_kings = c.transmuted_kings;
-                                p.pepo = c.pepo;
-                                p.ghost_chess = c.ghost_chess;
-                                p.maximummer = c.maximummer;
-                                p.andernach = c.andernach;
-                            }
+                            Some(c) => p.conditions = c,
                             None => p.unsupported.push(format!("condition {}", words.join(" "))),
                         }
                     }
@@ -961,19 +904,7 @@ impl Parser<'_> {
 /// combine with), which makes the problem unsupported.
 fn parse_conditions(words: &[String]) -> Option<Conditions> {
     let first = words.first().map(|w| w.to_ascii_lowercase());
-    let none = Conditions {
-        circe: Circe::Off,
-        paralysis: Paralysis::Off,
-        breton: false,
-        bgl: Bgl::OFF,
-        chameleon_pursuit: false,
-        anticirce: AntiCirce::Off,
-        transmuted_kings: false,
-        pepo: false,
-        ghost_chess: false,
-        maximummer: [false; 2],
-        andernach: false,
-    };
+    let none = Conditions::NONE;
     // AntiCirce: only with Super (`AntiSuperCirce`, or `AntiCirce Super`), Calvet (default) or
     // Cheylan.
     if let Some(w) = first.as_deref() {

@@ -179,17 +179,7 @@ fn apply_change(board: &mut Board, stip: &mut Stipulation, ch: &TwinChange) -> R
             format!("shift {} ==> {}", square_name(a), square_name(b))
         }
         TwinChange::Condition(c) => {
-            board.circe = c.circe;
-            board.paralysis = c.paralysis;
-            board.breton = c.breton;
-            board.bgl = c.bgl;
-            board.chameleon_pursuit = c.chameleon_pursuit;
-            board.anticirce = c.anticirce;
-            board.transmuted_kings = c.transmuted_kings;
-            board.pepo = c.pepo;
-            board.ghost_chess = c.ghost_chess;
-            board.maximummer = c.maximummer;
-            board.andernach = c.andernach;
+            board.set_conditions(&c);
             // Popeye writes one condition a line; the header keeps them on one.
             c.names().join("  ")
         }
@@ -222,17 +212,7 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     let mut positions: Vec<(String, Board, Stipulation)> = Vec::new();
     let has_twins = !p.twins.is_empty();
     let mut base = p.board.clone();
-    base.circe = p.circe;
-    base.paralysis = p.paralysis;
-    base.breton = p.breton;
-    base.bgl = p.bgl;
-    base.chameleon_pursuit = p.chameleon_pursuit;
-    base.anticirce = p.anticirce;
-    base.transmuted_kings = p.transmuted_kings;
-    base.pepo = p.pepo;
-    base.maximummer = p.maximummer;
-    base.andernach = p.andernach;
-    base.ghost_chess = p.ghost_chess;
+    base.set_conditions(&p.conditions);
     positions.push((if has_twins { "a)".into() } else { String::new() }, base.clone(), stip0));
     for (i, tw) in p.twins.iter().enumerate() {
         let (mut board, mut stip) = if tw.continued {
@@ -257,17 +237,7 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         // The solver's null moves (threats, series, set play) would need Popeye's notion of the
         // last move's departure square after a null move.
         // Bul pieces: with conditions or twins (which do not carry the attribute) not done yet.
-        let conditions = board.circe != board::Circe::Off
-            || board.paralysis != board::Paralysis::Off
-            || board.breton
-            || board.bgl.on
-            || board.chameleon_pursuit
-            || board.anticirce != board::AntiCirce::Off
-            || board.transmuted_kings
-            || board.pepo
-            || board.ghost_chess
-            || board.maximummer.contains(&true)
-            || board.andernach;
+        let conditions = board.conditions() != board::Conditions::NONE;
         if board.bul.any() && (!p.twins.is_empty() || conditions) {
             return Err(SolveError::Unsupported("piece attribute bul with twins or conditions".into()));
         }

@@ -195,13 +195,13 @@ fn bgl_input() {
         parse_problems(&text).remove(0)
     };
     let p = parse("BGL 4 13").expect("parsed");
-    assert_eq!(p.bgl, Bgl { on: true, global: false, left: [400, 1300] });
+    assert_eq!(p.conditions.bgl, Bgl { on: true, global: false, left: [400, 1300] });
     let p = parse("bgl 6.5 34.6").expect("parsed");
-    assert_eq!(p.bgl.left, [650, 3460]);
+    assert_eq!(p.conditions.bgl.left, [650, 3460]);
     let p = parse("bgl 5").expect("parsed");
-    assert_eq!(p.bgl, Bgl { on: true, global: true, left: [500, 500] });
+    assert_eq!(p.conditions.bgl, Bgl { on: true, global: true, left: [500, 500] });
     let p = parse("bgl - 3").expect("parsed");
-    assert_eq!(p.bgl.left, [BGL_INFINITE, 300]);
+    assert_eq!(p.conditions.bgl.left, [BGL_INFINITE, 300]);
     // Malformed budgets are located input errors.
     let e = parse("bgl 4.567 3").expect_err("bad budget");
     assert_eq!((e.line, e.column, e.token.as_str()), (4, 15, "4.567"));
@@ -297,7 +297,7 @@ fn chameleon_pursuit_input_and_play_kinds() {
     let solve = |stip: &str, cond: &str| {
         let text = format!("BeginProblem\nstip {stip}\npieces white Ke1 black Ke8\ncondition {cond}\nEndProblem\n");
         let p = parse_problems(&text).remove(0).expect("parsed");
-        assert_eq!(p.chameleon_pursuit, cond.to_ascii_lowercase().starts_with("chameleonp"));
+        assert_eq!(p.conditions.chameleon_pursuit, cond.to_ascii_lowercase().starts_with("chameleonp"));
         solve_problem(&p, &Limits::default()).map(|_| ())
     };
     assert!(solve("h#1", "ChameleonPursuit").is_ok());
@@ -463,9 +463,9 @@ fn antisupercirce_input() {
         let text = format!("BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition {c}\nEndProblem\n");
         parse_problems(&text).remove(0).expect("parsed")
     };
-    assert_eq!(cond("antisup").anticirce, AntiCirce::SuperCalvet);
-    assert_eq!(cond("AntiSuperCirce Cheylan").anticirce, AntiCirce::SuperCheylan);
-    assert_eq!(cond("AntiCirce Super").anticirce, AntiCirce::SuperCalvet);
+    assert_eq!(cond("antisup").conditions.anticirce, AntiCirce::SuperCalvet);
+    assert_eq!(cond("AntiSuperCirce Cheylan").conditions.anticirce, AntiCirce::SuperCheylan);
+    assert_eq!(cond("AntiCirce Super").conditions.anticirce, AntiCirce::SuperCalvet);
     // Plain AntiCirce (rebirth on the game-array square) is not done yet.
     let p = cond("AntiCirce");
     assert!(p.unsupported.iter().any(|u| u.contains("AntiCirce")), "{:?}", p.unsupported);
@@ -554,7 +554,7 @@ fn pepo_check_needs_two_attackers_and_an_attacked_king_cannot_move() {
 fn pepo_input() {
     let text = "BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition Pepo\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
-    assert!(p.pepo);
+    assert!(p.conditions.pepo);
     let text = "BeginProblem\nstip #2\npieces white Ke1 Ra1 black Kh8\ncondition Pepo\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
     assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(m)) if m.contains("castling")));
@@ -731,8 +731,8 @@ fn maximummer_is_parsed_and_restricts_the_solutions() {
 fn condition_commands_add_up() {
     let text = "BeginProblem\nstip h#1\npieces white Kc7 Rh1 black Ka8 Pa7b7\ncondition Circe\ncondition Madrasi\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
-    assert_eq!(p.circe, mysl_problems::board::Circe::Plain);
-    assert_eq!(p.paralysis, mysl_problems::board::Paralysis::Madrasi);
+    assert_eq!(p.conditions.circe, mysl_problems::board::Circe::Plain);
+    assert_eq!(p.conditions.paralysis, mysl_problems::board::Paralysis::Madrasi);
     assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
     // A supported condition after an unsupported one does not hide it.
     let text =
@@ -793,7 +793,7 @@ fn andernach_is_parsed_and_solved() {
     // 1.Qg1*h2 hands the queen to Black.
     let text = "BeginProblem\nstip #1\npieces white Kf6 Qg1 black Kh8 Rh2\ncondition AndernachChess\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
-    assert!(p.andernach && p.unsupported.is_empty(), "{:?}", p.unsupported);
+    assert!(p.conditions.andernach && p.unsupported.is_empty(), "{:?}", p.unsupported);
     let lines = solve_lines(text);
     assert!(lines.iter().any(|l| l.starts_with("1.Qg1-g7 #")), "{lines:?}");
     assert!(!lines.iter().any(|l| l.contains("*h2")), "{lines:?}");

@@ -94,7 +94,7 @@ fn grasshopper_and_circe_are_supported() {
     let text = "BeginProblem\nstip h#1\npieces white Kc7 Gh1 black Ka8 Pa7b7\ncondition Circe\nEndProblem\n";
     let res = parse_problems(text);
     let p = res[0].as_ref().expect("parsed");
-    assert_eq!(p.circe, mysl_problems::board::Circe::Plain);
+    assert_eq!(p.conditions.circe, mysl_problems::board::Circe::Plain);
     assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
     solve_problem(p, &Limits::default()).expect("supported");
 }
