@@ -894,6 +894,18 @@ impl Board {
                     out |= self.walk_targets(from, w);
                 }
             }
+            Walk::AngleHopper(v, eighths) => {
+                let circle = &walk::QUEEN_DIRECTIONS_CIRCULAR;
+                for &d in v {
+                    let Some(h) = self.ride_to_piece(from, d) else { continue };
+                    let i = circle.iter().position(|&c| c == d).expect("a queen direction");
+                    for turn in [eighths as usize, 8 - eighths as usize] {
+                        if let Some(t) = offset(h, circle[(i + turn) % 8]) {
+                            out.set(sq(t));
+                        }
+                    }
+                }
+            }
             _ => {}
         }
         out

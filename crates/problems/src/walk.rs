@@ -63,7 +63,15 @@ pub enum Walk {
     NonstopEquihopper,
     /// A piece with the moves of all its components (amazon = queen + knight, ...).
     Compound(&'static [Walk]),
+    /// Angle hopper (moose 45°, eagle 90°, sparrow 135°; on queen, rook or bishop lines): rides
+    /// to the first piece, then lands on the square next to it in a direction turned by the
+    /// angle (`eighths` × 45°) either way from the approach.
+    AngleHopper(&'static [(i8, i8)], u8),
 }
+
+/// The eight queen directions counter-clockwise from east (an angle hopper turns through them).
+pub const QUEEN_DIRECTIONS_CIRCULAR: [(i8, i8); 8] =
+    [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 
 /// A set of kinds, bit k for kind k.
 pub type KindSet = u128;
@@ -83,7 +91,7 @@ pub const GRASSHOPPER: Kind = 6;
 pub const NIGHTRIDER: Kind = 7;
 pub const NIGHTRIDER_HOPPER: Kind = 8;
 /// Number of supported kinds.
-pub const NUM_KINDS: usize = 64;
+pub const NUM_KINDS: usize = 73;
 const _: () = assert!(NUM_KINDS <= KindSet::BITS as usize);
 
 /// The eight images of an (x,y) step (x != y, both > 0, or one of them 0).
@@ -281,6 +289,15 @@ pub const KINDS: [KindInfo; NUM_KINDS] = [
     KindInfo { walk: Walk::Compound(&[ROOK_RIDER, KNIGHT_LEAPER]), code: "EM" },
     KindInfo { walk: Walk::Compound(&[BISHOP_RIDER, KNIGHT_LEAPER]), code: "PR" },
     KindInfo { walk: Walk::Compound(&[ROOK_RIDER, NIGHTRIDER_RIDER]), code: "WA" },
+    KindInfo { walk: Walk::AngleHopper(&QUEEN_VECTORS, 1), code: "M" },
+    KindInfo { walk: Walk::AngleHopper(&QUEEN_VECTORS, 2), code: "EA" },
+    KindInfo { walk: Walk::AngleHopper(&QUEEN_VECTORS, 3), code: "SW" },
+    KindInfo { walk: Walk::AngleHopper(&ROOK_VECTORS, 1), code: "RM" },
+    KindInfo { walk: Walk::AngleHopper(&ROOK_VECTORS, 2), code: "RE" },
+    KindInfo { walk: Walk::AngleHopper(&ROOK_VECTORS, 3), code: "RW" },
+    KindInfo { walk: Walk::AngleHopper(&BISHOP_VECTORS, 1), code: "BM" },
+    KindInfo { walk: Walk::AngleHopper(&BISHOP_VECTORS, 2), code: "BE" },
+    KindInfo { walk: Walk::AngleHopper(&BISHOP_VECTORS, 3), code: "BW" },
 ];
 
 /// Orthodox kinds a pawn may promote to, in Popeye's output order (the fairy kinds present in

@@ -460,7 +460,8 @@ fn bouncers_move_as_far_back_as_the_obstacle_ahead() {
 fn new_codes_parse_to_their_kinds() {
     for code in [
         "LI", "RL", "BL", "NL", "KA", "LE", "MA", "MO", "AO", "OA", "EQ", "OR", "NE", "RH", "BH", "CH", "ZH", "WE",
-        "FE", "DA", "AL", "AN", "BU", "SQ", "GR", "AM", "EM", "PR", "WA",
+        "FE", "DA", "AL", "AN", "BU", "SQ", "GR", "AM", "EM", "PR", "WA", "M", "EA", "SW", "RM", "RE", "RW", "BM",
+        "BE", "BW",
     ] {
         let k = kind(code);
         assert!(k >= walk::FIRST_FAIRY);
@@ -635,5 +636,29 @@ fn mirror_circe_rebirth_on_the_other_colours_square() {
         assert_eq!(u.reborn(), Some((sq("c2"), piece(B, "P"))));
         b.unmake(sc4, u);
         assert!(walk_lines(&mut b, 3) > 1000);
+    }
+}
+
+#[test]
+fn angle_hoppers_turn_at_the_hurdle() {
+    // Approach a1-d4 (north-east), hurdle d4: the moose turns 45° (d5, e4), the eagle 90° (c5,
+    // e3), the sparrow 135° (c4, d3), each landing next to the hurdle.
+    assert_eq!(targets(&board(&[(W, "M", "a1"), (B, "P", "d4")]), "a1"), ["d5", "e4"]);
+    assert_eq!(targets(&board(&[(W, "EA", "a1"), (B, "P", "d4")]), "a1"), ["c5", "e3"]);
+    assert_eq!(targets(&board(&[(W, "SW", "a1"), (B, "P", "d4")]), "a1"), ["c4", "d3"]);
+    // Landing off the board or on an own piece: no move; on an enemy: a capture.
+    assert_eq!(targets(&board(&[(W, "M", "a1"), (B, "P", "a4")]), "a1"), ["b5"]);
+    assert_eq!(targets(&board(&[(W, "M", "a1"), (B, "P", "d4"), (W, "P", "d5"), (B, "R", "e4")]), "a1"), ["e4"]);
+    // Rook and bishop versions approach only along their lines.
+    assert_eq!(targets(&board(&[(W, "RM", "a1"), (B, "P", "d4"), (B, "P", "a4")]), "a1"), ["b5"]);
+    assert_eq!(targets(&board(&[(W, "BE", "a1"), (B, "P", "c3"), (B, "P", "a4")]), "a1"), ["b4", "d2"]);
+    assert_eq!(targets(&board(&[(W, "RW", "a1"), (B, "P", "a4")]), "a1"), ["b3"]);
+    assert_eq!(targets(&board(&[(W, "BW", "a1"), (B, "P", "c3")]), "a1"), ["b3", "c2"]);
+    assert_eq!(targets(&board(&[(W, "BM", "a1"), (B, "P", "c3")]), "a1"), ["c4", "d3"]);
+    assert_eq!(targets(&board(&[(W, "RE", "a1"), (B, "P", "c1")]), "a1"), ["c2"]);
+    // One-letter and two-letter codes side by side in the input.
+    let b = problem_board("White Ka1 Md4 MAd5 EAe5 SWf6 Black Kh8 Sg8", "");
+    for (s, code) in [("d4", "M"), ("d5", "MA"), ("e5", "EA"), ("f6", "SW"), ("g8", "S")] {
+        assert_eq!(b.piece_at(sq(s)).map(|p| p.kind), Some(kind(code)), "{s}");
     }
 }
