@@ -5,7 +5,7 @@
 use mysl_core::attacks;
 use mysl_core::{Bitboard, Color, Square};
 
-use crate::walk::{self, Kind, KindSet, Walk, KINDS, NUM_KINDS};
+use crate::walk::{self, Kind, KindSet, RoseKind, Walk, KINDS, NUM_KINDS};
 
 /// A coloured piece on the solver board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -818,18 +818,53 @@ impl Board {
                     }
                 }
             }
-            Walk::Rose => {
+            Walk::Rose(kind) => {
                 let v = &walk::KNIGHT_VECTORS;
                 for start in 0..8usize {
                     for turn in [1usize, 7] {
+                        // The line: up to seven knight steps round the octagon (the eighth would
+                        // come back to `from`), ending at the board's edge.
+                        let mut line = [0u8; 7];
+                        let mut n = 0;
                         let mut t = from;
-                        for k in 0..7 {
-                            let Some(u) = offset(t, v[(start + k * turn) % 8]) else { break };
-                            out.set(sq(u));
-                            if self.squares[u as usize].is_some() {
-                                break;
-                            }
+                        while n < 7 {
+                            let Some(u) = offset(t, v[(start + n * turn) % 8]) else { break };
+                            line[n] = u;
+                            n += 1;
                             t = u;
+                        }
+                        let line = &line[..n];
+                        let occupied = |u: &u8| self.squares[*u as usize].is_some();
+                        let hurdle = line.iter().position(occupied);
+                        let empty_run = &line[..hurdle.unwrap_or(n)];
+                        match kind {
+                            RoseKind::Plain | RoseKind::Rao => {
+                                for &u in empty_run {
+                                    out.set(sq(u));
+                                }
+                            }
+                            RoseKind::Hopper | RoseKind::Lion => {}
+                        }
+                        let Some(h) = hurdle else { continue };
+                        let behind = &line[h + 1..];
+                        match kind {
+                            RoseKind::Plain => out.set(sq(line[h])),
+                            RoseKind::Hopper => {
+                                if let Some(&u) = behind.first() {
+                                    out.set(sq(u));
+                                }
+                            }
+                            RoseKind::Lion => {
+                                let stop = behind.iter().position(occupied).map_or(behind.len(), |i| i + 1);
+                                for &u in &behind[..stop] {
+                                    out.set(sq(u));
+                                }
+                            }
+                            RoseKind::Rao => {
+                                if let Some(&u) = behind.iter().find(|u| occupied(u)) {
+                                    out.set(sq(u));
+                                }
+                            }
                         }
                     }
                 }

@@ -34,8 +34,9 @@ pub enum Walk {
     /// piece behind it.
     Chinese(&'static [(i8, i8)]),
     /// Rose: knight steps turning around an octagon (clockwise or counter-clockwise), up to seven
-    /// steps, every square before the last empty.
-    Rose,
+    /// steps, every square before the last empty; and the pieces that use its lines (see
+    /// [`RoseKind`]).
+    Rose(RoseKind),
     /// Bouncer (queen, rook or bishop lines): for each direction, the distance k to the first
     /// obstacle (a piece, or the board edge: the first square off the board) decides the move:
     /// exactly k squares the opposite way, over empty squares, to an empty square or onto an
@@ -73,6 +74,19 @@ pub enum Walk {
 pub const QUEEN_DIRECTIONS_CIRCULAR: [(i8, i8); 8] =
     [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 
+/// What a piece on rose lines does with the first piece on a line (the hurdle).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoseKind {
+    /// Rose: stops there (captures it if it is an enemy).
+    Plain,
+    /// Rose-hopper: lands on the next square of the line.
+    Hopper,
+    /// Rose-lion: lands on any square behind it up to the next piece (captured if enemy).
+    Lion,
+    /// Rao (Chinese rose): moves as a rose, captures the first piece behind the hurdle.
+    Rao,
+}
+
 /// A set of kinds, bit k for kind k.
 pub type KindSet = u128;
 
@@ -91,7 +105,7 @@ pub const GRASSHOPPER: Kind = 6;
 pub const NIGHTRIDER: Kind = 7;
 pub const NIGHTRIDER_HOPPER: Kind = 8;
 /// Number of supported kinds.
-pub const NUM_KINDS: usize = 73;
+pub const NUM_KINDS: usize = 76;
 const _: () = assert!(NUM_KINDS <= KindSet::BITS as usize);
 
 /// The eight images of an (x,y) step (x != y, both > 0, or one of them 0).
@@ -256,7 +270,7 @@ pub const KINDS: [KindInfo; NUM_KINDS] = [
     KindInfo { walk: Walk::Chinese(&KNIGHT_VECTORS), code: "NA" },
     KindInfo { walk: Walk::Chinese(&ROOK_VECTORS), code: "PA" },
     KindInfo { walk: Walk::Chinese(&BISHOP_VECTORS), code: "VA" },
-    KindInfo { walk: Walk::Rose, code: "RO" },
+    KindInfo { walk: Walk::Rose(RoseKind::Plain), code: "RO" },
     KindInfo { walk: Walk::Bouncer(&QUEEN_VECTORS), code: "B1" },
     KindInfo { walk: Walk::Bouncer(&ROOK_VECTORS), code: "B2" },
     KindInfo { walk: Walk::Bouncer(&BISHOP_VECTORS), code: "B3" },
@@ -298,6 +312,9 @@ pub const KINDS: [KindInfo; NUM_KINDS] = [
     KindInfo { walk: Walk::AngleHopper(&BISHOP_VECTORS, 1), code: "BM" },
     KindInfo { walk: Walk::AngleHopper(&BISHOP_VECTORS, 2), code: "BE" },
     KindInfo { walk: Walk::AngleHopper(&BISHOP_VECTORS, 3), code: "BW" },
+    KindInfo { walk: Walk::Rose(RoseKind::Hopper), code: "RP" },
+    KindInfo { walk: Walk::Rose(RoseKind::Lion), code: "RN" },
+    KindInfo { walk: Walk::Rose(RoseKind::Rao), code: "RA" },
 ];
 
 /// Orthodox kinds a pawn may promote to, in Popeye's output order (the fairy kinds present in

@@ -662,3 +662,16 @@ fn angle_hoppers_turn_at_the_hurdle() {
         assert_eq!(b.piece_at(sq(s)).map(|p| p.kind), Some(kind(code)), "{s}");
     }
 }
+
+#[test]
+fn rose_hopper_lion_and_rao_use_the_rose_lines() {
+    // From a1 the rose lines are b3-d4-f3-g1, c2-d4-c6-a7, b3-a5 and c2-e1.
+    let hurdle = [(W, "RP", "a1"), (B, "P", "d4")];
+    assert_eq!(targets(&board(&hurdle), "a1"), ["c6", "f3"]);
+    let with_rook = |code| board(&[(W, code, "a1"), (B, "P", "d4"), (B, "R", "g1")]);
+    assert_eq!(targets(&with_rook("RN"), "a1"), ["a7", "c6", "f3", "g1"]);
+    // Rao: rose moves up to the screen d4, captures only over it (g1; nothing behind d4 on the
+    // other line).
+    assert_eq!(targets(&with_rook("RA"), "a1"), ["a5", "b3", "c2", "e1", "g1"]);
+    assert_eq!(targets(&with_rook("RO"), "a1"), ["a5", "b3", "c2", "d4", "e1"]);
+}
