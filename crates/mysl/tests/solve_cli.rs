@@ -14,7 +14,7 @@ stipulation #2
 pieces white Ka1 Xb2 black Kh8
 NextProblem
 stipulation h#2
-pieces white Ka1 EQd4 black Kh8
+pieces white Ka1 UUd4 black Kh8
 EndProblem
 ";
 
@@ -32,7 +32,7 @@ fn solve_text_json_and_errors() {
     assert!(out.contains("1.b7-b6 Rh1-h8 #\n"), "{out}");
     assert!(out.contains("1.b7-b5 Rh1-h8 #\n"), "{out}");
     assert!(out.contains("solution finished.\nclassification: sound (C+); 1 dual\n"), "{out}");
-    assert!(out.contains("not supported yet: fairy piece EQ (equihopper)"), "{out}");
+    assert!(out.contains("not supported yet: fairy piece UU (ubi-ubi)"), "{out}");
     assert!(err.contains("p.inp:6:18: unknown piece 'X' (at 'Xb2')"), "{err}");
 
     let o = mysl(&["solve", "--json", path]);
