@@ -100,8 +100,9 @@ pub fn pawn_attacks<R: Rules>(color: Color, sq: Square) -> Bitboard {
     }
 }
 
+/// Knight attacks under the rules `R` (Cylinder wraps the files).
 #[inline(always)]
-fn knight_attacks<R: Rules>(sq: Square) -> Bitboard {
+pub fn knight_attacks<R: Rules>(sq: Square) -> Bitboard {
     if matches!(R::VARIANT, Variant::Cylinder) {
         cylinder_knight_attacks(sq)
     } else {
@@ -109,8 +110,9 @@ fn knight_attacks<R: Rules>(sq: Square) -> Bitboard {
     }
 }
 
+/// King attacks under the rules `R` (Cylinder wraps the files).
 #[inline(always)]
-fn king_attacks<R: Rules>(sq: Square) -> Bitboard {
+pub fn king_attacks<R: Rules>(sq: Square) -> Bitboard {
     if matches!(R::VARIANT, Variant::Cylinder) {
         cylinder_king_attacks(sq)
     } else {
@@ -118,8 +120,9 @@ fn king_attacks<R: Rules>(sq: Square) -> Bitboard {
     }
 }
 
+/// Rook attacks under the rules `R` (Cylinder wraps the files).
 #[inline(always)]
-fn rook_attacks<R: Rules>(sq: Square, occ: Bitboard) -> Bitboard {
+pub fn rook_attacks<R: Rules>(sq: Square, occ: Bitboard) -> Bitboard {
     if matches!(R::VARIANT, Variant::Cylinder) {
         cylinder_rook_attacks(sq, occ)
     } else {
@@ -127,13 +130,20 @@ fn rook_attacks<R: Rules>(sq: Square, occ: Bitboard) -> Bitboard {
     }
 }
 
+/// Bishop attacks under the rules `R` (Cylinder wraps the files).
 #[inline(always)]
-fn bishop_attacks<R: Rules>(sq: Square, occ: Bitboard) -> Bitboard {
+pub fn bishop_attacks<R: Rules>(sq: Square, occ: Bitboard) -> Bitboard {
     if matches!(R::VARIANT, Variant::Cylinder) {
         cylinder_bishop_attacks(sq, occ)
     } else {
         attacks::bishop_attacks(sq, occ)
     }
+}
+
+/// Queen attacks under the rules `R` (Cylinder wraps the files).
+#[inline(always)]
+pub fn queen_attacks<R: Rules>(sq: Square, occ: Bitboard) -> Bitboard {
+    rook_attacks::<R>(sq, occ) | bishop_attacks::<R>(sq, occ)
 }
 
 /// Knight relay: pieces of `color` (not kings, not knights) a knight's move from a friendly knight.

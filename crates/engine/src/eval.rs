@@ -10,6 +10,7 @@
 //! parameter occurs (a [`Trace`], for the Texel tuner in `mysl tune`).
 
 use mysl_core::attacks;
+use mysl_core::variants as geometry;
 use mysl_core::{Bitboard, Board, Color, File, Position, Rank, Role, Rules, Square, Variant};
 
 /// A middlegame/endgame pair.
@@ -358,9 +359,19 @@ fn pawn_terms<A: Accumulator>(board: &Board, acc: &mut A) {
     }
 }
 
-fn pawn_attack_span(color: Color, pawns: Bitboard) -> Bitboard {
+/// Squares the pawns of `color` attack under the rules `R` (Berolina pawns capture straight ahead,
+/// Cylinder pawns capture across the a/h edge).
+fn pawn_attack_span<R: Rules>(color: Color, pawns: Bitboard) -> Bitboard {
     let forward = if color == Color::White { pawns.north() } else { pawns.south() };
-    forward.east() | forward.west()
+    match R::VARIANT {
+        Variant::Berolina => forward,
+        Variant::Cylinder => {
+            let across_h = Bitboard((forward & Bitboard::file(File::H)).0 >> 7);
+            let across_a = Bitboard((forward & Bitboard::file(File::A)).0 << 7);
+            forward.east() | forward.west() | across_h | across_a
+        }
+        _ => forward.east() | forward.west(),
+    }
 }
 
 fn distance(a: Square, b: Square) -> i32 {
@@ -381,14 +392,17 @@ fn passed_pawns(board: &Board, color: Color) -> Bitboard {
     passed
 }
 
-/// Everything but the pawn structure; returns the phase.
-fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, weights: &Weights, passed: [Bitboard; 2]) -> i32 {
+/// Everything but the pawn structure; returns the phase. Attacks follow the geometry of the rules `R`
+/// (Cylinder wraps, Berolina pawns, Knight Relay's knights that attack nothing but lend their leap);
+/// for orthodox chess every geometry choice is resolved at compile time.
+fn piece_terms<R: Rules, A: Accumulator>(board: &Board, acc: &mut A, weights: &Weights, passed: [Bitboard; 2]) -> i32 {
+    let relay = matches!(R::VARIANT, Variant::KnightRelay);
     let king_attack = &weights.king_attack;
     let occ = board.occupied();
     let mut phase = 0;
     let mut king_danger = [0i32; 2];
     // Squares attacked by each side: by pawns, by minors, by rooks, by anything.
-    let pawn_att = [Color::White, Color::Black].map(|c| pawn_attack_span(c, board.pawns() & board.by_color(c)));
+    let pawn_att = [Color::White, Color::Black].map(|c| pawn_attack_span::<R>(c, board.pawns() & board.by_color(c)));
     let mut minor_att = [Bitboard::EMPTY; 2];
     let mut rook_att = [Bitboard::EMPTY; 2];
     let mut all_att = pawn_att;
@@ -398,7 +412,8 @@ fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, weights: &Weights, pa
         let sign = if color == Color::White { 1 } else { -1 };
         let ours = board.by_color(color);
         let their_king = (board.kings() & board.by_color(!color)).first();
-        let king_zone = their_king.map_or(Bitboard::EMPTY, |k| attacks::king_attacks(k) | k);
+        let king_zone = their_king.map_or(Bitboard::EMPTY, |k| geometry::king_attacks::<R>(k) | k);
+        let relayed = if relay { geometry::relayed_pieces(board, color) } else { Bitboard::EMPTY };
         let mobility_area = !(ours & (board.pawns() | board.kings())) & !pawn_att[!color as usize];
         let mut attackers = 0;
         let mut danger = 0;
@@ -408,14 +423,18 @@ fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, weights: &Weights, pa
                 acc.add(MATERIAL + role as usize, sign);
                 acc.add(PST + 64 * role as usize + rel as usize, sign);
                 phase += PHASE[role as usize];
-                let att = match role {
-                    Role::Knight => attacks::knight_attacks(sq),
-                    Role::Bishop => attacks::bishop_attacks(sq, occ),
-                    Role::Rook => attacks::rook_attacks(sq, occ),
-                    Role::Queen => attacks::queen_attacks(sq, occ),
-                    Role::King => attacks::king_attacks(sq),
+                let mut att = match role {
+                    Role::Knight if relay => Bitboard::EMPTY,
+                    Role::Knight => geometry::knight_attacks::<R>(sq),
+                    Role::Bishop => geometry::bishop_attacks::<R>(sq, occ),
+                    Role::Rook => geometry::rook_attacks::<R>(sq, occ),
+                    Role::Queen => geometry::queen_attacks::<R>(sq, occ),
+                    Role::King => geometry::king_attacks::<R>(sq),
                     Role::Pawn => Bitboard::EMPTY,
                 };
+                if relay && relayed.contains(sq) && role != Role::Pawn {
+                    att |= attacks::knight_attacks(sq);
+                }
                 all_att[color as usize] |= att;
                 role_att[color as usize][role as usize] |= att;
                 match role {
@@ -425,7 +444,9 @@ fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, weights: &Weights, pa
                 }
                 if matches!(role, Role::Knight | Role::Bishop | Role::Rook | Role::Queen) {
                     let r = role as usize;
-                    let n = ((att & mobility_area).count() as usize).min(MOBILITY_MAX[r]);
+                    // A relay knight moves (never captures): its mobility is its empty squares.
+                    let reach = if relay && role == Role::Knight { attacks::knight_attacks(sq) - occ } else { att };
+                    let n = ((reach & mobility_area).count() as usize).min(MOBILITY_MAX[r]);
                     acc.add(MOBILITY_TABLE + MOBILITY_OFFSET[r] + n, sign);
                     if (att & king_zone).any() {
                         attackers += 1;
@@ -480,10 +501,11 @@ fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, weights: &Weights, pa
         if let Some(k) = (board.kings() & board.by_color(!color)).first() {
             let mut danger = king_danger[them];
             let safe = !board.by_color(color) & !all_att[them];
-            let rook_checks = attacks::rook_attacks(k, occ) & safe;
-            let bishop_checks = attacks::bishop_attacks(k, occ) & safe;
+            let rook_checks = geometry::rook_attacks::<R>(k, occ) & safe;
+            let bishop_checks = geometry::bishop_attacks::<R>(k, occ) & safe;
+            let knight_checks = if relay { Bitboard::EMPTY } else { geometry::knight_attacks::<R>(k) & safe };
             let checks = [
-                (Role::Knight, attacks::knight_attacks(k) & safe),
+                (Role::Knight, knight_checks),
                 (Role::Bishop, bishop_checks),
                 (Role::Rook, rook_checks),
                 (Role::Queen, rook_checks | bishop_checks),
@@ -500,7 +522,7 @@ fn piece_terms<A: Accumulator>(board: &Board, acc: &mut A, weights: &Weights, pa
             // The table holds the value for the king's side.
             acc.add(KING_DANGER + step, -sign);
         }
-        let enemies = board.by_color(!color) - board.kings();
+        let enemies = board.by_color(!color) - board.kings() - if relay { board.knights() } else { Bitboard::EMPTY };
         let undefended = enemies - all_att[them];
         for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             let victims = enemies & board.by_role(role);
@@ -568,7 +590,7 @@ impl Evaluator {
         let board = pos.board();
         let (pawns, passed) = self.pawn_score(board, pos.pawn_key());
         let mut sum = Sum { params: &self.weights.params, total: pawns };
-        let phase = piece_terms(board, &mut sum, &self.weights, passed);
+        let phase = piece_terms::<R, _>(board, &mut sum, &self.weights, passed);
         let mut v = taper(sum.total, phase);
         if R::VARIANT == Variant::Chess {
             match crate::endgame::probe(board, pos.turn()) {
@@ -577,7 +599,7 @@ impl Evaluator {
                 None => {}
             }
         }
-        let v = variant_adjust::<R>(pos, v);
+        let v = variant_adjust::<R>(pos, v, &self.weights, phase);
         (if pos.turn() == Color::White { v } else { -v }) + self.weights.tempo
     }
 
@@ -587,8 +609,8 @@ impl Evaluator {
         let mut trace = Trace::default();
         pawn_terms(board, &mut trace);
         let passed = [passed_pawns(board, Color::White), passed_pawns(board, Color::Black)];
-        trace.phase = piece_terms(board, &mut trace, &self.weights, passed);
-        trace.fixed = variant_adjust::<R>(pos, 0);
+        trace.phase = piece_terms::<R, _>(board, &mut trace, &self.weights, passed);
+        trace.fixed = variant_adjust::<R>(pos, 0, &self.weights, trace.phase);
         trace
     }
 }
@@ -603,8 +625,8 @@ pub fn evaluate_trace(trace: &Trace, params: &[Score]) -> f64 {
     (mg * trace.phase as f64 + eg * (MAX_PHASE - trace.phase) as f64) / MAX_PHASE as f64 + trace.fixed as f64
 }
 
-/// Variant terms on top of the orthodox evaluation (White's point of view).
-fn variant_adjust<R: Rules>(pos: &Position<R>, v: i32) -> i32 {
+/// Variant terms on top of the orthodox evaluation `v` (White's point of view; `phase` tapers them).
+fn variant_adjust<R: Rules>(pos: &Position<R>, v: i32, weights: &Weights, phase: i32) -> i32 {
     use mysl_core::VariantState;
     let board = pos.board();
     match R::VARIANT {
@@ -613,25 +635,133 @@ fn variant_adjust<R: Rules>(pos: &Position<R>, v: i32) -> i32 {
             let count = |c: Color| board.by_color(c).count() as i32;
             (count(Color::Black) - count(Color::White)) * 100
         }
-        Variant::ThreeCheck => {
-            let checks = pos.state().remaining_checks();
-            v + (checks[1] as i32 - checks[0] as i32) * 250
-        }
-        Variant::Extinction => {
-            // Being down to the last piece of a type is dangerous.
+        Variant::ThreeCheck => v + three_check_terms(pos),
+        Variant::Extinction => v + extinction_terms(pos),
+        Variant::Recycle => {
+            // Pieces in hand keep their material value (the fitted weights), plus a little for where a
+            // drop may go.
+            let pockets = pos.state().pockets();
             let mut adj = 0;
             for color in Color::ALL {
-                let sign = if color == Color::White { 1 } else { -1 };
-                for role in Role::ALL {
-                    if (board.by_role(role) & board.by_color(color)).count() == 1 {
-                        adj -= sign * 60;
-                    }
+                for (role, &n) in pockets[color as usize].iter().enumerate() {
+                    let value = taper(weights.params[MATERIAL + role], phase) + HAND_BONUS;
+                    adj += color_sign(color) * n as i32 * value;
                 }
             }
             v + adj
         }
+        Variant::Cylinder => {
+            // On a cylinder no file is an edge: a piece's square value is the mean of its rank's values.
+            let (mut mg, mut eg) = (0, 0);
+            for sq in board.occupied() {
+                let Some(piece) = board.piece_at(sq) else { continue };
+                let rel = if piece.color == Color::White { sq } else { sq.flip_vertical() };
+                let base = PST + 64 * piece.role as usize;
+                let rank_start = base + 8 * rel.rank() as usize;
+                let rank = &weights.params[rank_start..rank_start + 8];
+                let here = weights.params[base + rel as usize];
+                let sign = color_sign(piece.color);
+                mg += sign * (rank.iter().map(|p| p.0).sum::<i32>() / 8 - here.0);
+                eg += sign * (rank.iter().map(|p| p.1).sum::<i32>() / 8 - here.1);
+            }
+            v + taper(Score(mg, eg), phase)
+        }
         _ => v,
     }
+}
+
+/// Bonus for a piece in hand (Recycle) on top of its material value.
+const HAND_BONUS: i32 = 15;
+
+fn color_sign(color: Color) -> i32 {
+    if color == Color::White {
+        1
+    } else {
+        -1
+    }
+}
+
+/// Three-check: checks given, by the checks a side still needs (index 1: one more wins), and each
+/// square from which a side could give its next check (direct checks by its pieces), weighted the same way.
+fn three_check_terms<R: Rules>(pos: &Position<R>) -> i32 {
+    use mysl_core::VariantState;
+    const GIVEN: [i32; 4] = [0, 600, 220, 0];
+    const CHECK_SQUARE: [i32; 4] = [0, 45, 22, 10];
+    let board = pos.board();
+    let occ = board.occupied();
+    let remaining = pos.state().remaining_checks();
+    let mut adj = 0;
+    for color in Color::ALL {
+        let sign = color_sign(color);
+        let need = remaining[color as usize].clamp(1, 3) as usize;
+        adj += sign * GIVEN[need];
+        let Some(king) = board.king_of(!color) else { continue };
+        let ours = board.by_color(color);
+        let free = !ours;
+        let knight_sq = attacks::knight_attacks(king) & free;
+        let bishop_sq = attacks::bishop_attacks(king, occ) & free;
+        let rook_sq = attacks::rook_attacks(king, occ) & free;
+        let mut n = 0;
+        for sq in board.knights() & ours {
+            n += (attacks::knight_attacks(sq) & knight_sq).count();
+        }
+        for sq in board.bishops() & ours {
+            n += (attacks::bishop_attacks(sq, occ) & bishop_sq).count();
+        }
+        for sq in board.rooks() & ours {
+            n += (attacks::rook_attacks(sq, occ) & rook_sq).count();
+        }
+        for sq in board.queens() & ours {
+            n += (attacks::queen_attacks(sq, occ) & (bishop_sq | rook_sq)).count();
+        }
+        let pawns = board.pawns() & ours;
+        let pushes = if color == Color::White { pawns.north() } else { pawns.south() } - occ;
+        n += (pushes & attacks::pawn_attacks(!color, king)).count();
+        adj += sign * CHECK_SQUARE[need] * n.min(8) as i32;
+    }
+    adj
+}
+
+/// Extinction: the scarcity weight (a type with n pieces costs `SCARCITY / n²`).
+const SCARCITY: i32 = 400;
+
+/// Extinction: a side loses with the last piece of any type, so scarce types are a liability
+/// (`SCARCITY / n²` for n pieces of a type, as Fairy-Stockfish weighs extinction) and a last piece
+/// under attack is in danger: the side to move would take it at once (the search sees that), the side
+/// that must answer loses a tempo for one and usually the game for two.
+fn extinction_terms<R: Rules>(pos: &Position<R>) -> i32 {
+    let board = pos.board();
+    let occ = board.occupied();
+    let mut adj = 0;
+    for color in Color::ALL {
+        let sign = color_sign(color);
+        let ours = board.by_color(color);
+        let mut threatened = 0;
+        for role in Role::ALL {
+            let pieces = board.by_role(role) & ours;
+            let n = pieces.count() as i32;
+            if n == 0 {
+                continue;
+            }
+            adj -= sign * SCARCITY / (n * n);
+            if let Some(sq) = pieces.single() {
+                if board.is_attacked(sq, !color, occ) {
+                    threatened += 1;
+                }
+            }
+        }
+        if threatened > 0 {
+            let penalty = if color != pos.turn() {
+                900
+            } else if threatened >= 2 {
+                700
+            } else {
+                120
+            };
+            adj -= sign * penalty;
+        }
+    }
+    adj
 }
 
 #[cfg(test)]
@@ -671,5 +801,91 @@ mod tests {
             let direct_white = if pos.turn() == Color::White { direct } else { -direct };
             assert!((white_view - direct_white as f64).abs() <= 1.0, "{fen}: {white_view} vs {direct_white}");
         }
+    }
+
+    fn white_view<R: Rules>(e: &mut Evaluator, fen: &str) -> i32 {
+        let pos = Position::<R>::from_fen(fen).unwrap();
+        let v = e.evaluate(&pos) - e.weights.tempo;
+        if pos.turn() == Color::White {
+            v
+        } else {
+            -v
+        }
+    }
+
+    #[test]
+    fn recycle_pieces_in_hand_keep_their_value() {
+        use mysl_core::Recycle;
+        let mut e = Evaluator::default();
+        let without = white_view::<Recycle>(&mut e, "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR[] w KQkq - 0 1");
+        let with = white_view::<Recycle>(&mut e, "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR[N] w KQkq - 0 1");
+        let pos = Position::<Recycle>::from_fen("r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR[N] w KQkq - 0 1").unwrap();
+        let phase = e.trace(&pos).phase;
+        assert_eq!(with - without, taper(e.weights.params[MATERIAL + 1], phase) + HAND_BONUS);
+    }
+
+    #[test]
+    fn cylinder_evaluation_does_not_see_the_files_edges() {
+        use mysl_core::Cylinder;
+        // Without pawns, turning the cylinder (every piece k files to the right) changes nothing.
+        let mut e = Evaluator::default();
+        let pieces = [
+            (Color::White, Role::King, 0, 0),
+            (Color::White, Role::Queen, 3, 2),
+            (Color::White, Role::Rook, 7, 1),
+            (Color::White, Role::Knight, 1, 4),
+            (Color::Black, Role::King, 4, 7),
+            (Color::Black, Role::Rook, 0, 6),
+            (Color::Black, Role::Bishop, 6, 5),
+        ];
+        let fen_shifted = |k: usize| {
+            let mut board = Board::default();
+            for &(color, role, f, r) in &pieces {
+                let sq = Square::from_index((8 * r + (f + k) % 8) as u32);
+                board.set_piece_at(sq, Some(mysl_core::Piece::new(color, role)));
+            }
+            format!("{} w - - 0 1", board.board_fen())
+        };
+        let base = white_view::<Cylinder>(&mut e, &fen_shifted(0));
+        for k in 1..8 {
+            // Equal up to the rounding of the tapered terms.
+            let v = white_view::<Cylinder>(&mut e, &fen_shifted(k));
+            assert!((v - base).abs() <= 1, "{}: {v} vs {base}", fen_shifted(k));
+        }
+        // Orthodox chess does see the edge.
+        let orthodox: Vec<i32> = (0..8).map(|k| white_view::<mysl_core::Orthodox>(&mut e, &fen_shifted(k))).collect();
+        assert!(orthodox.iter().any(|&v| v != orthodox[0]), "{orthodox:?}");
+    }
+
+    #[test]
+    fn three_check_values_checks_given_and_checks_available() {
+        use mysl_core::ThreeCheck;
+        let mut e = Evaluator::default();
+        let fen = |checks: &str| format!("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - {checks} 2 3");
+        let none = white_view::<ThreeCheck>(&mut e, &fen("3+3"));
+        let one = white_view::<ThreeCheck>(&mut e, &fen("2+3"));
+        let two = white_view::<ThreeCheck>(&mut e, &fen("1+3"));
+        assert!(none < one && one < two, "{none} {one} {two}");
+        assert!(two - one > one - none, "the last check counts most: {none} {one} {two}");
+        assert_eq!(white_view::<ThreeCheck>(&mut e, &fen("3+2")), -one + 2 * none, "symmetric");
+    }
+
+    #[test]
+    fn extinction_fears_for_the_last_piece_of_a_type() {
+        use mysl_core::Extinction;
+        let mut e = Evaluator::default();
+        // White's only knight is attacked by a pawn: bad for White to move, worse with Black to move.
+        let attacked_w =
+            white_view::<Extinction>(&mut e, "rnbqkbnr/pppp1ppp/8/4p3/3N4/8/PPPPPPPP/R1BQKB1R w KQkq - 0 1");
+        let attacked_b =
+            white_view::<Extinction>(&mut e, "rnbqkbnr/pppp1ppp/8/4p3/3N4/8/PPPPPPPP/R1BQKB1R b KQkq - 0 1");
+        let safe = white_view::<Extinction>(&mut e, "rnbqkbnr/pppp1ppp/8/4p3/8/3N4/PPPPPPPP/R1BQKB1R w KQkq - 0 1");
+        assert!(attacked_b < attacked_w && attacked_w < safe, "{attacked_b} {attacked_w} {safe}");
+        // Down to one rook against two: the extinction term on top of the orthodox evaluation.
+        let extra =
+            |e: &mut Evaluator, fen: &str| white_view::<Extinction>(e, fen) - white_view::<mysl_core::Orthodox>(e, fen);
+        let start = extra(&mut e, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let one_rook = extra(&mut e, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1");
+        assert_eq!(one_rook - start, -(SCARCITY - SCARCITY / 4));
     }
 }

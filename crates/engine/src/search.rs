@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mysl_core::{Color, Move, MoveList, Outcome, Position, Role, Rules, Variant, VariantState};
+use mysl_core::{attacks, Bitboard, Color, Move, MoveList, Outcome, Position, Role, Rules, Variant, VariantState};
 use mysl_tb::tablebases::RANK_WIN;
 use mysl_tb::Tablebases;
 
@@ -403,7 +403,7 @@ impl<R: Rules> Searcher<R> {
         let root = ply == 0;
         self.pv[ply as usize].clear();
         if depth <= 0 {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence(pos, alpha, beta, ply, 0);
         }
         self.nodes += 1;
         self.check_limits();
@@ -414,6 +414,9 @@ impl<R: Rules> Searcher<R> {
         if !root {
             if let Some(o) = pos.variant_outcome() {
                 return self.terminal_score(o, pos, ply);
+            }
+            if R::HAS_VARIANT_END && variant_win_in_one(pos) {
+                return MATE_SCORE - ply - 1;
             }
             if (pos.halfmoves() >= 100 || pos.is_repetition() || pos.is_insufficient_material())
                 && !(pos.halfmoves() >= 100 && pos.is_check() && !pos.has_legal_moves())
@@ -759,7 +762,9 @@ impl<R: Rules> Searcher<R> {
         }));
     }
 
-    fn quiescence(&mut self, pos: &mut Position<R>, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+    /// Captures and queen promotions until the position is quiet (every move in check or in antichess);
+    /// in three-check the first quiescence ply also searches quiet checks. `qply` counts its plies.
+    fn quiescence(&mut self, pos: &mut Position<R>, mut alpha: i32, beta: i32, ply: i32, qply: i32) -> i32 {
         self.nodes += 1;
         self.check_limits();
         if self.stopped() {
@@ -769,6 +774,9 @@ impl<R: Rules> Searcher<R> {
         self.pv[ply as usize].clear();
         if let Some(o) = pos.variant_outcome() {
             return self.terminal_score(o, pos, ply);
+        }
+        if R::HAS_VARIANT_END && variant_win_in_one(pos) {
+            return MATE_SCORE - ply - 1;
         }
         if pos.is_repetition() || pos.halfmoves() >= 100 {
             return DRAW;
@@ -801,7 +809,9 @@ impl<R: Rules> Searcher<R> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let tactical_only = !in_check && !R::MUST_CAPTURE;
+        let quiet_checks = matches!(R::VARIANT, Variant::ThreeCheck) && !in_check && qply == 0;
+        let direct = if quiet_checks { check_squares(pos) } else { None };
+        let tactical_only = !in_check && !R::MUST_CAPTURE && direct.is_none();
         let mut moves = MoveList::new();
         if tactical_only {
             // Only captures and queen promotions are searched here: the quiet moves are not generated.
@@ -832,15 +842,20 @@ impl<R: Rules> Searcher<R> {
             let capture = is_capture(pos, mv);
             if !in_check && !R::MUST_CAPTURE {
                 if !capture && mv.promotion() != Some(Role::Queen) {
-                    continue;
-                }
-                // Delta pruning and losing captures.
-                let gain = pos.board().role_at(mv.to()).map_or(0, value) + mv.promotion().map_or(0, value);
-                if stand_pat + gain + 200 <= alpha && mv.promotion().is_none() {
-                    continue;
-                }
-                if !see_ge(pos, mv, 0) {
-                    continue;
+                    // Three-check: a quiet check that does not lose material is searched too.
+                    let check = direct.as_ref().is_some_and(|d| gives_check(pos, mv, d));
+                    if !check || !see_ge(pos, mv, 0) {
+                        continue;
+                    }
+                } else {
+                    // Delta pruning and losing captures.
+                    let gain = pos.board().role_at(mv.to()).map_or(0, value) + mv.promotion().map_or(0, value);
+                    if stand_pat + gain + 200 <= alpha && mv.promotion().is_none() {
+                        continue;
+                    }
+                    if !see_ge(pos, mv, 0) {
+                        continue;
+                    }
                 }
             } else if R::MUST_CAPTURE && !in_check && !capture {
                 // Antichess: a quiet position (no capture) ends the quiescence.
@@ -850,7 +865,7 @@ impl<R: Rules> Searcher<R> {
             }
             pos.play_unchecked(mv);
             self.tt.prefetch(pos.key());
-            let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
+            let score = -self.quiescence(pos, -beta, -alpha, ply + 1, qply + 1);
             pos.unplay(mv);
             if self.stopped() {
                 break;
@@ -899,8 +914,80 @@ pub fn value(role: Role) -> i32 {
     }
 }
 
+/// A capture of an enemy piece (Recycle's capture of an own piece is a quiet move here: it gains nothing).
 fn is_capture<R: Rules>(pos: &Position<R>, mv: Move) -> bool {
-    mv.is_en_passant() || (!mv.is_castle() && mv.drop_role().is_none() && pos.board().occupied().contains(mv.to()))
+    mv.is_en_passant()
+        || (!mv.is_castle() && mv.drop_role().is_none() && pos.board().by_color(!pos.turn()).contains(mv.to()))
+}
+
+/// Squares from which a piece of each role (P, N, B, R, Q, K) of the side to move attacks the enemy
+/// king now (direct checks; a king gives none).
+fn check_squares<R: Rules>(pos: &Position<R>) -> Option<[Bitboard; 6]> {
+    let board = pos.board();
+    let us = pos.turn();
+    let king = board.king_of(!us)?;
+    let occ = board.occupied();
+    let bishop = attacks::bishop_attacks(king, occ);
+    let rook = attacks::rook_attacks(king, occ);
+    Some([
+        attacks::pawn_attacks(!us, king),
+        attacks::knight_attacks(king),
+        bishop,
+        rook,
+        bishop | rook,
+        Bitboard::EMPTY,
+    ])
+}
+
+/// Whether the legal move `mv` gives check (orthodox geometry). A piece that lands on a direct check
+/// square checks (the square saw the king with the piece still on its origin, which only lifts a
+/// blocker); castling, en passant, promotions and moves from a line through the enemy king (discovered
+/// checks) are played to be sure.
+fn gives_check<R: Rules>(pos: &mut Position<R>, mv: Move, direct: &[Bitboard; 6]) -> bool {
+    let board = pos.board();
+    if let (Some(role), None, false, false) =
+        (board.role_at(mv.from()), mv.promotion(), mv.is_castle(), mv.is_en_passant())
+    {
+        if direct[role as usize].contains(mv.to()) {
+            return true;
+        }
+        let king = board.king_of(!pos.turn());
+        if king.is_none_or(|k| attacks::line(mv.from(), k).is_empty()) {
+            return false;
+        }
+    }
+    pos.play_unchecked(mv);
+    let check = pos.is_check();
+    pos.unplay(mv);
+    check
+}
+
+/// A win the side to move takes with its next move under a variant rule, found without a search:
+/// Three-check with one check to go and a checking move; Extinction with an enemy piece that is the last
+/// of its type under attack (every pseudo-legal move is legal there, so the capture can be played).
+fn variant_win_in_one<R: Rules>(pos: &mut Position<R>) -> bool {
+    use mysl_core::VariantState;
+    match R::VARIANT {
+        Variant::ThreeCheck => {
+            if pos.state().remaining_checks()[pos.turn() as usize] != 1 {
+                return false;
+            }
+            let Some(direct) = check_squares(pos) else { return false };
+            let moves = pos.legal_moves();
+            let found = moves.iter().any(|mv| gives_check(pos, mv, &direct));
+            found
+        }
+        Variant::Extinction => {
+            let board = pos.board();
+            let us = pos.turn();
+            let occ = board.occupied();
+            let theirs = board.by_color(!us);
+            Role::ALL
+                .iter()
+                .any(|&r| (board.by_role(r) & theirs).single().is_some_and(|sq| board.is_attacked(sq, us, occ)))
+        }
+        _ => false,
+    }
 }
 
 /// Selection sort step: brings the best remaining move to index `i`.
