@@ -631,9 +631,12 @@ fn variant_adjust<R: Rules>(pos: &Position<R>, v: i32, weights: &Weights, phase:
     let board = pos.board();
     match R::VARIANT {
         Variant::Antichess | Variant::AntichessNoEp => {
-            // Losing material is the goal: fewer pieces is better.
+            // Losing material is the goal: fewer pieces is better. Mobility: the side with more
+            // squares to go to is less often forced into giving the wrong piece away.
             let count = |c: Color| board.by_color(c).count() as i32;
+            let mobility = |c: Color| antichess_mobility(board, c);
             (count(Color::Black) - count(Color::White)) * 100
+                + (mobility(Color::White) - mobility(Color::Black)) * ANTICHESS_MOBILITY
         }
         Variant::ThreeCheck => v + three_check_terms(pos),
         Variant::Extinction => v + extinction_terms(pos),
@@ -668,6 +671,30 @@ fn variant_adjust<R: Rules>(pos: &Position<R>, v: i32, weights: &Weights, phase:
         }
         _ => v,
     }
+}
+
+/// Antichess: centipawns per square a side's pieces can move to.
+const ANTICHESS_MOBILITY: i32 = 3;
+
+/// Squares the pieces of `color` attack or (pawns) can push to, not counting their own pieces' squares.
+fn antichess_mobility(board: &Board, color: Color) -> i32 {
+    let occ = board.occupied();
+    let ours = board.by_color(color);
+    let mut n = 0;
+    for sq in ours - board.pawns() {
+        let att = match board.role_at(sq) {
+            Some(Role::Knight) => attacks::knight_attacks(sq),
+            Some(Role::Bishop) => attacks::bishop_attacks(sq, occ),
+            Some(Role::Rook) => attacks::rook_attacks(sq, occ),
+            Some(Role::Queen) => attacks::queen_attacks(sq, occ),
+            Some(Role::King) => attacks::king_attacks(sq),
+            _ => Bitboard::EMPTY,
+        };
+        n += (att - ours).count() as i32;
+    }
+    let pawns = board.pawns() & ours;
+    let pushes = if color == Color::White { pawns.north() } else { pawns.south() } - occ;
+    n + pushes.count() as i32
 }
 
 /// Bonus for a piece in hand (Recycle) on top of its material value.
