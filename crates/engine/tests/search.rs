@@ -99,3 +99,38 @@ fn dice_searches_chance_nodes_and_respects_the_roll() {
     assert_eq!(mv, "e1e8", "the queen takes the king");
     assert!(mate_in(score).is_some());
 }
+
+#[test]
+fn aspiration_fail_high_and_low_are_reported_without_changing_the_search() {
+    use mysl_core::Orthodox;
+    use mysl_engine::tt::Bound;
+    // White wins material by force: the score climbs from iteration to iteration, and the window fails.
+    let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+    let pos = Position::<Orthodox>::from_fen(fen).expect("valid FEN");
+    let limits = Limits { depth: Some(9), multipv: 1, ..Limits::default() };
+    let run = |after: std::time::Duration| {
+        let mut s = Searcher::<Orthodox>::new(Arc::new(TranspositionTable::new(16)), Arc::new(AtomicBool::new(false)));
+        s.set_bound_report_after(after);
+        let mut infos = Vec::new();
+        let r = s.search(&pos, &limits, |i| infos.push((i.depth, i.bound, i.score, i.pv.len())));
+        (r, infos)
+    };
+    let (quiet, quiet_infos) = run(std::time::Duration::from_secs(3600));
+    let (loud, loud_infos) = run(std::time::Duration::ZERO);
+    assert!(quiet_infos.iter().all(|i| i.1.is_none()), "nothing reported before the delay");
+    let bounds: Vec<_> = loud_infos.iter().filter(|i| i.1.is_some()).collect();
+    assert!(!bounds.is_empty(), "some iteration fails high or low: {loud_infos:?}");
+    for &&(depth, bound, _, pv_len) in &bounds {
+        assert!(matches!(bound, Some(Bound::Lower | Bound::Upper)), "{bound:?}");
+        assert!(pv_len > 0, "a bound line has a PV");
+        // the re-search completes the iteration with an exact line
+        assert!(loud_infos.iter().any(|i| i.0 == depth && i.1.is_none()), "depth {depth}: {loud_infos:?}");
+    }
+    let exact: Vec<_> = loud_infos.iter().filter(|i| i.1.is_none()).copied().collect();
+    assert_eq!(exact, quiet_infos, "the same iterations either way");
+    assert_eq!(
+        (loud.nodes, loud.best, loud.score),
+        (quiet.nodes, quiet.best, quiet.score),
+        "reporting changes nothing"
+    );
+}

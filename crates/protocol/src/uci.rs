@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use mysl_core::{dispatch_variant, Variant};
 use mysl_engine::score::mate_in;
+use mysl_engine::tt::Bound;
 use mysl_engine::{Limits, SearchInfo, SearchResult};
 
 use crate::session::{Game, Output, Reporter, Session};
@@ -46,23 +47,33 @@ pub fn format_score(score: i32) -> String {
     }
 }
 
+/// One `info` line: `score cp X` gets `lowerbound`/`upperbound` after an aspiration fail-high/low.
+pub fn format_info(info: &SearchInfo, pv: &[String]) -> String {
+    let ms = info.time.as_millis().max(1);
+    let nps = info.nodes as u128 * 1000 / ms;
+    let bound = match info.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        Some(Bound::Exact) | None => "",
+    };
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        format_score(info.score),
+        info.nodes,
+        nps,
+        info.hashfull,
+        info.tbhits,
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+}
+
 impl Reporter for UciReporter {
     fn info(&self, info: &SearchInfo, pv: &[String]) {
-        let ms = info.time.as_millis().max(1);
-        let nps = info.nodes as u128 * 1000 / ms;
-        (self.out)(&format!(
-            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
-            info.depth,
-            info.seldepth,
-            info.multipv,
-            format_score(info.score),
-            info.nodes,
-            nps,
-            info.hashfull,
-            info.tbhits,
-            info.time.as_millis(),
-            pv.join(" ")
-        ));
+        (self.out)(&format_info(info, pv));
     }
 
     fn note(&self, text: &str) {
@@ -360,5 +371,39 @@ impl Uci {
     /// Waits for a running search (tests and `quit` at end of input).
     pub fn wait(&mut self) {
         self.session.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_show_the_aspiration_bound() {
+        let mut info = SearchInfo {
+            depth: 12,
+            seldepth: 18,
+            multipv: 1,
+            score: 35,
+            bound: None,
+            nodes: 5000,
+            time: Duration::from_millis(1500),
+            hashfull: 41,
+            pv: Vec::new(),
+            tbhits: 0,
+        };
+        let pv = ["e2e4".to_string(), "e7e5".to_string()];
+        let line = format_info(&info, &pv);
+        assert_eq!(
+            line,
+            "info depth 12 seldepth 18 multipv 1 score cp 35 nodes 5000 nps 3333 hashfull 41 tbhits 0 time 1500 pv e2e4 e7e5"
+        );
+        info.bound = Some(Bound::Lower);
+        assert!(format_info(&info, &pv).contains(" score cp 35 lowerbound nodes 5000 "));
+        info.bound = Some(Bound::Upper);
+        info.score = -40;
+        assert!(format_info(&info, &pv).contains(" score cp -40 upperbound nodes "));
+        info.bound = Some(Bound::Exact);
+        assert!(format_info(&info, &pv).contains(" score cp -40 nodes "));
     }
 }

@@ -60,7 +60,8 @@ impl Reporter for XboardReporter {
         }
     }
     fn info(&self, info: &SearchInfo, pv: &[String]) {
-        if self.post && info.multipv == 1 {
+        // xboard has no notation for a fail-high or fail-low: only exact scores are posted.
+        if self.post && info.multipv == 1 && info.bound.is_none() {
             let score = match mate_in(info.score) {
                 Some(n) if n > 0 => 100000 + n,
                 Some(n) => -100000 + n,
