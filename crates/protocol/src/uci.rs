@@ -145,6 +145,7 @@ impl Uci {
                 self.session.stop_search();
                 return Flow::Quit;
             }
+            "bench" => self.bench(args),
             "debug" | "register" => {}
             "d" => {
                 let g = &self.session.game;
@@ -365,6 +366,24 @@ impl Uci {
         match lines {
             Ok(lines) => lines.iter().for_each(|l| self.say(l)),
             Err(e) => self.error(&e),
+        }
+    }
+
+    /// `bench [DEPTH]`: the fixed bench of `mysl bench` (same positions, depth and node count), run here
+    /// and now; a running search is stopped first.
+    fn bench(&mut self, args: &[&str]) {
+        let depth = match args {
+            [] => mysl_engine::bench::DEFAULT_DEPTH,
+            [d] => match d.parse::<i32>() {
+                Ok(d) if d >= 1 => d,
+                _ => return self.error(&format!("bench: bad depth '{d}' (a number of plies, at least 1)")),
+            },
+            [_, extra, ..] => return self.error(&format!("bench: unexpected '{extra}' (usage: bench [DEPTH])")),
+        };
+        self.session.stop_search();
+        let result = mysl_engine::bench::run_bench(depth, |_, _, _, _| {});
+        for line in result.summary() {
+            self.say(&line);
         }
     }
 
