@@ -367,6 +367,13 @@ fn xboard_egtpath() {
     assert!(out.iter().any(|l| l.contains('\t')), "extended post output with tbhits: {out:?}");
 }
 
+fn uci_state(t: &Transcript) -> &mysl_protocol::Session {
+    match &t.protocol {
+        Protocol::Uci(u) => &u.session,
+        other => panic!("not UCI: {other:?}"),
+    }
+}
+
 #[test]
 fn uci_bench_counts_the_same_nodes_as_the_library_bench() {
     let mut t = Transcript::new();
@@ -380,4 +387,67 @@ fn uci_bench_counts_the_same_nodes_as_the_library_bench() {
     t.send("bench deep");
     let out = t.take();
     assert!(out.len() == 1 && out[0].starts_with("info string error: bench") && out[0].contains("'deep'"), "{out:?}");
+}
+
+#[test]
+fn uci_malformed_go_is_refused_and_starts_nothing() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name MultiPV value 2");
+    t.send("position startpos moves e2e4");
+    t.take();
+    for (command, token) in [
+        ("go nodes x", "'x'"),
+        ("go depth -3", "'depth -3'"),
+        ("go wtime abc btime 1000", "'abc'"),
+        ("go movetime", "'movetime'"),
+        ("go depth 4 movestogo 0", "'movestogo 0'"),
+        ("go mate zero", "'zero'"),
+        ("go searchmoves e2e5", "'e2e5'"),
+        ("go perft two", "'two'"),
+    ] {
+        t.send(command);
+        assert!(!uci_state(&t).is_searching(), "{command}: no search");
+        let out = t.take();
+        assert_eq!(out.len(), 1, "{command}: {out:?}");
+        assert!(out[0].starts_with("info string error: go: ") && out[0].contains(token), "{command}: {out:?}");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(t.take().is_empty(), "no info, no bestmove");
+    // The position and the options are the ones from before.
+    t.send("go depth 2");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert!(out.iter().any(|l| l.starts_with("info depth 2 ") && l.contains(" multipv 2 ")), "{out:?}");
+    let best = bestmove(&out);
+    assert!(best.as_bytes()[1] == b'7' || best.as_bytes()[1] == b'8', "Black moves after 1. e4: {best}");
+}
+
+#[test]
+fn uci_setoption_values_that_do_not_parse_keep_the_option() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name Ponder value true");
+    t.send("setoption name MultiPV value 3");
+    t.take();
+    for (command, token) in [
+        ("setoption name Hash value big", "'big'"),
+        ("setoption name Threads value 2.5", "'2.5'"),
+        ("setoption name MultiPV value two", "'two'"),
+        ("setoption name Move Overhead value 10ms", "'10ms'"),
+        ("setoption name Ponder value yes", "'yes'"),
+        ("setoption name UCI_Chess960 value 1", "'1'"),
+        ("setoption name OwnBook value on", "'on'"),
+        ("setoption name BookDepth value deep", "'deep'"),
+        ("setoption name BookVariety value", "''"),
+        ("setoption name SyzygyProbeLimit value five", "'five'"),
+    ] {
+        t.send(command);
+        let out = t.take();
+        assert_eq!(out.len(), 1, "{command}: {out:?}");
+        assert!(out[0].starts_with("info string error: setoption") && out[0].contains(token), "{command}: {out:?}");
+    }
+    let o = &uci_state(&t).options;
+    assert_eq!((o.hash_mb, o.threads, o.multipv, o.move_overhead.as_millis()), (16, 1, 3, 30));
+    assert!(o.ponder && !o.own_book && !uci_state(&t).game.chess960);
+    assert_eq!((o.book_depth, o.book_variety, o.syzygy_probe_limit), (20, 50, 7));
 }
