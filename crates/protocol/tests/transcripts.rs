@@ -451,3 +451,74 @@ fn uci_setoption_values_that_do_not_parse_keep_the_option() {
     assert!(o.ponder && !o.own_book && !uci_state(&t).game.chess960);
     assert_eq!((o.book_depth, o.book_variety, o.syzygy_probe_limit), (20, 50, 7));
 }
+
+#[test]
+fn xboard_ping_while_thinking_is_answered_after_the_move() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send("st 0.5");
+    t.send("ping 1");
+    t.send("go");
+    t.send("ping 2");
+    t.send("ping 3");
+    let out = t.wait_for(|l| l == "pong 3", "pong 3");
+    let at = |s: &str| out.iter().position(|l| l == s).unwrap_or_else(|| panic!("{s} in {out:?}"));
+    let mv = out.iter().position(|l| l.starts_with("move ")).expect("move");
+    assert!(at("pong 1") < mv && mv < at("pong 2") && at("pong 2") < at("pong 3"), "{out:?}");
+    // Not thinking: answered at once.
+    t.take();
+    t.send("ping 4");
+    assert_eq!(t.take(), vec!["pong 4"]);
+}
+
+fn xboard_engine(t: &Transcript) -> &mysl_protocol::Xboard {
+    match &t.protocol {
+        Protocol::Xboard(x) => x,
+        other => panic!("not xboard: {other:?}"),
+    }
+}
+
+#[test]
+fn xboard_keeps_both_clocks() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.take();
+    t.send("time 12345");
+    t.send("otim 6789");
+    assert_eq!(xboard_engine(&t).clocks(), (Some(Duration::from_millis(123450)), Some(Duration::from_millis(67890))));
+    t.send("otim soon");
+    assert_eq!(t.take(), vec!["Error (bad otim): otim soon"]);
+    assert_eq!(xboard_engine(&t).clocks().1, Some(Duration::from_millis(67890)), "kept");
+    t.send("otim -20");
+    assert_eq!(xboard_engine(&t).clocks().1, Some(Duration::ZERO), "a fallen flag is an empty clock");
+}
+
+#[test]
+fn xboard_result_stops_thinking_and_plays_nothing() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send("st 60");
+    t.send("usermove e2e4");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(xboard_engine(&t).session.is_searching());
+    t.take();
+    let start = Instant::now();
+    t.send("result 1-0 {Black resigns}");
+    assert!(start.elapsed() < Duration::from_secs(5), "thinking stopped");
+    assert!(!xboard_engine(&t).session.is_searching());
+    t.send("ping 9");
+    let out = t.take();
+    assert_eq!(out, vec!["pong 9"], "no move after the result");
+    assert_eq!(xboard_engine(&t).session.game.moves, vec!["e2e4".to_string()]);
+    // Force mode after a result: a move is taken but not answered.
+    t.send("usermove e7e5");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!xboard_engine(&t).session.is_searching());
+    assert!(t.take().is_empty());
+}
