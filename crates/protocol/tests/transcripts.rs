@@ -367,6 +367,19 @@ fn xboard_egtpath() {
     assert!(out.iter().any(|l| l.contains('\t')), "extended post output with tbhits: {out:?}");
 }
 
+/// The `info depth` lines' values of `key` (`nodes`, `hashfull`, ...), in order.
+fn info_values(lines: &[String], key: &str) -> Vec<u64> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == key)?;
+            words.get(at + 1)?.parse().ok()
+        })
+        .collect()
+}
+
 fn uci_state(t: &Transcript) -> &mysl_protocol::Session {
     match &t.protocol {
         Protocol::Uci(u) => &u.session,
@@ -450,6 +463,121 @@ fn uci_setoption_values_that_do_not_parse_keep_the_option() {
     assert_eq!((o.hash_mb, o.threads, o.multipv, o.move_overhead.as_millis()), (16, 1, 3, 30));
     assert!(o.ponder && !o.own_book && !uci_state(&t).game.chess960);
     assert_eq!((o.book_depth, o.book_variety, o.syzygy_probe_limit), (20, 50, 7));
+}
+
+/// WAC.001: mate in 2 (1. Qg6 and 2. Qxg7# or Qh7#), checked with Stockfish.
+const MATE_IN_2: &str = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+
+#[test]
+fn uci_go_mate_finds_the_mate_and_stops() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send(&format!("position fen {MATE_IN_2}"));
+    t.take();
+    t.send("go mate 2");
+    // No `stop`: the search ends by itself once the mate is proven.
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert_eq!(bestmove(&out), "g3g6", "{out:?}");
+    let last = out.iter().rev().find(|l| l.starts_with("info depth")).expect("info");
+    assert!(last.contains(" score mate 2 "), "{last}");
+    let depths = info_values(&out, "depth");
+    assert!(depths.iter().all(|&d| d <= 8), "stops soon after the mate: {depths:?}");
+}
+
+#[test]
+fn uci_searchmoves_restricts_the_root_moves() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send(&format!("position fen {MATE_IN_2}"));
+    t.take();
+    t.send("go depth 5 searchmoves f6h5 a2a3");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    let best = bestmove(&out);
+    assert!(best == "f6h5" || best == "a2a3", "{out:?}");
+    for l in out.iter().filter(|l| l.starts_with("info depth")) {
+        let pv = l.split(" pv ").nth(1).expect("pv");
+        assert!(pv.starts_with("f6h5") || pv.starts_with("a2a3"), "{l}");
+        assert!(!l.contains("score mate"), "the mate starts with g3g6, which is left out: {l}");
+    }
+}
+
+#[test]
+fn uci_ponder_then_ponderhit_and_ponder_then_stop() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name Ponder value true");
+    t.send("position startpos moves e2e4 e7e5");
+    t.take();
+    t.send("go ponder wtime 3000 btime 3000 winc 0 binc 0");
+    t.wait_for(|l| l.starts_with("info depth 2 "), "pondering");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!t.output().iter().any(|l| l.starts_with("bestmove")), "no bestmove while pondering");
+    let hit = Instant::now();
+    t.send("ponderhit");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove after ponderhit");
+    // The clock applies from the ponderhit: 3 s left gives well under a second for this move.
+    assert!(hit.elapsed() < Duration::from_secs(3), "{:?}", hit.elapsed());
+    let game = mysl_protocol::Game {
+        moves: vec!["e2e4".into(), "e7e5".into()],
+        ..mysl_protocol::Game::new(mysl_core::Variant::Chess)
+    };
+    assert!(game.legal_moves().contains(&bestmove(&out)));
+    t.take();
+    t.send("go ponder wtime 3000 btime 3000");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!t.output().iter().any(|l| l.starts_with("bestmove")), "no bestmove while pondering");
+    t.send("stop");
+    t.wait_for(|l| l.starts_with("bestmove"), "bestmove after stop");
+}
+
+#[test]
+fn uci_clear_hash_and_hashfull() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("position fen r1bq1rk1/pp2bppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R1BQ1RK1 w - - 4 10");
+    t.take();
+    let search = |t: &mut Transcript| {
+        t.send("go depth 7");
+        let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+        t.take();
+        out
+    };
+    let fresh = search(&mut t);
+    let hashfull = info_values(&fresh, "hashfull");
+    assert!(*hashfull.last().expect("hashfull") > 0, "{fresh:?}");
+    assert!(hashfull.windows(2).all(|w| w[0] <= w[1]), "the table fills: {hashfull:?}");
+    let fresh_nodes = *info_values(&fresh, "nodes").last().expect("nodes");
+    let warm_nodes = *info_values(&search(&mut t), "nodes").last().expect("nodes");
+    assert_ne!(warm_nodes, fresh_nodes, "the second search uses the first one's table");
+    t.send("setoption name Clear Hash");
+    assert!(t.take().is_empty());
+    let cleared_nodes = *info_values(&search(&mut t), "nodes").last().expect("nodes");
+    assert_eq!(cleared_nodes, fresh_nodes, "after Clear Hash the search starts from an empty table");
+}
+
+#[test]
+fn uci_move_overhead_is_accepted_and_kept_off_the_clock() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("position startpos");
+    t.send("setoption name Move Overhead value 0");
+    t.take();
+    let timed = |t: &mut Transcript| {
+        let start = Instant::now();
+        t.send("go wtime 5100 btime 5100");
+        t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+        t.take();
+        start.elapsed()
+    };
+    // 5.1 s left and no overhead: a soft limit of about 200 ms, and no stop before 100 ms.
+    let without = timed(&mut t);
+    t.send("setoption name Move Overhead value 5000");
+    assert_eq!(uci_state(&t).options.move_overhead, Duration::from_millis(5000));
+    assert!(t.take().is_empty());
+    // 5 s of the 5.1 s are kept for the overhead: about 100 ms usable, a hard limit of 16 ms.
+    let with = timed(&mut t);
+    assert!(with < without, "overhead 5000 ms: {with:?}, none: {without:?}");
+    assert!(without >= Duration::from_millis(100), "{without:?}");
 }
 
 #[test]
