@@ -626,6 +626,91 @@ fn xboard_keeps_both_clocks() {
 }
 
 #[test]
+fn xboard_analyze_and_exit() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send(&format!("setboard {MATE_IN_2}"));
+    t.take();
+    t.send("analyze");
+    // Thinking output `depth score time nodes pv`, a mate as 100000 + moves.
+    let out = t.wait_for(|l| l.split_whitespace().nth(1) == Some("100002"), "the mate in analysis");
+    assert!(out.iter().any(|l| l.ends_with(" g3g6") || l.contains(" g3g6 ")), "{out:?}");
+    // A move in analysis mode restarts the analysis on the new position; the engine never moves.
+    t.send("usermove g3g6");
+    t.take();
+    t.wait_for(|l| l.split_whitespace().nth(1) == Some("-100001"), "the mated side's view");
+    t.send("exit");
+    t.take();
+    std::thread::sleep(Duration::from_millis(200));
+    let after = t.take();
+    assert!(after.is_empty(), "nothing after exit: {after:?}");
+    assert!(!xboard_engine(&t).session.is_searching());
+    assert!(!t.output().iter().any(|l| l.starts_with("move ")));
+    assert_eq!(xboard_engine(&t).session.game.moves, vec!["g3g6".to_string()]);
+}
+
+#[test]
+fn xboard_st_and_sd() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send("post");
+    t.send("sd 3");
+    t.take();
+    t.send("go");
+    let out = t.wait_for(|l| l.starts_with("move "), "move");
+    let depths: Vec<u32> = out.iter().filter_map(|l| l.split_whitespace().next()?.parse().ok()).collect();
+    assert_eq!(depths, vec![1, 2, 3], "sd 3 stops at depth 3: {out:?}");
+    t.send("new");
+    t.send("post");
+    t.send("st 0.4");
+    t.take();
+    let start = Instant::now();
+    t.send("go");
+    let out = t.wait_for(|l| l.starts_with("move "), "move");
+    let took = start.elapsed();
+    // A fixed 0.4 s a move (less the move overhead) is used in full, never more.
+    assert!(took >= Duration::from_millis(300), "{took:?}");
+    let last_cs: u64 =
+        out.iter().filter_map(|l| l.split_whitespace().nth(2)?.parse().ok()).next_back().expect("thinking output");
+    assert!(last_cs <= 40, "{out:?}");
+    t.send("st 0");
+    assert_eq!(t.take().last().map(String::as_str), Some("Error (bad st): st 0"));
+}
+
+#[test]
+fn xboard_remove_takes_back_a_move_pair() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send("sd 2");
+    t.send("usermove e2e4");
+    t.wait_for(|l| l.starts_with("move "), "reply");
+    t.take();
+    t.send("usermove d2d4");
+    t.wait_for(|l| l.starts_with("move "), "second reply");
+    if let Protocol::Xboard(x) = &mut t.protocol {
+        x.wait();
+    }
+    assert_eq!(xboard_engine(&t).session.game.moves.len(), 4);
+    t.take();
+    t.send("remove");
+    let moves = &xboard_engine(&t).session.game.moves;
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert_eq!(moves[0], "e2e4");
+    assert!(t.take().is_empty(), "no move after remove: the user is to move");
+    t.send("remove");
+    assert!(xboard_engine(&t).session.game.moves.is_empty());
+    // White to move again: the engine (Black) answers a new first move.
+    t.send("usermove c2c4");
+    t.wait_for(|l| l.starts_with("move "), "reply to c4");
+}
+
+#[test]
 fn xboard_result_stops_thinking_and_plays_nothing() {
     let mut t = Transcript::new();
     t.send("xboard");
