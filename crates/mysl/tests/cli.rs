@@ -524,3 +524,30 @@ fn uci_bench_command_prints_the_node_count_of_mysl_bench() {
     assert_eq!(cli, uci);
     assert!(stdout(&o).contains("Nodes/second    : "), "{}", stdout(&o));
 }
+
+#[test]
+fn play_dice_undo_keeps_the_roll() {
+    // White's die shows a 2 (knight) in the FEN; after Nf3 and undo, White is on that roll again.
+    let o = mysl_with_input(
+        &[
+            "play",
+            "--variant",
+            "dice",
+            "--white",
+            "human",
+            "--black",
+            "human",
+            "--ascii",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 roll=2",
+        ],
+        "Nf3\nundo\ne4\nNc3\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("White plays Nf3"), "{out}");
+    let after_undo = out.split("White plays Nf3").nth(1).expect("after Nf3");
+    assert!(after_undo.contains("die: 2 (knight)"), "{out}");
+    assert!(after_undo.contains("'e4' is not a legal move here"), "{out}");
+    assert!(after_undo.contains("White plays Nc3"), "{out}");
+}
