@@ -43,6 +43,18 @@ pub struct BenchResult {
     pub elapsed: Duration,
 }
 
+impl BenchResult {
+    /// The summary lines (`mysl bench` and the UCI `bench` command print these).
+    pub fn summary(&self) -> [String; 3] {
+        let secs = self.elapsed.as_secs_f64().max(1e-9);
+        [
+            format!("Total time (ms) : {}", self.elapsed.as_millis()),
+            format!("Nodes searched  : {}", self.nodes),
+            format!("Nodes/second    : {:.0}", self.nodes as f64 / secs),
+        ]
+    }
+}
+
 /// Searches every bench position to `depth` (variants 3 plies less), with a fresh 16 MB table each.
 pub fn run_bench(depth: i32, mut progress: impl FnMut(usize, Variant, &str, u64)) -> BenchResult {
     let start = Instant::now();

@@ -21,6 +21,10 @@ use crate::tt::{Bound, TranspositionTable};
 
 pub const MAX_PLY: usize = 128;
 
+/// Aspiration fail-highs and fail-lows are reported once a search has run this long (Stockfish waits
+/// 3 s); earlier they would only flood the GUI.
+pub const BOUND_REPORT_AFTER: Duration = Duration::from_secs(1);
+
 /// The depth of quiescence results in the hash table: below every full-width search.
 const QS_DEPTH: i32 = 0;
 
@@ -103,6 +107,8 @@ pub struct Searcher<R: Rules> {
     tb_hits: u64,
     /// The root's table value, reported instead of a non-mate search score.
     root_tb_score: Option<i32>,
+    /// Aspiration fail-highs and fail-lows are reported (`bound`) once the search has run this long.
+    bound_report_after: Duration,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -155,6 +161,7 @@ impl<R: Rules> Searcher<R> {
             tb_cardinality: 0,
             tb_hits: 0,
             root_tb_score: None,
+            bound_report_after: BOUND_REPORT_AFTER,
             _rules: std::marker::PhantomData,
         }
     }
@@ -174,6 +181,12 @@ impl<R: Rules> Searcher<R> {
     pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>, probe_limit: usize) {
         self.tb = tb.filter(|t| !t.is_empty());
         self.tb_limit = probe_limit;
+    }
+
+    /// After how long a search reports aspiration fail-highs and fail-lows (`SearchInfo::bound`);
+    /// `BOUND_REPORT_AFTER` by default. Reporting never changes the search.
+    pub fn set_bound_report_after(&mut self, after: Duration) {
+        self.bound_report_after = after;
     }
 
     pub fn tb_hits(&self) -> u64 {
@@ -285,6 +298,8 @@ impl<R: Rules> Searcher<R> {
         let mut stable_iterations = 0;
         let mut previous_score: Option<i32> = None;
         let mut scores = vec![0; multipv];
+        // Each line's PV from the last completed iteration (shown with a fail-low).
+        let mut last_pvs: Vec<Vec<Move>> = vec![Vec::new(); multipv];
 
         'deepening: for depth in 1..=max_depth {
             self.root_excluded.clear();
@@ -304,13 +319,40 @@ impl<R: Rules> Searcher<R> {
                     if self.stopped() {
                         break score;
                     }
-                    if score <= alpha {
-                        beta = (alpha + beta) / 2;
-                        alpha = (score - delta).max(-INFINITY);
+                    let bound = if score <= alpha {
+                        Bound::Upper
                     } else if score >= beta {
-                        beta = (score + delta).min(INFINITY);
+                        Bound::Lower
                     } else {
                         break score;
+                    };
+                    // A fail-high or fail-low: say so before re-searching (only reporting; the search
+                    // goes on exactly as it would without it).
+                    if self.start.elapsed() >= self.bound_report_after && self.reported(score) == score {
+                        let pv = match bound {
+                            Bound::Lower if !self.pv[0].is_empty() => self.pv[0].clone(),
+                            _ => last_pvs[pv_index].clone(),
+                        };
+                        if !pv.is_empty() {
+                            on_info(&SearchInfo {
+                                depth,
+                                seldepth: self.seldepth.max(depth),
+                                multipv: pv_index + 1,
+                                score,
+                                bound: Some(bound),
+                                nodes: self.nodes,
+                                time: self.start.elapsed(),
+                                hashfull: self.tt.hashfull(),
+                                pv,
+                                tbhits: self.tb_hits,
+                            });
+                        }
+                    }
+                    if bound == Bound::Upper {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITY);
+                    } else {
+                        beta = (score + delta).min(INFINITY);
                     }
                     delta += delta / 2 + 10;
                 };
@@ -322,6 +364,7 @@ impl<R: Rules> Searcher<R> {
                     break;
                 }
                 scores[pv_index] = score;
+                last_pvs[pv_index].clone_from(&pv);
                 if pv_index == 0 {
                     result = SearchResult {
                         best: pv.first().copied(),

@@ -99,3 +99,80 @@ fn dice_searches_chance_nodes_and_respects_the_roll() {
     assert_eq!(mv, "e1e8", "the queen takes the king");
     assert!(mate_in(score).is_some());
 }
+
+#[test]
+fn aspiration_fail_high_and_low_are_reported_without_changing_the_search() {
+    use mysl_core::Orthodox;
+    use mysl_engine::tt::Bound;
+    // White wins material by force: the score climbs from iteration to iteration, and the window fails.
+    let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+    let pos = Position::<Orthodox>::from_fen(fen).expect("valid FEN");
+    let limits = Limits { depth: Some(9), multipv: 1, ..Limits::default() };
+    let run = |after: std::time::Duration| {
+        let mut s = Searcher::<Orthodox>::new(Arc::new(TranspositionTable::new(16)), Arc::new(AtomicBool::new(false)));
+        s.set_bound_report_after(after);
+        let mut infos = Vec::new();
+        let r = s.search(&pos, &limits, |i| infos.push((i.depth, i.bound, i.score, i.pv.len())));
+        (r, infos)
+    };
+    let (quiet, quiet_infos) = run(std::time::Duration::from_secs(3600));
+    let (loud, loud_infos) = run(std::time::Duration::ZERO);
+    assert!(quiet_infos.iter().all(|i| i.1.is_none()), "nothing reported before the delay");
+    let bounds: Vec<_> = loud_infos.iter().filter(|i| i.1.is_some()).collect();
+    assert!(!bounds.is_empty(), "some iteration fails high or low: {loud_infos:?}");
+    for &&(depth, bound, _, pv_len) in &bounds {
+        assert!(matches!(bound, Some(Bound::Lower | Bound::Upper)), "{bound:?}");
+        assert!(pv_len > 0, "a bound line has a PV");
+        // the re-search completes the iteration with an exact line
+        assert!(loud_infos.iter().any(|i| i.0 == depth && i.1.is_none()), "depth {depth}: {loud_infos:?}");
+    }
+    let exact: Vec<_> = loud_infos.iter().filter(|i| i.1.is_none()).copied().collect();
+    assert_eq!(exact, quiet_infos, "the same iterations either way");
+    assert_eq!(
+        (loud.nodes, loud.best, loud.score),
+        (quiet.nodes, quiet.best, quiet.score),
+        "reporting changes nothing"
+    );
+}
+
+#[test]
+fn finds_longer_mates_with_the_right_distance() {
+    use mysl_core::Orthodox;
+    // From Win at Chess (WAC.001, WAC.014, WAC.009); each distance and unique mating first move checked
+    // with Stockfish 15.1 at depth 34 (the second-best moves score +553, +598 and -237).
+    let cases = [
+        ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 2, "g3g6"),
+        ("r2rb1k1/pp1q1p1p/2n1p1p1/2bp4/5P2/PP1BPR1Q/1BPN2PP/R5K1 w - - 0 1", 4, "h3h7"),
+        ("3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1", 5, "d6h2"),
+    ];
+    for (fen, n, expected) in cases {
+        let (mv, score) = search::<Orthodox>(fen, 2 * n + 2);
+        assert_eq!(mate_in(score), Some(n), "{fen}: score {score}, move {mv}");
+        assert_eq!(mv, expected, "{fen}");
+    }
+}
+
+#[test]
+fn perpetual_check_is_a_draw_inside_the_search() {
+    use mysl_core::Orthodox;
+    // A queen and two rooks down, White draws by perpetual check (Qe8+ Kh7 Qh5+ Kg8 ...); every other
+    // move loses (Stockfish 15.1: 0.00 for Qh5+ and Qe8+, then mated in 6). Only the repetition
+    // found inside the search gives the draw score.
+    let (mv, score) = search::<Orthodox>("7k/6p1/8/1Q6/8/7K/1rr5/q7 w - - 0 1", 10);
+    assert!(mv == "b5e8" || mv == "b5h5", "a check that keeps the perpetual: {mv}");
+    assert_eq!(score, 0, "a draw by repetition");
+}
+
+#[test]
+fn fifty_move_rule_decides_inside_the_search() {
+    use mysl_core::Orthodox;
+    // KRK, mate in 2 (Kb6 or Kc7 first; checked with Stockfish 15.1), but no mate in 1.
+    let (_, score) = search::<Orthodox>("k7/8/2K5/8/8/8/8/7R w - - 0 1", 8);
+    assert_eq!(mate_in(score), Some(2), "{score}");
+    // With the counter at 98 Black's reply reaches 100 plies before the mate: a draw.
+    let (_, score) = search::<Orthodox>("k7/8/2K5/8/8/8/8/7R w - - 98 80", 8);
+    assert_eq!(score, 0, "the 50-move rule comes first");
+    // A mate on the 100th ply still counts: mate beats the counter.
+    let (mv, score) = search::<Orthodox>("k7/8/2K5/8/8/8/8/1Q6 w - - 99 80", 6);
+    assert_eq!((mv.as_str(), mate_in(score)), ("b1b7", Some(1)), "{score}");
+}

@@ -90,10 +90,9 @@ fn main() -> ExitCode {
                     eprintln!("{:>2} {variant:<14} {nodes:>10}  {fen}", i + 1);
                 }
             });
-            let secs = r.elapsed.as_secs_f64().max(1e-9);
-            println!("Total time (ms) : {}", r.elapsed.as_millis());
-            println!("Nodes searched  : {}", r.nodes);
-            println!("Nodes/second    : {:.0}", r.nodes as f64 / secs);
+            for line in r.summary() {
+                println!("{line}");
+            }
             Ok(ExitCode::SUCCESS)
         }
     };

@@ -968,6 +968,28 @@ mod tests {
     }
 
     #[test]
+    fn elo_and_its_95_percent_interval() {
+        let close = |a: f64, b: f64| (a - b).abs() < 0.05;
+        // 75% over 100 games: 400 log10(3) = +190.85; with no draws the per-game standard deviation is
+        // sqrt(0.1875), so the score's 95% interval is 0.75 +- 1.96 * 0.0433 (cutechess: +190.8 +- 81.2).
+        let (e, lo, hi) = elo(75, 0, 25);
+        assert!(close(e, 190.85) && close(lo, 119.21) && close(hi, 281.52), "{e} {lo} {hi}");
+        // The same score with draws instead of losses is surer: a narrower interval.
+        let (e, lo, hi) = elo(50, 50, 0);
+        assert!(close(e, 190.85) && close(lo, 148.02) && close(hi, 239.74), "{e} {lo} {hi}");
+        // Even scores: 0, symmetric; the mirror image of a result mirrors the Elo.
+        let (e, lo, hi) = elo(30, 40, 30);
+        assert!(close(e, 0.0) && close(lo, -53.16) && close(hi, 53.16), "{e} {lo} {hi}");
+        let (e, lo, hi) = elo(25, 0, 75);
+        assert!(close(e, -190.85) && close(lo, -281.52) && close(hi, -119.21), "{e} {lo} {hi}");
+        // No games: nothing known; all wins: finite (the score is clamped just below 1).
+        let (e, lo, hi) = elo(0, 0, 0);
+        assert!(e == 0.0 && lo == f64::NEG_INFINITY && hi == f64::INFINITY);
+        let (e, _, hi) = elo(10, 0, 0);
+        assert!(e.is_finite() && e > 2000.0 && hi.is_finite(), "{e} {hi}");
+    }
+
+    #[test]
     fn bad_time_controls() {
         assert!(parse_tc("10+0.1").is_ok());
         for bad in ["", "x", "0+1", "-5+0", "10+-1", "inf+0"] {

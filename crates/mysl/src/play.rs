@@ -89,6 +89,45 @@ struct Game<R: Rules> {
     pos: Position<R>,
     moves: Vec<Move>,
     sans: Vec<String>,
+    /// Dice chess: the roll each move was played under (`None` in the other variants).
+    rolls: Vec<Option<Role>>,
+}
+
+impl<R: Rules> Game<R> {
+    fn new(start: Position<R>) -> Game<R> {
+        Game { pos: start.clone(), start, moves: Vec::new(), sans: Vec::new(), rolls: Vec::new() }
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.sans.push(san::move_to_san(&self.pos, mv));
+        self.rolls.push(self.pos.state().roll());
+        self.moves.push(mv);
+        self.pos.play_unchecked(mv);
+    }
+
+    /// Takes back `n` moves (false if there are fewer). In dice chess the position gets back the roll
+    /// the first taken-back move was played under: an undo neither frees the piece type nor re-rolls.
+    fn undo(&mut self, n: usize) -> bool {
+        if n == 0 || self.moves.len() < n {
+            return false;
+        }
+        let mut roll = None;
+        for _ in 0..n {
+            self.moves.pop();
+            self.sans.pop();
+            roll = self.rolls.pop().flatten();
+        }
+        self.pos = replay(&self.start, &self.moves);
+        if matches!(R::VARIANT, Variant::Dice) {
+            self.pos.set_dice_roll(roll);
+        }
+        true
+    }
+}
+
+/// A move typed by the user (SAN or UCI), if legal here (in dice chess: of the rolled piece type).
+fn parse_human_move<R: Rules>(pos: &Position<R>, text: &str) -> Option<Move> {
+    san::parse_san(pos, text).ok().or_else(|| uci::parse_uci_move(pos, text).ok()).filter(|&m| pos.is_legal(m))
 }
 
 fn glyph(piece: mysl_core::Piece, ascii: bool) -> char {
@@ -189,7 +228,7 @@ fn play<R: Rules>(
 ) -> Result<std::process::ExitCode, CliError> {
     let fen = args.fen.clone().unwrap_or_else(|| mysl_core::STARTING_FEN.to_string());
     let start = Position::<R>::from_fen(&fen).map_err(|e| CliError::Input(e.to_string()))?;
-    let mut game = Game { start: start.clone(), pos: start, moves: Vec::new(), sans: Vec::new() };
+    let mut game = Game::new(start);
     let mut clocks = tc.map(|(base, _)| [base, base]);
     let increment = tc.map_or(Duration::ZERO, |(_, inc)| inc);
     let tt = Arc::new(TranspositionTable::new(64));
@@ -214,7 +253,7 @@ fn play<R: Rules>(
         players[1]
     );
 
-    loop {
+    'game: loop {
         if let Some(o) = game.pos.outcome_with_draw_rules() {
             let reason = match o {
                 mysl_core::Outcome::Decisive { winner, reason } => {
@@ -226,8 +265,8 @@ fn play<R: Rules>(
             break;
         }
         let turn = game.pos.turn();
-        // Dice chess: roll a face that has a legal move.
-        if matches!(R::VARIANT, Variant::Dice) {
+        // Dice chess: roll a face that has a legal move (a position back from an undo keeps its roll).
+        if matches!(R::VARIANT, Variant::Dice) && game.pos.state().roll().is_none() {
             let faces = game.pos.dice_faces_with_moves();
             let roll = dice.roll(&faces);
             game.pos.set_dice_roll(roll);
@@ -293,18 +332,14 @@ fn play<R: Rules>(
                         "undo" => {
                             // Take back to the last position where a human was to move.
                             let n = if players[!turn as usize] == Player::Engine { 2 } else { 1 };
-                            if game.moves.len() >= n {
-                                for _ in 0..n {
-                                    game.moves.pop();
-                                    game.sans.pop();
-                                }
-                                game.pos = replay(&game.start, &game.moves);
-                                print!("{}", draw_board(&game.pos, flipped, args.ascii, game.moves.last().copied()));
+                            if game.undo(n) {
+                                // Start the turn over: side to move, board, clocks and die as they are now.
+                                continue 'game;
                             } else {
                                 println!("nothing to undo");
                             }
                         }
-                        text => match san::parse_san(&game.pos, text).ok().or_else(|| uci::parse_uci_move(&game.pos, text).ok()) {
+                        text => match parse_human_move(&game.pos, text) {
                             Some(m) => chosen = Some(m),
                             None => println!("'{text}' is not a legal move here (type help)"),
                         },
@@ -328,11 +363,8 @@ fn play<R: Rules>(
             }
             c[turn as usize] = c[turn as usize] - used + increment;
         }
-        let text = san::move_to_san(&game.pos, mv);
-        println!("{side} plays {text}");
-        game.sans.push(text);
-        game.moves.push(mv);
-        game.pos.play_unchecked(mv);
+        println!("{side} plays {}", san::move_to_san(&game.pos, mv));
+        game.play(mv);
     }
     if let Some((r, reason)) = &result {
         print!("\n{}", draw_board(&game.pos, flipped, args.ascii, game.moves.last().copied()));
@@ -381,4 +413,55 @@ fn finish<R: Rules>(
         println!("game saved to {path}");
     }
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mysl_core::Dice;
+
+    #[test]
+    fn dice_undo_restores_the_roll() {
+        // White rolled a 2 (knight): only knight moves.
+        let start =
+            Position::<Dice>::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 roll=2").expect("FEN");
+        let mut game = Game::new(start);
+        assert!(parse_human_move(&game.pos, "e4").is_none(), "a pawn move on a knight roll");
+        let nf3 = parse_human_move(&game.pos, "Nf3").expect("a knight move on a knight roll");
+        game.play(nf3);
+        // Black rolls a 1 (pawn) and answers.
+        game.pos.set_dice_roll(Some(Role::Pawn));
+        let e5 = parse_human_move(&game.pos, "e5").expect("a pawn move");
+        game.play(e5);
+        assert!(game.pos.state().roll().is_none(), "White has not rolled yet");
+        // Undo both moves: White is back on the knight roll, not free to move anything.
+        assert!(game.undo(2));
+        assert_eq!(game.pos.state().roll(), Some(Role::Knight));
+        assert!(game.moves.is_empty() && game.sans.is_empty() && game.rolls.is_empty());
+        for text in ["e4", "e2e4", "d4", "a3"] {
+            assert!(parse_human_move(&game.pos, text).is_none(), "{text} after undo on a knight roll");
+        }
+        assert!(parse_human_move(&game.pos, "Nc3").is_some());
+        assert!(parse_human_move(&game.pos, "g1f3").is_some());
+        // Undo one move: Black's pawn roll comes back.
+        game.play(nf3);
+        game.pos.set_dice_roll(Some(Role::Pawn));
+        game.play(e5);
+        assert!(game.undo(1));
+        assert_eq!(game.pos.state().roll(), Some(Role::Pawn));
+        assert!(parse_human_move(&game.pos, "Nc6").is_none());
+        assert!(parse_human_move(&game.pos, "d5").is_some());
+        assert!(!game.undo(2), "only one move left");
+    }
+
+    #[test]
+    fn undo_outside_dice_leaves_no_roll() {
+        let mut game = Game::new(mysl_core::Chess::startpos());
+        let e4 = parse_human_move(&game.pos, "e4").expect("e4");
+        game.play(e4);
+        assert!(game.undo(1));
+        assert_eq!(game.pos.fen(), mysl_core::Chess::startpos().fen());
+        assert!(game.pos.state().roll().is_none());
+        assert!(!game.undo(1));
+    }
 }

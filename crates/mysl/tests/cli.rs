@@ -512,3 +512,116 @@ fn book_verification_drops_moves_the_engine_refutes() {
     let json = stdout(&o);
     assert!(json.contains("\"uci\":\"b8c6\"") && !json.contains("d8g5"), "{json}");
 }
+
+#[test]
+fn uci_bench_command_prints_the_node_count_of_mysl_bench() {
+    let nodes_line = |text: &str| text.lines().find(|l| l.starts_with("Nodes searched  : ")).map(str::to_string);
+    let o = mysl(&["bench", "--depth", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cli = nodes_line(&stdout(&o)).expect("mysl bench output");
+    let o = mysl_with_input(&[], "uci\nbench 5\nquit\n");
+    let uci = nodes_line(&stdout(&o)).unwrap_or_else(|| panic!("UCI bench output: {}", stdout(&o)));
+    assert_eq!(cli, uci);
+    assert!(stdout(&o).contains("Nodes/second    : "), "{}", stdout(&o));
+}
+
+#[test]
+fn play_dice_undo_keeps_the_roll() {
+    // White's die shows a 2 (knight) in the FEN; after Nf3 and undo, White is on that roll again.
+    let o = mysl_with_input(
+        &[
+            "play",
+            "--variant",
+            "dice",
+            "--white",
+            "human",
+            "--black",
+            "human",
+            "--ascii",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 roll=2",
+        ],
+        "Nf3\nundo\ne4\nNc3\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("White plays Nf3"), "{out}");
+    let after_undo = out.split("White plays Nf3").nth(1).expect("after Nf3");
+    assert!(after_undo.contains("die: 2 (knight)"), "{out}");
+    assert!(after_undo.contains("'e4' is not a legal move here"), "{out}");
+    assert!(after_undo.contains("White plays Nc3"), "{out}");
+}
+
+/// A fake UCI engine as a shell script in `dir`: it answers `uci`/`isready`, and on `go` runs
+/// `on_go` with `$pos` holding the last `position` line.
+fn fake_engine(dir: &std::path::Path, name: &str, on_go: &str) -> String {
+    let path = dir.join(format!("{name}.sh"));
+    let script = format!(
+        "#!/bin/sh\nwhile read line; do\n  case \"$line\" in\n    uci) echo \"id name {name}\"; echo uciok;;\n    \
+         isready) echo readyok;;\n    position*) pos=\"$line\";;\n    go*) {on_go};;\n    quit) exit 0;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).expect("write fake engine");
+    format!("cmd=sh arg={} name={name}", path.display())
+}
+
+/// `on_go` for a fake engine that opens 1. e4 e5 (whichever side it has) and reports `score cp SCORE`.
+fn e4_e5(score: i32) -> String {
+    format!(
+        "case \"$pos\" in *moves*) echo \"info depth 1 score cp {score} pv e7e5\"; echo \"bestmove e7e5\";; \
+         *) echo \"info depth 1 score cp {score} pv e2e4\"; echo \"bestmove e2e4\";; esac"
+    )
+}
+
+fn match_with(engines: [&str; 2], extra: &[&str]) -> String {
+    let mut args = vec!["match", "--engine", engines[0], "--engine", engines[1], "--games", "2"];
+    args.extend_from_slice(extra);
+    let o = mysl(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn match_counts_an_illegal_move_as_a_loss() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let good = fake_engine(dir.path(), "good", &e4_e5(10));
+    let bad = fake_engine(dir.path(), "bad", "echo \"bestmove a1a1\"");
+    let out = match_with([&good, &bad], &["--tc", "5+0", "--resign-moves", "0"]);
+    // Game 1: 1. e4 a1a1 (Black's illegal move); game 2: 1. a1a1 at once.
+    assert!(out.contains("game 1: good - bad 1-0 (bad played an illegal move 'a1a1')"), "{out}");
+    assert!(out.contains("game 2: bad - good 0-1 (bad played an illegal move 'a1a1')"), "{out}");
+    assert!(out.contains("Score of good vs bad: 2 - 0 - 0"), "{out}");
+    assert!(out.contains("bad: 0 crashes or hangs, 2 illegal moves, 0 losses on time"), "{out}");
+    assert!(out.contains("good: 0 crashes or hangs, 0 illegal moves, 0 losses on time"), "{out}");
+}
+
+#[test]
+fn match_counts_an_engine_that_never_answers_go_as_a_time_loss() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let good = fake_engine(dir.path(), "good", &e4_e5(10));
+    let sleeper = fake_engine(dir.path(), "sleeper", ":");
+    let start = std::time::Instant::now();
+    let out = match_with([&good, &sleeper], &["--tc", "0.2+0", "--margin-ms", "50", "--resign-moves", "0"]);
+    assert!(out.contains("Score of good vs sleeper: 2 - 0 - 0"), "{out}");
+    assert!(out.contains("sleeper: 0 crashes or hangs, 0 illegal moves, 2 losses on time"), "{out}");
+    assert!(out.contains("good: 0 crashes or hangs, 0 illegal moves, 0 losses on time"), "{out}");
+    // Each game waits for the clock, the margin and a second of grace, not longer.
+    assert!(start.elapsed() < std::time::Duration::from_secs(20), "{:?}", start.elapsed());
+}
+
+#[test]
+fn match_adjudicates_by_agreed_scores_and_by_the_move_limit() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Each engine reports from its own side: `up` always sees itself winning, `down` losing.
+    let up = fake_engine(dir.path(), "up", &e4_e5(2000));
+    let down = fake_engine(dir.path(), "down", &e4_e5(-2000));
+    let out = match_with([&up, &down], &["--tc", "5+0", "--resign-moves", "1", "--resign-score", "1000"]);
+    assert!(out.contains("game 1: up - down 1-0 (adjudication: both engines' scores)"), "{out}");
+    assert!(out.contains("game 2: down - up 0-1 (adjudication: both engines' scores)"), "{out}");
+    assert!(out.contains("Score of up vs down: 2 - 0 - 0"), "{out}");
+    // Scores that do not reach the threshold: no adjudication; the move limit ends the game after 1. e4 e5.
+    let out =
+        match_with([&up, &down], &["--tc", "5+0", "--resign-moves", "1", "--resign-score", "3000", "--max-moves", "1"]);
+    assert_eq!(out.matches("1/2-1/2 (draw after 1 moves)").count(), 2, "{out}");
+    assert!(out.contains("Score of up vs down: 0 - 0 - 2"), "{out}");
+    assert_eq!(out.matches("0 crashes or hangs, 0 illegal moves, 0 losses on time").count(), 2, "{out}");
+}

@@ -7,12 +7,19 @@ use std::time::Duration;
 
 use mysl_core::{dispatch_variant, Variant};
 use mysl_engine::score::mate_in;
+use mysl_engine::tt::Bound;
 use mysl_engine::{Limits, SearchInfo, SearchResult};
 
 use crate::session::{Game, Output, Reporter, Session};
 
 pub const ENGINE_NAME: &str = concat!("mysl ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the mysl developers";
+
+/// What a `go` command asks for.
+enum Go {
+    Search(Limits, bool),
+    Perft(u32),
+}
 
 /// What the loop should do after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,23 +53,33 @@ pub fn format_score(score: i32) -> String {
     }
 }
 
+/// One `info` line: `score cp X` gets `lowerbound`/`upperbound` after an aspiration fail-high/low.
+pub fn format_info(info: &SearchInfo, pv: &[String]) -> String {
+    let ms = info.time.as_millis().max(1);
+    let nps = info.nodes as u128 * 1000 / ms;
+    let bound = match info.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        Some(Bound::Exact) | None => "",
+    };
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        format_score(info.score),
+        info.nodes,
+        nps,
+        info.hashfull,
+        info.tbhits,
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+}
+
 impl Reporter for UciReporter {
     fn info(&self, info: &SearchInfo, pv: &[String]) {
-        let ms = info.time.as_millis().max(1);
-        let nps = info.nodes as u128 * 1000 / ms;
-        (self.out)(&format!(
-            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} tbhits {} time {} pv {}",
-            info.depth,
-            info.seldepth,
-            info.multipv,
-            format_score(info.score),
-            info.nodes,
-            nps,
-            info.hashfull,
-            info.tbhits,
-            info.time.as_millis(),
-            pv.join(" ")
-        ));
+        (self.out)(&format_info(info, pv));
     }
 
     fn note(&self, text: &str) {
@@ -134,6 +151,7 @@ impl Uci {
                 self.session.stop_search();
                 return Flow::Quit;
             }
+            "bench" => self.bench(args),
             "debug" | "register" => {}
             "d" => {
                 let g = &self.session.game;
@@ -170,24 +188,45 @@ impl Uci {
     }
 
     fn go(&mut self, args: &[&str]) {
+        match self.parse_go(args) {
+            Ok(Go::Search(limits, ponder)) => self.start_search(limits, ponder),
+            Ok(Go::Perft(depth)) => self.perft(depth),
+            // Nothing started, nothing changed.
+            Err(e) => self.error(&format!("go: {e}; no search started")),
+        }
+    }
+
+    /// Reads `go`'s arguments. A value that is missing or does not parse is an error naming the token.
+    fn parse_go(&self, args: &[&str]) -> Result<Go, String> {
         let mut limits = Limits::default();
         let white = self.session.game.white_to_move();
         let (mut wtime, mut btime, mut winc, mut binc, mut movestogo) = (None, None, None, None, None);
         let mut ponder = false;
         let mut i = 0;
-        let num = |i: usize| args.get(i + 1).and_then(|t| t.parse::<i64>().ok());
-        let ms = |v: Option<i64>| v.map(|x| Duration::from_millis(x.max(0) as u64));
+        // The value after `args[i]`: an integer of at least `min`.
+        let num = |i: usize, min: i64| -> Result<i64, String> {
+            let key = args[i];
+            let Some(&text) = args.get(i + 1) else { return Err(format!("'{key}' needs a value")) };
+            match text.parse::<i64>() {
+                Ok(v) if v >= min => Ok(v),
+                Ok(_) => Err(format!("'{key} {text}': the value must be at least {min}")),
+                Err(_) => Err(format!("'{key} {text}': '{text}' is not a number")),
+            }
+        };
+        let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
         while i < args.len() {
             match args[i] {
-                "wtime" => wtime = ms(num(i)),
-                "btime" => btime = ms(num(i)),
-                "winc" => winc = ms(num(i)),
-                "binc" => binc = ms(num(i)),
-                "movestogo" => movestogo = num(i).map(|x| x.max(1) as u32),
-                "depth" => limits.depth = num(i).map(|x| x as i32),
-                "nodes" => limits.nodes = num(i).map(|x| x.max(1) as u64),
-                "movetime" => limits.movetime = ms(num(i)),
-                "mate" => limits.mate = num(i).map(|x| x as i32),
+                // A clock may be negative when a GUI lets it run out: it counts as empty.
+                "wtime" => wtime = Some(ms(num(i, i64::MIN)?)),
+                "btime" => btime = Some(ms(num(i, i64::MIN)?)),
+                "winc" => winc = Some(ms(num(i, 0)?)),
+                "binc" => binc = Some(ms(num(i, 0)?)),
+                "movestogo" => movestogo = Some(num(i, 1)?.min(i64::from(u32::MAX)) as u32),
+                "depth" => limits.depth = Some(num(i, 1)?.min(1000) as i32),
+                "nodes" => limits.nodes = Some(num(i, 1)? as u64),
+                "movetime" => limits.movetime = Some(ms(num(i, 0)?)),
+                "mate" => limits.mate = Some(num(i, 1)?.min(1000) as i32),
+                "perft" => return Ok(Go::Perft(num(i, 1)?.min(64) as u32)),
                 "infinite" => {
                     limits.infinite = true;
                     i += 1;
@@ -198,10 +237,6 @@ impl Uci {
                     i += 1;
                     continue;
                 }
-                "perft" => {
-                    let depth = num(i).unwrap_or(1).max(0) as u32;
-                    return self.perft(depth);
-                }
                 "searchmoves" => {
                     let legal = self.session.game.legal_moves();
                     let mut j = i + 1;
@@ -209,6 +244,12 @@ impl Uci {
                     while j < args.len() && legal.iter().any(|m| m == args[j]) {
                         chosen.push(args[j].to_string());
                         j += 1;
+                    }
+                    if chosen.is_empty() {
+                        return Err(match args.get(j) {
+                            Some(t) => format!("searchmoves: '{t}' is not a legal move"),
+                            None => "'searchmoves' needs moves".to_string(),
+                        });
                     }
                     limits.searchmoves = dispatch_variant!(self.session.game.variant, R => {
                         match self.session.game.position::<R>() {
@@ -220,6 +261,7 @@ impl Uci {
                     continue;
                 }
                 other => {
+                    // An unknown word (a later UCI extension?) is skipped, not fatal.
                     self.error(&format!("go: unknown token '{other}' ignored"));
                     i += 1;
                     continue;
@@ -231,8 +273,17 @@ impl Uci {
         if let Some(t) = time {
             limits.clock = Some((t, inc.unwrap_or_default(), movestogo));
         }
-        let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
-        let _ = generation;
+        Ok(Go::Search(limits, ponder))
+    }
+
+    fn start_search(&mut self, mut limits: Limits, ponder: bool) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+        if !ponder {
+            // A `ponderhit` belongs to the last `go ponder` only.
+            if let Ok(mut p) = self.session.pondering.lock() {
+                *p = None;
+            }
+        }
         if ponder {
             // Think on the opponent's time until `ponderhit` (then the clock applies) or `stop`.
             if let Ok(mut p) = self.session.pondering.lock() {
@@ -274,28 +325,44 @@ impl Uci {
         };
         let (name, value) = match rest.split_once(" value ") {
             Some((n, v)) => (n.trim(), Some(v.trim())),
-            None => (rest.trim(), None),
+            None => match rest.strip_suffix(" value") {
+                Some(n) => (n.trim(), Some("")),
+                None => (rest.trim(), None),
+            },
         };
         let number = |v: Option<&str>| v.and_then(|v| v.parse::<i64>().ok());
+        // `true` or `false` (any case); anything else is an error and the option keeps its value.
+        let boolean = |v: Option<&str>| match v.map(str::to_ascii_lowercase).as_deref() {
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            _ => None,
+        };
+        let shown = value.unwrap_or("");
         match name.to_ascii_lowercase().as_str() {
             "hash" => match number(value) {
                 Some(mb) => self.session.set_hash(mb.max(1) as usize),
-                None => self.error("setoption Hash: expected a number of megabytes"),
+                None => self.error(&format!("setoption Hash: expected a number of megabytes, found '{shown}'")),
             },
             "threads" => match number(value) {
                 Some(n) => self.session.options.threads = n.clamp(1, 256) as usize,
-                None => self.error("setoption Threads: expected a number"),
+                None => self.error(&format!("setoption Threads: expected a number, found '{shown}'")),
             },
             "multipv" => match number(value) {
                 Some(n) => self.session.options.multipv = n.clamp(1, 256) as usize,
-                None => self.error("setoption MultiPV: expected a number"),
+                None => self.error(&format!("setoption MultiPV: expected a number, found '{shown}'")),
             },
             "move overhead" => match number(value) {
                 Some(n) => self.session.options.move_overhead = Duration::from_millis(n.clamp(0, 5000) as u64),
-                None => self.error("setoption Move Overhead: expected milliseconds"),
+                None => self.error(&format!("setoption Move Overhead: expected milliseconds, found '{shown}'")),
             },
-            "ponder" => self.session.options.ponder = value.is_some_and(|v| v.eq_ignore_ascii_case("true")),
-            "uci_chess960" => self.session.game.chess960 = value.is_some_and(|v| v.eq_ignore_ascii_case("true")),
+            "ponder" => match boolean(value) {
+                Some(b) => self.session.options.ponder = b,
+                None => self.error(&format!("setoption Ponder: expected true or false, found '{shown}'")),
+            },
+            "uci_chess960" => match boolean(value) {
+                Some(b) => self.session.game.chess960 = b,
+                None => self.error(&format!("setoption UCI_Chess960: expected true or false, found '{shown}'")),
+            },
             "uci_variant" => match value.and_then(Variant::from_name) {
                 Some(v) => {
                     self.session.stop_search();
@@ -305,7 +372,10 @@ impl Uci {
                 None => self.error(&format!("setoption UCI_Variant: unknown variant '{}'", value.unwrap_or(""))),
             },
             "clear hash" => self.session.clear_hash(),
-            "ownbook" => self.session.options.own_book = value.is_some_and(|v| v.eq_ignore_ascii_case("true")),
+            "ownbook" => match boolean(value) {
+                Some(b) => self.session.options.own_book = b,
+                None => self.error(&format!("setoption OwnBook: expected true or false, found '{shown}'")),
+            },
             "bookfile" => {
                 if let Err(e) = self.session.set_book_file(value.unwrap_or("")) {
                     self.error(&format!("setoption BookFile: {e}; keeping {}", self.session.options.book_file));
@@ -313,11 +383,11 @@ impl Uci {
             }
             "bookdepth" => match number(value) {
                 Some(n) => self.session.options.book_depth = n.clamp(0, 1000) as usize,
-                None => self.error("setoption BookDepth: expected a number of plies"),
+                None => self.error(&format!("setoption BookDepth: expected a number of plies, found '{shown}'")),
             },
             "bookvariety" => match number(value) {
                 Some(n) => self.session.options.book_variety = n.clamp(0, 100) as u32,
-                None => self.error("setoption BookVariety: expected 0 to 100"),
+                None => self.error(&format!("setoption BookVariety: expected 0 to 100, found '{shown}'")),
             },
             "syzygypath" => match self.session.set_syzygy_path(value.unwrap_or("")) {
                 Ok(note) => self.say(&format!("info string {note}")),
@@ -332,7 +402,9 @@ impl Uci {
             },
             "syzygyprobelimit" => match number(value) {
                 Some(n) => self.session.options.syzygy_probe_limit = n.clamp(0, 7) as usize,
-                None => self.error("setoption SyzygyProbeLimit: expected a number of pieces"),
+                None => {
+                    self.error(&format!("setoption SyzygyProbeLimit: expected a number of pieces, found '{shown}'"))
+                }
             },
             _ => self.error(&format!("setoption: unknown option '{name}'")),
         }
@@ -357,8 +429,60 @@ impl Uci {
         }
     }
 
+    /// `bench [DEPTH]`: the fixed bench of `mysl bench` (same positions, depth and node count), run here
+    /// and now; a running search is stopped first.
+    fn bench(&mut self, args: &[&str]) {
+        let depth = match args {
+            [] => mysl_engine::bench::DEFAULT_DEPTH,
+            [d] => match d.parse::<i32>() {
+                Ok(d) if d >= 1 => d,
+                _ => return self.error(&format!("bench: bad depth '{d}' (a number of plies, at least 1)")),
+            },
+            [_, extra, ..] => return self.error(&format!("bench: unexpected '{extra}' (usage: bench [DEPTH])")),
+        };
+        self.session.stop_search();
+        let result = mysl_engine::bench::run_bench(depth, |_, _, _, _| {});
+        for line in result.summary() {
+            self.say(&line);
+        }
+    }
+
     /// Waits for a running search (tests and `quit` at end of input).
     pub fn wait(&mut self) {
         self.session.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_show_the_aspiration_bound() {
+        let mut info = SearchInfo {
+            depth: 12,
+            seldepth: 18,
+            multipv: 1,
+            score: 35,
+            bound: None,
+            nodes: 5000,
+            time: Duration::from_millis(1500),
+            hashfull: 41,
+            pv: Vec::new(),
+            tbhits: 0,
+        };
+        let pv = ["e2e4".to_string(), "e7e5".to_string()];
+        let line = format_info(&info, &pv);
+        assert_eq!(
+            line,
+            "info depth 12 seldepth 18 multipv 1 score cp 35 nodes 5000 nps 3333 hashfull 41 tbhits 0 time 1500 pv e2e4 e7e5"
+        );
+        info.bound = Some(Bound::Lower);
+        assert!(format_info(&info, &pv).contains(" score cp 35 lowerbound nodes 5000 "));
+        info.bound = Some(Bound::Upper);
+        info.score = -40;
+        assert!(format_info(&info, &pv).contains(" score cp -40 upperbound nodes "));
+        info.bound = Some(Bound::Exact);
+        assert!(format_info(&info, &pv).contains(" score cp -40 nodes "));
     }
 }

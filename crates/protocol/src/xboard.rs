@@ -31,13 +31,29 @@ pub struct Xboard {
     engine_white: bool,
     post: bool,
     analyzing: bool,
-    /// Our clock and the opponent's, in centiseconds.
+    /// Our clock (`time`) and the opponent's (`otim`), in centiseconds. Time management uses ours;
+    /// the opponent's is kept for the record (and the GUI's view of the game).
     time_cs: Option<u64>,
+    otim_cs: Option<u64>,
     level: Option<(u32, Duration, Duration)>,
     st: Option<Duration>,
     sd: Option<i32>,
+    /// The engine's own move in progress, shared with the search thread.
+    turn: Arc<Mutex<Turn>>,
+}
+
+/// The engine's own search, shared between the protocol loop and the search thread.
+#[derive(Debug, Default)]
+struct Turn {
+    /// A search for the engine's own move runs (its `move` line is still to come).
+    thinking: bool,
+    /// The move of the running search is no longer wanted (`new`, `result`, `setboard`, `variant`):
+    /// it is neither printed nor played.
+    discard: bool,
     /// Moves the engine played on its thread, applied to the game before the next command.
-    played: Arc<Mutex<Vec<String>>>,
+    played: Vec<String>,
+    /// `ping`s received while thinking: CECP answers them after the `move` line.
+    pongs: Vec<String>,
 }
 
 impl std::fmt::Debug for Xboard {
@@ -50,7 +66,7 @@ struct XboardReporter {
     out: Output,
     post: bool,
     /// `Some` when the search is the engine's move (not analysis).
-    played: Option<Arc<Mutex<Vec<String>>>>,
+    turn: Option<Arc<Mutex<Turn>>>,
 }
 
 impl Reporter for XboardReporter {
@@ -60,7 +76,8 @@ impl Reporter for XboardReporter {
         }
     }
     fn info(&self, info: &SearchInfo, pv: &[String]) {
-        if self.post && info.multipv == 1 {
+        // xboard has no notation for a fail-high or fail-low: only exact scores are posted.
+        if self.post && info.multipv == 1 && info.bound.is_none() {
             let score = match mate_in(info.score) {
                 Some(n) if n > 0 => 100000 + n,
                 Some(n) => -100000 + n,
@@ -94,11 +111,18 @@ impl Reporter for XboardReporter {
     }
 
     fn done(&self, _result: &SearchResult, best: Option<String>, _ponder: Option<String>) {
-        if let (Some(played), Some(best)) = (&self.played, best) {
-            if let Ok(mut p) = played.lock() {
-                p.push(best.clone());
-            }
+        let Some(turn) = &self.turn else { return };
+        // One lock for the move and the pongs: a `ping` is either answered before (not thinking yet) or
+        // queued and answered here, after the move.
+        let Ok(mut turn) = turn.lock() else { return };
+        if let (false, Some(best)) = (turn.discard, best) {
+            turn.played.push(best.clone());
             (self.out)(&format!("move {best}"));
+        }
+        turn.thinking = false;
+        turn.discard = false;
+        for n in std::mem::take(&mut turn.pongs) {
+            (self.out)(&format!("pong {n}"));
         }
     }
 }
@@ -113,10 +137,29 @@ impl Xboard {
             post: false,
             analyzing: false,
             time_cs: None,
+            otim_cs: None,
             level: None,
             st: None,
             sd: None,
-            played: Arc::new(Mutex::new(Vec::new())),
+            turn: Arc::new(Mutex::new(Turn::default())),
+        }
+    }
+
+    /// Our clock and the opponent's as last given by `time` and `otim`.
+    pub fn clocks(&self) -> (Option<Duration>, Option<Duration>) {
+        let d = |cs: Option<u64>| cs.map(|c| Duration::from_millis(c * 10));
+        (d(self.time_cs), d(self.otim_cs))
+    }
+
+    /// Stops the engine's own search, if any, without playing or printing its move.
+    fn abandon(&mut self) {
+        if let Ok(mut t) = self.turn.lock() {
+            t.discard = t.thinking;
+        }
+        self.session.stop_search();
+        if let Ok(mut t) = self.turn.lock() {
+            t.discard = false;
+            t.played.clear();
         }
     }
 
@@ -133,7 +176,7 @@ impl Xboard {
         if !self.session.is_searching() {
             self.session.wait();
         }
-        let moves: Vec<String> = self.played.lock().map(|mut p| p.drain(..).collect()).unwrap_or_default();
+        let moves: Vec<String> = self.turn.lock().map(|mut t| std::mem::take(&mut t.played)).unwrap_or_default();
         for mv in moves {
             self.session.game.moves.push(mv);
             self.announce_result();
@@ -173,7 +216,7 @@ impl Xboard {
                 self.say("feature done=1");
             }
             "new" => {
-                self.session.stop_search();
+                self.abandon();
                 self.session.game = Game::new(Variant::Chess);
                 self.force = false;
                 self.engine_white = false;
@@ -183,7 +226,7 @@ impl Xboard {
             }
             "variant" => match variant_from_xboard(rest) {
                 Some((v, chess960)) => {
-                    self.session.stop_search();
+                    self.abandon();
                     self.session.game = Game { chess960, ..Game::new(v) };
                 }
                 None => self.error("unknown variant", rest),
@@ -206,7 +249,7 @@ impl Xboard {
                 self.engine_white = command == "black";
             }
             "setboard" => {
-                self.session.stop_search();
+                self.abandon();
                 let game = Game { fen: rest.to_string(), moves: Vec::new(), ..self.session.game.clone() };
                 match game.validate() {
                     Ok(()) => {
@@ -226,8 +269,18 @@ impl Xboard {
                 }
                 self.restart_analysis();
             }
-            "time" => self.time_cs = rest.parse().ok(),
-            "otim" => {}
+            "time" | "otim" => match rest.parse::<i64>() {
+                // A clock that ran out may be sent negative: it counts as empty.
+                Ok(cs) => {
+                    let cs = Some(cs.max(0) as u64);
+                    if command == "time" {
+                        self.time_cs = cs;
+                    } else {
+                        self.otim_cs = cs;
+                    }
+                }
+                Err(_) => self.error(&format!("bad {command}"), line),
+            },
             "level" => match parse_level(rest) {
                 Some(l) => {
                     self.level = Some(l);
@@ -243,12 +296,23 @@ impl Xboard {
                 Ok(d) if d > 0 => self.sd = Some(d),
                 _ => self.error("bad sd", line),
             },
-            "ping" => self.say(&format!("pong {rest}")),
+            "ping" => {
+                // While the engine thinks on its own move, the pong comes after the move (CECP v2).
+                let queued = self.turn.lock().is_ok_and(|mut t| {
+                    if t.thinking {
+                        t.pongs.push(rest.to_string());
+                    }
+                    t.thinking
+                });
+                if !queued {
+                    self.say(&format!("pong {rest}"));
+                }
+            }
             "post" => self.post = true,
             "nopost" => self.post = false,
             "?" => self.session.stop_search(),
             "result" => {
-                self.session.stop_search();
+                self.abandon();
                 self.force = true;
             }
             "analyze" => {
@@ -339,12 +403,15 @@ impl Xboard {
         if self.analyzing {
             self.session.stop_search();
             let limits = Limits { infinite: true, ..Limits::default() };
-            let reporter = Arc::new(XboardReporter { out: self.out.clone(), post: true, played: None });
+            let reporter = Arc::new(XboardReporter { out: self.out.clone(), post: true, turn: None });
             self.session.go(limits, reporter);
         }
     }
 
     fn think(&mut self) {
+        // A search still running would end (and clear `thinking`) inside `go`: end it first.
+        self.session.stop_search();
+        self.sync();
         if self.session.game.result().is_some() {
             self.announce_result();
             return;
@@ -368,8 +435,12 @@ impl Xboard {
         } else if self.sd.is_none() {
             limits.movetime = Some(Duration::from_secs(5));
         }
+        if let Ok(mut t) = self.turn.lock() {
+            t.thinking = true;
+            t.discard = false;
+        }
         let reporter =
-            Arc::new(XboardReporter { out: self.out.clone(), post: self.post, played: Some(self.played.clone()) });
+            Arc::new(XboardReporter { out: self.out.clone(), post: self.post, turn: Some(self.turn.clone()) });
         self.session.go(limits, reporter);
     }
 

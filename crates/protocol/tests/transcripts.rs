@@ -369,3 +369,372 @@ fn xboard_egtpath() {
     assert!(out.iter().any(|l| l == "move e3d4"), "{out:?}");
     assert!(out.iter().any(|l| l.contains('\t')), "extended post output with tbhits: {out:?}");
 }
+
+/// The `info depth` lines' values of `key` (`nodes`, `hashfull`, ...), in order.
+fn info_values(lines: &[String], key: &str) -> Vec<u64> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == key)?;
+            words.get(at + 1)?.parse().ok()
+        })
+        .collect()
+}
+
+fn uci_state(t: &Transcript) -> &mysl_protocol::Session {
+    match &t.protocol {
+        Protocol::Uci(u) => &u.session,
+        other => panic!("not UCI: {other:?}"),
+    }
+}
+
+#[test]
+fn uci_bench_counts_the_same_nodes_as_the_library_bench() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.take();
+    t.send("bench 4");
+    let out = t.take();
+    let expected = mysl_engine::bench::run_bench(4, |_, _, _, _| {}).nodes;
+    assert!(out.iter().any(|l| *l == format!("Nodes searched  : {expected}")), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("Nodes/second    : ")), "{out:?}");
+    t.send("bench deep");
+    let out = t.take();
+    assert!(out.len() == 1 && out[0].starts_with("info string error: bench") && out[0].contains("'deep'"), "{out:?}");
+}
+
+#[test]
+fn uci_malformed_go_is_refused_and_starts_nothing() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name MultiPV value 2");
+    t.send("position startpos moves e2e4");
+    t.take();
+    for (command, token) in [
+        ("go nodes x", "'x'"),
+        ("go depth -3", "'depth -3'"),
+        ("go wtime abc btime 1000", "'abc'"),
+        ("go movetime", "'movetime'"),
+        ("go depth 4 movestogo 0", "'movestogo 0'"),
+        ("go mate zero", "'zero'"),
+        ("go searchmoves e2e5", "'e2e5'"),
+        ("go perft two", "'two'"),
+    ] {
+        t.send(command);
+        assert!(!uci_state(&t).is_searching(), "{command}: no search");
+        let out = t.take();
+        assert_eq!(out.len(), 1, "{command}: {out:?}");
+        assert!(out[0].starts_with("info string error: go: ") && out[0].contains(token), "{command}: {out:?}");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(t.take().is_empty(), "no info, no bestmove");
+    // The position and the options are the ones from before.
+    t.send("go depth 2");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert!(out.iter().any(|l| l.starts_with("info depth 2 ") && l.contains(" multipv 2 ")), "{out:?}");
+    let best = bestmove(&out);
+    assert!(best.as_bytes()[1] == b'7' || best.as_bytes()[1] == b'8', "Black moves after 1. e4: {best}");
+}
+
+#[test]
+fn uci_setoption_values_that_do_not_parse_keep_the_option() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name Ponder value true");
+    t.send("setoption name MultiPV value 3");
+    t.take();
+    for (command, token) in [
+        ("setoption name Hash value big", "'big'"),
+        ("setoption name Threads value 2.5", "'2.5'"),
+        ("setoption name MultiPV value two", "'two'"),
+        ("setoption name Move Overhead value 10ms", "'10ms'"),
+        ("setoption name Ponder value yes", "'yes'"),
+        ("setoption name UCI_Chess960 value 1", "'1'"),
+        ("setoption name OwnBook value on", "'on'"),
+        ("setoption name BookDepth value deep", "'deep'"),
+        ("setoption name BookVariety value", "''"),
+        ("setoption name SyzygyProbeLimit value five", "'five'"),
+    ] {
+        t.send(command);
+        let out = t.take();
+        assert_eq!(out.len(), 1, "{command}: {out:?}");
+        assert!(out[0].starts_with("info string error: setoption") && out[0].contains(token), "{command}: {out:?}");
+    }
+    let o = &uci_state(&t).options;
+    assert_eq!((o.hash_mb, o.threads, o.multipv, o.move_overhead.as_millis()), (16, 1, 3, 30));
+    assert!(o.ponder && !o.own_book && !uci_state(&t).game.chess960);
+    assert_eq!((o.book_depth, o.book_variety, o.syzygy_probe_limit), (20, 50, 7));
+}
+
+/// WAC.001: mate in 2 (1. Qg6 and 2. Qxg7# or Qh7#), checked with Stockfish.
+const MATE_IN_2: &str = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+
+#[test]
+fn uci_go_mate_finds_the_mate_and_stops() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send(&format!("position fen {MATE_IN_2}"));
+    t.take();
+    t.send("go mate 2");
+    // No `stop`: the search ends by itself once the mate is proven.
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert_eq!(bestmove(&out), "g3g6", "{out:?}");
+    let last = out.iter().rev().find(|l| l.starts_with("info depth")).expect("info");
+    assert!(last.contains(" score mate 2 "), "{last}");
+    let depths = info_values(&out, "depth");
+    assert!(depths.iter().all(|&d| d <= 8), "stops soon after the mate: {depths:?}");
+}
+
+#[test]
+fn uci_searchmoves_restricts_the_root_moves() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send(&format!("position fen {MATE_IN_2}"));
+    t.take();
+    t.send("go depth 5 searchmoves f6h5 a2a3");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    let best = bestmove(&out);
+    assert!(best == "f6h5" || best == "a2a3", "{out:?}");
+    for l in out.iter().filter(|l| l.starts_with("info depth")) {
+        let pv = l.split(" pv ").nth(1).expect("pv");
+        assert!(pv.starts_with("f6h5") || pv.starts_with("a2a3"), "{l}");
+        assert!(!l.contains("score mate"), "the mate starts with g3g6, which is left out: {l}");
+    }
+}
+
+#[test]
+fn uci_ponder_then_ponderhit_and_ponder_then_stop() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name Ponder value true");
+    t.send("position startpos moves e2e4 e7e5");
+    t.take();
+    t.send("go ponder wtime 3000 btime 3000 winc 0 binc 0");
+    t.wait_for(|l| l.starts_with("info depth 2 "), "pondering");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!t.output().iter().any(|l| l.starts_with("bestmove")), "no bestmove while pondering");
+    let hit = Instant::now();
+    t.send("ponderhit");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove after ponderhit");
+    // The clock applies from the ponderhit: 3 s left gives well under a second for this move.
+    assert!(hit.elapsed() < Duration::from_secs(3), "{:?}", hit.elapsed());
+    let game = mysl_protocol::Game {
+        moves: vec!["e2e4".into(), "e7e5".into()],
+        ..mysl_protocol::Game::new(mysl_core::Variant::Chess)
+    };
+    assert!(game.legal_moves().contains(&bestmove(&out)));
+    t.take();
+    t.send("go ponder wtime 3000 btime 3000");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!t.output().iter().any(|l| l.starts_with("bestmove")), "no bestmove while pondering");
+    t.send("stop");
+    t.wait_for(|l| l.starts_with("bestmove"), "bestmove after stop");
+}
+
+#[test]
+fn uci_clear_hash_and_hashfull() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("position fen r1bq1rk1/pp2bppp/2n2n2/3p4/3P4/2NB1N2/PP3PPP/R1BQ1RK1 w - - 4 10");
+    t.take();
+    let search = |t: &mut Transcript| {
+        t.send("go depth 7");
+        let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+        t.take();
+        out
+    };
+    let fresh = search(&mut t);
+    let hashfull = info_values(&fresh, "hashfull");
+    assert!(*hashfull.last().expect("hashfull") > 0, "{fresh:?}");
+    assert!(hashfull.windows(2).all(|w| w[0] <= w[1]), "the table fills: {hashfull:?}");
+    let fresh_nodes = *info_values(&fresh, "nodes").last().expect("nodes");
+    let warm_nodes = *info_values(&search(&mut t), "nodes").last().expect("nodes");
+    assert_ne!(warm_nodes, fresh_nodes, "the second search uses the first one's table");
+    t.send("setoption name Clear Hash");
+    assert!(t.take().is_empty());
+    let cleared_nodes = *info_values(&search(&mut t), "nodes").last().expect("nodes");
+    assert_eq!(cleared_nodes, fresh_nodes, "after Clear Hash the search starts from an empty table");
+}
+
+#[test]
+fn uci_move_overhead_is_accepted_and_kept_off_the_clock() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("position startpos");
+    t.send("setoption name Move Overhead value 0");
+    t.take();
+    let timed = |t: &mut Transcript| {
+        let start = Instant::now();
+        t.send("go wtime 5100 btime 5100");
+        t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+        t.take();
+        start.elapsed()
+    };
+    // 5.1 s left and no overhead: a soft limit of about 200 ms, and no stop before 100 ms.
+    let without = timed(&mut t);
+    t.send("setoption name Move Overhead value 5000");
+    assert_eq!(uci_state(&t).options.move_overhead, Duration::from_millis(5000));
+    assert!(t.take().is_empty());
+    // 5 s of the 5.1 s are kept for the overhead: about 100 ms usable, a hard limit of 16 ms.
+    let with = timed(&mut t);
+    assert!(with < without, "overhead 5000 ms: {with:?}, none: {without:?}");
+    assert!(without >= Duration::from_millis(100), "{without:?}");
+}
+
+#[test]
+fn xboard_ping_while_thinking_is_answered_after_the_move() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send("st 0.5");
+    t.send("ping 1");
+    t.send("go");
+    t.send("ping 2");
+    t.send("ping 3");
+    let out = t.wait_for(|l| l == "pong 3", "pong 3");
+    let at = |s: &str| out.iter().position(|l| l == s).unwrap_or_else(|| panic!("{s} in {out:?}"));
+    let mv = out.iter().position(|l| l.starts_with("move ")).expect("move");
+    assert!(at("pong 1") < mv && mv < at("pong 2") && at("pong 2") < at("pong 3"), "{out:?}");
+    // Not thinking: answered at once.
+    t.take();
+    t.send("ping 4");
+    assert_eq!(t.take(), vec!["pong 4"]);
+}
+
+fn xboard_engine(t: &Transcript) -> &mysl_protocol::Xboard {
+    match &t.protocol {
+        Protocol::Xboard(x) => x,
+        other => panic!("not xboard: {other:?}"),
+    }
+}
+
+#[test]
+fn xboard_keeps_both_clocks() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.take();
+    t.send("time 12345");
+    t.send("otim 6789");
+    assert_eq!(xboard_engine(&t).clocks(), (Some(Duration::from_millis(123450)), Some(Duration::from_millis(67890))));
+    t.send("otim soon");
+    assert_eq!(t.take(), vec!["Error (bad otim): otim soon"]);
+    assert_eq!(xboard_engine(&t).clocks().1, Some(Duration::from_millis(67890)), "kept");
+    t.send("otim -20");
+    assert_eq!(xboard_engine(&t).clocks().1, Some(Duration::ZERO), "a fallen flag is an empty clock");
+}
+
+#[test]
+fn xboard_analyze_and_exit() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send(&format!("setboard {MATE_IN_2}"));
+    t.take();
+    t.send("analyze");
+    // Thinking output `depth score time nodes pv`, a mate as 100000 + moves.
+    let out = t.wait_for(|l| l.split_whitespace().nth(1) == Some("100002"), "the mate in analysis");
+    assert!(out.iter().any(|l| l.ends_with(" g3g6") || l.contains(" g3g6 ")), "{out:?}");
+    // A move in analysis mode restarts the analysis on the new position; the engine never moves.
+    t.send("usermove g3g6");
+    t.take();
+    t.wait_for(|l| l.split_whitespace().nth(1) == Some("-100001"), "the mated side's view");
+    t.send("exit");
+    t.take();
+    std::thread::sleep(Duration::from_millis(200));
+    let after = t.take();
+    assert!(after.is_empty(), "nothing after exit: {after:?}");
+    assert!(!xboard_engine(&t).session.is_searching());
+    assert!(!t.output().iter().any(|l| l.starts_with("move ")));
+    assert_eq!(xboard_engine(&t).session.game.moves, vec!["g3g6".to_string()]);
+}
+
+#[test]
+fn xboard_st_and_sd() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send("post");
+    t.send("sd 3");
+    t.take();
+    t.send("go");
+    let out = t.wait_for(|l| l.starts_with("move "), "move");
+    let depths: Vec<u32> = out.iter().filter_map(|l| l.split_whitespace().next()?.parse().ok()).collect();
+    assert_eq!(depths, vec![1, 2, 3], "sd 3 stops at depth 3: {out:?}");
+    t.send("new");
+    t.send("post");
+    t.send("st 0.4");
+    t.take();
+    let start = Instant::now();
+    t.send("go");
+    let out = t.wait_for(|l| l.starts_with("move "), "move");
+    let took = start.elapsed();
+    // A fixed 0.4 s a move (less the move overhead) is used in full, never more.
+    assert!(took >= Duration::from_millis(300), "{took:?}");
+    let last_cs: u64 =
+        out.iter().filter_map(|l| l.split_whitespace().nth(2)?.parse().ok()).next_back().expect("thinking output");
+    assert!(last_cs <= 40, "{out:?}");
+    t.send("st 0");
+    assert_eq!(t.take().last().map(String::as_str), Some("Error (bad st): st 0"));
+}
+
+#[test]
+fn xboard_remove_takes_back_a_move_pair() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send("sd 2");
+    t.send("usermove e2e4");
+    t.wait_for(|l| l.starts_with("move "), "reply");
+    t.take();
+    t.send("usermove d2d4");
+    t.wait_for(|l| l.starts_with("move "), "second reply");
+    if let Protocol::Xboard(x) = &mut t.protocol {
+        x.wait();
+    }
+    assert_eq!(xboard_engine(&t).session.game.moves.len(), 4);
+    t.take();
+    t.send("remove");
+    let moves = &xboard_engine(&t).session.game.moves;
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert_eq!(moves[0], "e2e4");
+    assert!(t.take().is_empty(), "no move after remove: the user is to move");
+    t.send("remove");
+    assert!(xboard_engine(&t).session.game.moves.is_empty());
+    // White to move again: the engine (Black) answers a new first move.
+    t.send("usermove c2c4");
+    t.wait_for(|l| l.starts_with("move "), "reply to c4");
+}
+
+#[test]
+fn xboard_result_stops_thinking_and_plays_nothing() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send("st 60");
+    t.send("usermove e2e4");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(xboard_engine(&t).session.is_searching());
+    t.take();
+    let start = Instant::now();
+    t.send("result 1-0 {Black resigns}");
+    assert!(start.elapsed() < Duration::from_secs(5), "thinking stopped");
+    assert!(!xboard_engine(&t).session.is_searching());
+    t.send("ping 9");
+    let out = t.take();
+    assert_eq!(out, vec!["pong 9"], "no move after the result");
+    assert_eq!(xboard_engine(&t).session.game.moves, vec!["e2e4".to_string()]);
+    // Force mode after a result: a move is taken but not answered.
+    t.send("usermove e7e5");
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!xboard_engine(&t).session.is_searching());
+    assert!(t.take().is_empty());
+}

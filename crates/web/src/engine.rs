@@ -193,7 +193,8 @@ pub fn analyse(
                     return;
                 }
                 searcher.search(&pos, &limits, |info| {
-                    if !stop2.load(Ordering::Relaxed) {
+                    // The page shows exact scores only (no aspiration fail-high/low lines).
+                    if !stop2.load(Ordering::Relaxed) && info.bound.is_none() {
                         let _ = out.send(info_json::<R>(id, &pos, info).to_string());
                     }
                 });
