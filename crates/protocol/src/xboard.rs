@@ -232,8 +232,10 @@ impl Xboard {
                 None => self.error("unknown variant", rest),
             },
             "force" => {
-                self.session.stop_search();
+                // CECP: in force mode the engine makes no move of its own, so a search running for its
+                // move is dropped, not played (moves it already played stay in the game).
                 self.sync();
+                self.abandon();
                 self.force = true;
             }
             "go" => {

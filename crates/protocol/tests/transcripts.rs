@@ -738,3 +738,28 @@ fn xboard_result_stops_thinking_and_plays_nothing() {
     assert!(!xboard_engine(&t).session.is_searching());
     assert!(t.take().is_empty());
 }
+
+#[test]
+fn xboard_force_while_thinking_drops_the_move() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send("st 30");
+    t.send("usermove e2e4");
+    // The engine (Black) now thinks for up to 30 s; force stops it without a move.
+    std::thread::sleep(Duration::from_millis(200));
+    t.take();
+    t.send("force");
+    t.send("ping 3");
+    let out = t.wait_for(|l| l == "pong 3", "pong");
+    assert!(!out.iter().any(|l| l.starts_with("move ")), "no move after force: {out:?}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!t.take().iter().any(|l| l.starts_with("move ")));
+    // Black is still to move: a black move is legal, a white one is not.
+    t.send("usermove e7e5");
+    t.send("usermove g1f3");
+    t.send("ping 4");
+    let out = t.wait_for(|l| l == "pong 4", "pong");
+    assert!(!out.iter().any(|l| l.starts_with("Illegal")), "{out:?}");
+}
