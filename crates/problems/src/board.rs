@@ -62,6 +62,12 @@ const MAX_GHOSTS: usize = 32;
 /// `Move::extra` when the move has no extra effect.
 pub const NO_EXTRA: u8 = 255;
 
+/// ChecklessChess: the mate test of a checking move asks whether the checked side has a legal
+/// reply, and a reply that checks back asks the same of the other side. Popeye stops such nested
+/// tests at its ply limit and then takes the move as illegal (its "undecidable" case); we stop
+/// after this many nested tests.
+pub const CHECKLESS_MAX_DEPTH: u8 = 24;
+
 /// What is needed to take a move back.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
@@ -248,6 +254,13 @@ pub struct Board {
     n_ghosts: u8,
     /// Pieces that cannot be captured (ghosts that reappeared: `uPc3-c4`); part of the hash key.
     pub uncapturable: Bitboard,
+    /// Condition ChecklessChess (Popeye's `ohneschach`): a move that gives check is illegal unless
+    /// it mates, for both sides; the checked side's replies are judged by the same rule (so a
+    /// reply that checks back must itself mate). See [`Board::in_check`].
+    pub checkless: bool,
+    /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
+    /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
+    checkless_depth: u8,
     /// The effects of the condition moves made and not taken back ([`Effects`]).
     ext_undo: Vec<Effects>,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
@@ -302,6 +315,8 @@ impl Board {
             ghosts: [(0, Piece { color: Color::White, kind: walk::KING }); MAX_GHOSTS],
             n_ghosts: 0,
             uncapturable: Bitboard(0),
+            checkless: false,
+            checkless_depth: 0,
             ext_undo: Vec::new(),
             promotion_fairies: 0,
             key: 0,
@@ -376,6 +391,8 @@ impl Board {
             || self.transmuted_kings
             || self.pepo
             || self.ghost_chess
+            // A checking move is legal only if it mates: no move is legal without the test.
+            || self.checkless
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             || self.andernach
@@ -967,15 +984,40 @@ impl Board {
     /// Is the king of colour `c` in check? (No king: never.) Under Isardam a position with a
     /// Madrasi observation counts as "in check" for both sides: no legal move leads to one, so
     /// the legality test after a move ("is my king attacked") rejects such moves.
+    ///
+    /// ChecklessChess: for the side that has just moved (`c` is not the side to move), "in check"
+    /// means "the move just played is illegal": its own king is attacked, or it checks the other
+    /// king without mating it (the side to move has a legal reply, judged by the same rule).
+    /// That is the legality test every caller makes after a move (Popeye's `pos_legal` for
+    /// `ohneschach`); for the side to move it is the plain check.
     pub fn in_check(&self, c: Color) -> bool {
         if self.paralysis == Paralysis::Isardam && self.any_same_walk_observation() {
             return true;
         }
-        match self.king_square(c) {
+        let plain = match self.king_square(c) {
             Some(k) if self.pepo => self.pepo_attackers(k, !c) >= 2,
             Some(k) => self.attacked(k, !c),
             None => false,
+        };
+        if self.checkless && c != self.side && !plain {
+            return self.checkless_illegal();
         }
+        plain
+    }
+
+    /// ChecklessChess, after a move (the side to move did not make it): does the move check the
+    /// side to move without mating it? Past [`CHECKLESS_MAX_DEPTH`] nested tests: yes.
+    #[inline(never)]
+    fn checkless_illegal(&self) -> bool {
+        if !self.in_check(self.side) {
+            return false;
+        }
+        if self.checkless_depth >= CHECKLESS_MAX_DEPTH {
+            return true;
+        }
+        let mut b = self.clone();
+        b.checkless_depth += 1;
+        b.has_legal_move()
     }
 
     /// Pepo: how many pieces of colour `by` other than the king attack `s` (counting stops at 2).
@@ -1975,6 +2017,7 @@ impl Board {
             ghost_chess: self.ghost_chess,
             maximummer: self.maximummer,
             andernach: self.andernach,
+            checkless: self.checkless,
         }
     }
 
@@ -1991,6 +2034,7 @@ impl Board {
         self.ghost_chess = c.ghost_chess;
         self.maximummer = c.maximummer;
         self.andernach = c.andernach;
+        self.checkless = c.checkless;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -2030,6 +2074,7 @@ pub struct Conditions {
     pub ghost_chess: bool,
     pub maximummer: [bool; 2],
     pub andernach: bool,
+    pub checkless: bool,
 }
 
 impl Conditions {
@@ -2046,6 +2091,7 @@ impl Conditions {
         ghost_chess: false,
         maximummer: [false; 2],
         andernach: false,
+        checkless: false,
     };
 }
 

@@ -108,6 +108,9 @@ impl Conditions {
         if self.andernach {
             v.push("AndernachChess".into());
         }
+        if self.checkless {
+            v.push("ChecklessChess".into());
+        }
         for (on, name) in self.maximummer.iter().zip(["WhiteMaximummer", "BlackMaximummer"]) {
             if *on {
                 v.push(name.into());
@@ -899,7 +902,7 @@ impl Parser<'_> {
 /// `CirceClone` (= `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `Madrasi`, `Isardam` and their
 /// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiSuperCirce`,
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
-/// `BlackMaximummer`. `None` for anything else (another condition, an option or parameter we do
+/// `BlackMaximummer`, `ChecklessChess`. `None` for anything else (another condition, an option or parameter we do
 /// not implement such as `RexInclusive` or `TypeB`, a condition above with one it does not
 /// combine with), which makes the problem unsupported.
 fn parse_conditions(words: &[String]) -> Option<Conditions> {
@@ -934,6 +937,10 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         // `AndernachChess`, or a unique prefix of it (`Andernach`).
         Some(w) if words.len() == 1 && w.len() >= 9 && "andernachchess".starts_with(w) => {
             return Some(Conditions { andernach: true, ..none })
+        }
+        // `ChecklessChess`, or a unique prefix of it (`checkl`: Popeye also has CheckZigzag).
+        Some(w) if words.len() == 1 && w.len() >= 6 && "checklesschess".starts_with(w) => {
+            return Some(Conditions { checkless: true, ..none })
         }
         Some("whitemaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [true, false], ..none }),
         Some("blackmaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [false, true], ..none }),

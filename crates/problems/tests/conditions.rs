@@ -638,6 +638,7 @@ fn random_playouts_restore_the_board_under_each_condition() {
         ("ghost chess", Box::new(|b: &mut Board| b.ghost_chess = true)),
         ("andernach", Box::new(|b: &mut Board| b.andernach = true)),
         ("black maximummer", Box::new(|b: &mut Board| b.maximummer = [false, true])),
+        ("checkless", Box::new(|b: &mut Board| b.checkless = true)),
         (
             "bul",
             Box::new(|b: &mut Board| {
@@ -797,4 +798,72 @@ fn andernach_is_parsed_and_solved() {
     let lines = solve_lines(text);
     assert!(lines.iter().any(|l| l.starts_with("1.Qg1-g7 #")), "{lines:?}");
     assert!(!lines.iter().any(|l| l.contains("*h2")), "{lines:?}");
+}
+
+// ------------------------------------------------------------------------------- ChecklessChess
+
+#[test]
+fn checkless_checks_that_do_not_mate_are_illegal() {
+    // Rd1-e1 (check on the e-file) and Rd1-d8 (check along the 8th rank, the king takes the
+    // rook) do not mate: illegal. The rook's other 11 moves and the king's 3 stay.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "e8")]);
+    assert_eq!(b.legal_moves().len(), 16);
+    b.checkless = true;
+    let moves = b.legal_moves();
+    assert_eq!(moves.len(), 14, "{moves:?}");
+    assert!(!moves.iter().any(|m| m.to == sq("e1") || m.to == sq("d8")));
+    // A mating check is legal: Rd1-d8 mates Kh8 behind its pawns.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "g7"), (B, "P", "h7")]);
+    b.checkless = true;
+    assert_eq!(texts(&mut b, "d1", "d8"), ["Rd1-d8 #"]);
+}
+
+#[test]
+fn checkless_a_check_is_mate_when_the_only_parry_checks_back_without_mating() {
+    // 1.Rd1-d8+: Black's only parry, Bg7-f8, blocks and checks Ka3 along f8-a3. That check
+    // does not mate (the white king steps to a2, b2, ...), so Bf8 is illegal in checkless
+    // chess, Black has no legal move and Rd8 mates. In orthodox chess 1.Rd8+ Bf8 is no mate.
+    let text = "BeginProblem\nstip #1\npieces white Ka3 Rd1 black Kh8 Bg7 Ph7\n";
+    assert!(solve_lines(&format!("{text}EndProblem\n")).is_empty());
+    let lines = solve_lines(&format!("{text}condition ChecklessChess\nEndProblem\n"));
+    assert_eq!(lines, ["1.Rd1-d8 # !"]);
+    // The board agrees: after Rd8 Black is mated.
+    let mut b = board(&[(W, "K", "a3"), (W, "R", "d8"), (B, "K", "h8"), (B, "B", "g7"), (B, "P", "h7")]);
+    b.checkless = true;
+    b.side = B;
+    assert!(b.is_mate());
+    b.checkless = false;
+    assert!(!b.is_mate());
+}
+
+#[test]
+fn checkless_stalemate_when_the_only_moves_are_non_mating_checks() {
+    // Black: Kh8 has no square (Qf7 covers g8, g7, h7) and is not in check; g3-g2 checks Kh1,
+    // which takes the pawn: not mate, so illegal. Black is stalemated; in orthodox chess not.
+    let mut b = board(&[(W, "K", "h1"), (W, "Q", "f7"), (B, "K", "h8"), (B, "P", "g3")]);
+    b.side = B;
+    assert!(!b.is_stalemate());
+    b.checkless = true;
+    assert!(b.is_stalemate());
+    assert!(b.legal_moves().is_empty());
+}
+
+#[test]
+fn checkless_input() {
+    let cond = |c: &str| {
+        let text = format!("BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition {c}\nEndProblem\n");
+        parse_problems(&text).remove(0).expect("parsed")
+    };
+    for c in ["ChecklessChess", "checkless", "checkl"] {
+        let p = cond(c);
+        assert!(p.conditions.checkless && p.unsupported.is_empty(), "{c}: {:?}", p.unsupported);
+    }
+    // With another condition: not supported yet.
+    let p = cond("ChecklessChess Circe");
+    assert!(!p.unsupported.is_empty());
+    let text = "BeginProblem\nstip #2\npieces white Ka1 black Kh8\ntwin condition ChecklessChess\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let t = mysl_problems::twin_positions(&p).expect("supported");
+    assert!(!t[0].1.checkless && t[1].1.checkless);
+    assert_eq!(t[1].0, "b) ChecklessChess");
 }
