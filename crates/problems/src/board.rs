@@ -258,6 +258,10 @@ pub struct Board {
     /// it mates, for both sides; the checked side's replies are judged by the same rule (so a
     /// reply that checks back must itself mate). See [`Board::in_check`].
     pub checkless: bool,
+    /// Condition Hole: squares that are not part of the board. No piece stands on, moves to or
+    /// passes over a hole (lines end there as at the edge; a hole is no hurdle); they count as
+    /// occupied in [`Board::occupied`].
+    pub holes: Bitboard,
     /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
     /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
     checkless_depth: u8,
@@ -316,6 +320,7 @@ impl Board {
             n_ghosts: 0,
             uncapturable: Bitboard(0),
             checkless: false,
+            holes: Bitboard(0),
             checkless_depth: 0,
             ext_undo: Vec::new(),
             promotion_fairies: 0,
@@ -328,8 +333,9 @@ impl Board {
         self.squares[s as usize]
     }
 
+    /// The occupied squares, holes included (nothing moves to or across them).
     pub fn occupied(&self) -> Bitboard {
-        self.by_color[0] | self.by_color[1]
+        self.by_color[0] | self.by_color[1] | self.holes
     }
 
     pub fn color_bb(&self, c: Color) -> Bitboard {
@@ -465,7 +471,7 @@ impl Board {
                 _ => self.fairy_targets(f, kind, us),
             };
         }
-        for to in targets & !own {
+        for to in targets & !(own | self.holes) {
             out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
         }
     }
@@ -671,12 +677,12 @@ impl Board {
             }
             let found = |t: u8| pieces.contains(sq(t));
             let hit = match KINDS[kind as usize].walk {
-                Walk::Leaper(v) => v.iter().any(|&d| offset(s, d).is_some_and(found)),
+                Walk::Leaper(v) => v.iter().any(|&d| self.step(s, d).is_some_and(found)),
                 Walk::Rider(v) => v.iter().any(|&d| self.ride_to_piece(s, d).is_some_and(found)),
                 // The hurdle stands next to `s` (one vector away); the hopper is the first piece
                 // behind it on the same line.
                 Walk::Hopper(v) => v.iter().any(|&d| {
-                    offset(s, d).is_some_and(|h| {
+                    self.step(s, d).is_some_and(|h| {
                         self.squares[h as usize].is_some() && self.ride_to_piece(h, d).is_some_and(found)
                     })
                 }),
@@ -685,7 +691,7 @@ impl Board {
                 Walk::LongHopper(v, n) => v.iter().any(|&d| {
                     let mut t = s;
                     for i in 0..n {
-                        match offset(t, d) {
+                        match self.step(t, d) {
                             Some(u) if i + 1 == n || self.squares[u as usize].is_none() => t = u,
                             _ => return false,
                         }
@@ -706,10 +712,18 @@ impl Board {
         false
     }
 
-    /// The first occupied square from `s` (exclusive) along vector `d`, if any.
+    /// The square `d` away from `s` if it is on the board and not a hole (Condition Hole: a hole
+    /// is off the board for the pieces' walks, as Popeye's blocked squares).
+    #[inline(always)]
+    fn step(&self, s: u8, d: (i8, i8)) -> Option<u8> {
+        offset(s, d).filter(|&t| !self.holes.contains(sq(t)))
+    }
+
+    /// The first occupied square from `s` (exclusive) along vector `d`, if any (a hole ends the
+    /// line like the board's edge).
     #[inline(always)]
     fn ride_to_piece(&self, mut s: u8, d: (i8, i8)) -> Option<u8> {
-        while let Some(t) = offset(s, d) {
+        while let Some(t) = self.step(s, d) {
             if self.squares[t as usize].is_some() {
                 return Some(t);
             }
@@ -721,7 +735,7 @@ impl Board {
     /// Target squares of a fairy piece of colour `us` on `from` (moves and captures; squares of
     /// own pieces excluded).
     pub fn fairy_targets(&self, from: u8, kind: Kind, us: Color) -> Bitboard {
-        self.walk_targets(from, KINDS[kind as usize].walk) & !self.color_bb(us)
+        self.walk_targets(from, KINDS[kind as usize].walk) & !(self.color_bb(us) | self.holes)
     }
 
     /// Target squares of a fairy walk from `from`, own pieces included (masked by the caller).
@@ -730,7 +744,7 @@ impl Board {
         match walk {
             Walk::Leaper(v) => {
                 for &d in v {
-                    if let Some(t) = offset(from, d) {
+                    if let Some(t) = self.step(from, d) {
                         out.set(sq(t));
                     }
                 }
@@ -738,7 +752,7 @@ impl Board {
             Walk::Rider(v) => {
                 for &d in v {
                     let mut s = from;
-                    while let Some(t) = offset(s, d) {
+                    while let Some(t) = self.step(s, d) {
                         out.set(sq(t));
                         if self.squares[t as usize].is_some() {
                             break;
@@ -749,7 +763,7 @@ impl Board {
             }
             Walk::Hopper(v) => {
                 for &d in v {
-                    if let Some(t) = self.ride_to_piece(from, d).and_then(|h| offset(h, d)) {
+                    if let Some(t) = self.ride_to_piece(from, d).and_then(|h| self.step(h, d)) {
                         out.set(sq(t));
                     }
                 }
@@ -759,7 +773,7 @@ impl Board {
                     let Some(mut t) = self.ride_to_piece(from, d) else { continue };
                     let mut ok = true;
                     for i in 0..n {
-                        match offset(t, d) {
+                        match self.step(t, d) {
                             Some(u) if i + 1 == n || self.squares[u as usize].is_none() => t = u,
                             _ => {
                                 ok = false;
@@ -779,7 +793,7 @@ impl Board {
                         h = h.and_then(|x| self.ride_to_piece(x, d));
                     }
                     let Some(mut t) = h else { continue };
-                    while let Some(u) = offset(t, d) {
+                    while let Some(u) = self.step(t, d) {
                         out.set(sq(u));
                         if self.squares[u as usize].is_some() {
                             break;
@@ -791,7 +805,7 @@ impl Board {
             Walk::Chinese(v) => {
                 for &d in v {
                     let mut t = from;
-                    while let Some(u) = offset(t, d) {
+                    while let Some(u) = self.step(t, d) {
                         if self.squares[u as usize].is_some() {
                             // The screen: capture the first piece behind it (own pieces are
                             // masked out below).
@@ -810,7 +824,7 @@ impl Board {
                     // k: distance to the first piece or the first square off the board along d.
                     let mut k = 1;
                     let mut t = from;
-                    while let Some(u) = offset(t, d) {
+                    while let Some(u) = self.step(t, d) {
                         if self.squares[u as usize].is_some() {
                             break;
                         }
@@ -821,7 +835,7 @@ impl Board {
                     let back = (-d.0, -d.1);
                     let mut t = from;
                     for i in 1..=k {
-                        match offset(t, back) {
+                        match self.step(t, back) {
                             Some(u) => {
                                 if i == k {
                                     out.set(sq(u));
@@ -845,7 +859,7 @@ impl Board {
                         let mut n = 0;
                         let mut t = from;
                         while n < 7 {
-                            let Some(u) = offset(t, v[(start + n * turn) % 8]) else { break };
+                            let Some(u) = self.step(t, v[(start + n * turn) % 8]) else { break };
                             line[n] = u;
                             n += 1;
                             t = u;
@@ -889,7 +903,7 @@ impl Board {
             Walk::Kangaroo(v) => {
                 for &d in v {
                     let second = self.ride_to_piece(from, d).and_then(|h| self.ride_to_piece(h, d));
-                    if let Some(t) = second.and_then(|h| offset(h, d)) {
+                    if let Some(t) = second.and_then(|h| self.step(h, d)) {
                         out.set(sq(t));
                     }
                 }
@@ -913,7 +927,7 @@ impl Board {
                     let k = ((h % 8) as i8 - (from % 8) as i8).abs().max(((h / 8) as i8 - (from / 8) as i8).abs());
                     let mut t = Some(h);
                     for i in 1..=k {
-                        t = t.and_then(|x| offset(x, d)).filter(|&x| i == k || self.squares[x as usize].is_none());
+                        t = t.and_then(|x| self.step(x, d)).filter(|&x| i == k || self.squares[x as usize].is_none());
                     }
                     if let Some(t) = t {
                         out.set(sq(t));
@@ -921,9 +935,9 @@ impl Board {
                 }
                 if !queen_lines_only {
                     for &d in &walk::EQUIHOPPER_OFF_LINE {
-                        if let Some(h) = offset(from, d) {
+                        if let Some(h) = self.step(from, d) {
                             if self.squares[h as usize].is_some() {
-                                if let Some(t) = offset(h, d) {
+                                if let Some(t) = self.step(h, d) {
                                     out.set(sq(t));
                                 }
                             }
@@ -952,7 +966,7 @@ impl Board {
                     let Some(h) = self.ride_to_piece(from, d) else { continue };
                     let i = circle.iter().position(|&c| c == d).expect("a queen direction");
                     for turn in [eighths as usize, 8 - eighths as usize] {
-                        if let Some(t) = offset(h, circle[(i + turn) % 8]) {
+                        if let Some(t) = self.step(h, circle[(i + turn) % 8]) {
                             out.set(sq(t));
                         }
                     }
@@ -974,11 +988,11 @@ impl Board {
         } else {
             (0, d.1.signum())
         };
-        let v = offset(s, via)?;
+        let v = self.step(s, via)?;
         if self.squares[v as usize].is_some() {
             return None;
         }
-        offset(s, d)
+        self.step(s, d)
     }
 
     /// Is the king of colour `c` in check? (No king: never.) Under Isardam a position with a
@@ -1200,7 +1214,9 @@ impl Board {
         let us = self.side;
         let own = self.color_bb(us);
         let theirs = self.color_bb(!us);
-        let occ = own | theirs;
+        // Holes block lines and are no targets.
+        let occ = own | theirs | self.holes;
+        let blocked = own | self.holes;
         for from in own {
             let f = from as u8;
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
@@ -1227,7 +1243,7 @@ impl Board {
                     }
                     continue;
                 }
-            } & !own;
+            } & !blocked;
             let mask = if general {
                 Bitboard(!0)
             } else {
@@ -1519,7 +1535,9 @@ impl Board {
         let us = self.side;
         let own = self.color_bb(us);
         let theirs = self.color_bb(!us);
-        let occ = own | theirs;
+        // Holes block lines and are no targets.
+        let occ = own | theirs | self.holes;
+        let blocked = own | self.holes;
         for from in own {
             let f = from as u8;
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
@@ -1547,7 +1565,7 @@ impl Board {
                     continue;
                 }
                 _ => self.fairy_targets(f, p.kind, us),
-            } & !own;
+            } & !blocked;
             for to in targets {
                 out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
             }
@@ -2018,6 +2036,7 @@ impl Board {
             maximummer: self.maximummer,
             andernach: self.andernach,
             checkless: self.checkless,
+            holes: self.holes,
         }
     }
 
@@ -2035,6 +2054,7 @@ impl Board {
         self.maximummer = c.maximummer;
         self.andernach = c.andernach;
         self.checkless = c.checkless;
+        self.holes = c.holes;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -2075,6 +2095,8 @@ pub struct Conditions {
     pub maximummer: [bool; 2],
     pub andernach: bool,
     pub checkless: bool,
+    /// Condition Hole: the squares that are holes.
+    pub holes: Bitboard,
 }
 
 impl Conditions {
@@ -2092,6 +2114,7 @@ impl Conditions {
         maximummer: [false; 2],
         andernach: false,
         checkless: false,
+        holes: Bitboard(0),
     };
 }
 

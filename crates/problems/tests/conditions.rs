@@ -640,6 +640,14 @@ fn random_playouts_restore_the_board_under_each_condition() {
         ("black maximummer", Box::new(|b: &mut Board| b.maximummer = [false, true])),
         ("checkless", Box::new(|b: &mut Board| b.checkless = true)),
         (
+            "hole",
+            Box::new(|b: &mut Board| {
+                for s in ["d4", "e5", "b6", "g3"] {
+                    b.holes.set(mysl_core::Square::from_index(sq(s) as u32));
+                }
+            }),
+        ),
+        (
             "bul",
             Box::new(|b: &mut Board| {
                 for s in ["c6", "f3"] {
@@ -866,4 +874,97 @@ fn checkless_input() {
     let t = mysl_problems::twin_positions(&p).expect("supported");
     assert!(!t[0].1.checkless && t[1].1.checkless);
     assert_eq!(t[1].0, "b) ChecklessChess");
+}
+
+// ------------------------------------------------------------------------------------- Hole
+
+fn holes(b: &mut Board, squares: &[&str]) {
+    for s in squares {
+        b.holes.set(mysl_core::Square::from_index(sq(s) as u32));
+    }
+}
+
+/// The arrival squares of the legal moves from `from`, sorted by name.
+fn targets(b: &mut Board, from: &str) -> Vec<String> {
+    let mut v: Vec<String> = b
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from == sq(from))
+        .map(|m| mysl_problems::board::square_name(m.to))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn hole_stops_lines_and_takes_no_piece() {
+    // Rd1 with a hole on d4: up the file only d2 and d3; a knight does not land on a hole.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (W, "S", "b1"), (B, "K", "h8")]);
+    holes(&mut b, &["d4", "c3"]);
+    // Along the first rank: c1 (b1 is the own knight), e1, f1, g1.
+    assert_eq!(targets(&mut b, "d1"), ["c1", "d2", "d3", "e1", "f1", "g1"]);
+    assert_eq!(targets(&mut b, "b1"), ["a3", "d2"]);
+    // A hole between a rook and the king: no check.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a8"), (B, "K", "h8")]);
+    assert!(b.in_check(B));
+    holes(&mut b, &["e8"]);
+    assert!(!b.in_check(B));
+    // Pawns: no step onto or over a hole.
+    let mut b = board(&[(W, "K", "h1"), (W, "P", "d2"), (W, "P", "e2"), (B, "K", "h8")]);
+    holes(&mut b, &["d3", "e4"]);
+    assert!(targets(&mut b, "d2").is_empty());
+    assert_eq!(targets(&mut b, "e2"), ["e3"]);
+}
+
+#[test]
+fn hole_is_no_hurdle_and_ends_a_hoppers_line() {
+    // Gd1, a black pawn on d5: the grasshopper hops d1-d6. With a hole on d3 the line ends at
+    // the hole (no hop over d5), and a hole is no hurdle itself (no landing on d4).
+    let mut b = board(&[(W, "K", "h1"), (W, "G", "d1"), (B, "K", "a8"), (B, "P", "d5")]);
+    assert_eq!(targets(&mut b, "d1"), ["d6"]);
+    holes(&mut b, &["d3"]);
+    assert!(targets(&mut b, "d1").is_empty());
+    // Checks by a hopper respect holes too: Gd1 over d5 attacks d6, not with the hole.
+    let mut b = board(&[(W, "K", "h1"), (W, "G", "d1"), (B, "K", "d6"), (B, "P", "d5")]);
+    assert!(b.in_check(B));
+    holes(&mut b, &["d3"]);
+    assert!(!b.in_check(B));
+}
+
+#[test]
+fn hole_blocks_castling() {
+    let mut b = board(&[(W, "K", "e1"), (W, "R", "h1"), (B, "K", "e8")]);
+    b.castling = b.default_castling();
+    assert!(texts(&mut b, "e1", "g1").contains(&"0-0".to_string()));
+    holes(&mut b, &["f1"]);
+    assert!(texts(&mut b, "e1", "g1").is_empty());
+}
+
+#[test]
+fn hole_is_parsed_and_solved() {
+    // #1 White Kg6 Ra1, Black Kh8. Orthodox: 1.Ra1-a8 # (g8 covered along the 8th rank) and
+    // no other mate (after Rh1 the king goes to g8). With a hole on g8 the rook's line a8-h8 is
+    // cut (Ra8 is no check) and g8 is no flight: 1.Ra1-h1 # is the only mate.
+    let text = "BeginProblem\nstip #1\npieces white Kg6 Ra1 black Kh8\n";
+    assert_eq!(solve_lines(&format!("{text}EndProblem\n")), ["1.Ra1-a8 # !"]);
+    assert_eq!(solve_lines(&format!("{text}condition Hole g8\nEndProblem\n")), ["1.Ra1-h1 # !"]);
+    // Several squares, several words.
+    let p = parse_problems(&format!("{text}condition Holes g8a8 c3\nEndProblem\n")).remove(0).expect("parsed");
+    assert_eq!(p.conditions.holes.count(), 3);
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    // No squares: an input error. A piece on a hole: invalid.
+    assert!(parse_problems(&format!("{text}condition Hole\nEndProblem\n")).remove(0).is_err());
+    let p = parse_problems(&format!("{text}condition Hole a1\nEndProblem\n")).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Invalid(m)) if m.contains("a1")));
+    // With another condition, a fairy walk not checked, or a rotating twin: not supported yet.
+    let p = parse_problems(&format!("{text}condition Hole g8 Circe\nEndProblem\n")).remove(0).expect("parsed");
+    assert!(!p.unsupported.is_empty());
+    let p = parse_problems("BeginProblem\nstip #1\npieces white Kg6 ROa1 black Kh8\ncondition Hole g8\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+    let p =
+        parse_problems(&format!("{text}condition Hole g8\ntwin rotate 90\nEndProblem\n")).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
 }
