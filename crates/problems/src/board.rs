@@ -542,7 +542,12 @@ impl Board {
 
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
-        if self.paralysis != Paralysis::Off || self.bgl.on || self.bul.any() || self.transmuted_kings {
+        if self.paralysis != Paralysis::Off
+            || self.bgl.on
+            || self.bul.any()
+            || self.transmuted_kings
+            || self.anticirce.plain()
+        {
             return self.attacked_checked(s, by);
         }
         let t = sq(s);
@@ -622,6 +627,10 @@ impl Board {
             if !hit {
                 continue;
             }
+            // Plain AntiCirce: the capture is a move only if the capturer can be reborn.
+            if self.anticirce.plain() && !self.anticirce_capture_legal(f, p, s) {
+                continue;
+            }
             // Bul: the capture is a move only if the hurdle can then move.
             if self.bul.contains(sq(f)) {
                 if let Walk::Hopper(v) = KINDS[p.kind as usize].walk {
@@ -646,6 +655,36 @@ impl Board {
             return true;
         }
         false
+    }
+
+    /// Plain AntiCirce: could the piece `p` on `f` capture on `s` (a plain capture, no en passant)
+    /// and be reborn? Its rebirth square must be empty after the capture: `f` is, `s` is under
+    /// Calvet but not under Cheylan. A pawn capturing onto its last rank may be reborn as any
+    /// kind it can promote to.
+    fn anticirce_capture_legal(&self, f: u8, p: Piece, s: u8) -> bool {
+        let free = |r: u8| {
+            if r == s {
+                self.anticirce == AntiCirce::Calvet
+            } else {
+                r == f || self.squares[r as usize].is_none()
+            }
+        };
+        let last = if p.color == Color::White { 7 } else { 0 };
+        if p.kind == walk::PAWN && s / 8 == last {
+            let mut kinds = self.promotion_fairies;
+            for k in walk::PROMOTIONS {
+                kinds |= 1 << k;
+            }
+            while kinds != 0 {
+                let k = kinds.trailing_zeros() as Kind;
+                kinds &= kinds - 1;
+                if free(rebirth_square(Piece { color: p.color, kind: k }, s)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        free(rebirth_square(p, s))
     }
 
     /// Does a piece of colour `by` have a fairy kind?
@@ -1379,8 +1418,18 @@ impl Board {
             empty.set(sq(m.from));
             empty.set(sq(cap));
             empty.set(sq(m.to));
-            if self.anticirce == AntiCirce::SuperCheylan {
+            if matches!(self.anticirce, AntiCirce::SuperCheylan | AntiCirce::Cheylan) {
                 empty.clear(sq(m.to));
+            }
+            if self.anticirce.plain() {
+                // One rebirth square (a pawn's is on its second rank: no promotion there).
+                let r = rebirth_square(Piece { color: us, kind: placed }, cap);
+                if empty.contains(sq(r)) {
+                    out[i].extra = r;
+                } else {
+                    out[i].to = out[i].from; // rebirth square occupied: illegal (marked)
+                }
+                continue;
             }
             let last = if us == Color::White { 7 } else { 0 };
             let mut first = true;
@@ -2183,24 +2232,43 @@ impl Circe {
 }
 
 /// AntiCirce: after a capture the capturing piece (kings too: Popeye's default Rex inclusive)
-/// is reborn. Only Popeye's AntiCirce Super (AntiSuperCirce) so far: on any square empty after
-/// the capture, the mover's choice; Calvet (default): the capture square counts as empty, so the
-/// piece may stay; Cheylan: it may not. A pawn reborn on its last rank promotes; a pawn captures
-/// onto its last rank promotes first and the promoted piece is reborn. A capture of the king
-/// always has a rebirth square, so checks are the plain attacks.
+/// is reborn, as it stands on the capture square (a pawn that captured onto its last rank as the
+/// promoted piece).
+///
+/// * Plain AntiCirce (`Calvet`, `Cheylan`): on its own Circe rebirth square ([`rebirth_square`]
+///   of the capturing piece and the capture square; Popeye's `rennormal` for the capturer's
+///   side). The capture is illegal if that square is occupied after the capture (Popeye's
+///   default "strict"); the departure square and the captured piece's square are empty then,
+///   and Calvet (default) counts the capture square as empty (the piece stays where it
+///   captured), Cheylan forbids a rebirth on the capture square. A king is in check only if
+///   such a capture of it would be legal (Popeye's observation validator playing the capture).
+/// * AntiCirce Super (AntiSuperCirce): on any square empty after the capture, the mover's
+///   choice; Calvet: the capture square counts as empty, Cheylan: it does not. A pawn reborn on
+///   its last rank promotes. A capture of the king always has a rebirth square, so checks are
+///   the plain attacks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum AntiCirce {
     #[default]
     Off,
+    Calvet,
+    Cheylan,
     SuperCalvet,
     SuperCheylan,
 }
 
 impl AntiCirce {
+    /// Plain AntiCirce (rebirth on the Circe square; checks depend on it)?
+    #[inline(always)]
+    pub fn plain(self) -> bool {
+        matches!(self, AntiCirce::Calvet | AntiCirce::Cheylan)
+    }
+
     /// Popeye's name in twin headers.
     pub fn name(self) -> &'static str {
         match self {
             AntiCirce::Off => "",
+            AntiCirce::Calvet => "AntiCirce",
+            AntiCirce::Cheylan => "AntiCirce Cheylan",
             AntiCirce::SuperCalvet => "AntiCirce Super",
             AntiCirce::SuperCheylan => "AntiCirce Cheylan Super",
         }

@@ -911,7 +911,7 @@ impl Parser<'_> {
 
 /// The supported conditions (case-insensitive): `Circe`, `ChameleonCirce` (= `Circe Chameleon`),
 /// `CirceClone` (= `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `Madrasi`, `Isardam` and their
-/// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiSuperCirce`,
+/// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiCirce` (plain, Calvet or Cheylan), `AntiSuperCirce`,
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
 /// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`. `None` for anything else (another condition, an option or parameter we do
 /// not implement such as `RexInclusive` or `TypeB`, a condition above with one it does not
@@ -919,7 +919,7 @@ impl Parser<'_> {
 fn parse_conditions(words: &[String]) -> Option<Conditions> {
     let first = words.first().map(|w| w.to_ascii_lowercase());
     let none = Conditions::NONE;
-    // AntiCirce: only with Super (`AntiSuperCirce`, or `AntiCirce Super`), Calvet (default) or
+    // AntiCirce (plain, or Super: `AntiSuperCirce`, `AntiCirce Super`), Calvet (default) or
     // Cheylan.
     if let Some(w) = first.as_deref() {
         let anti_super = w.len() >= 7 && "antisupercirce".starts_with(w);
@@ -933,10 +933,12 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
                     _ => return None,
                 }
             }
-            if !sup {
-                return None;
-            }
-            let a = if cheylan { AntiCirce::SuperCheylan } else { AntiCirce::SuperCalvet };
+            let a = match (sup, cheylan) {
+                (true, true) => AntiCirce::SuperCheylan,
+                (true, false) => AntiCirce::SuperCalvet,
+                (false, true) => AntiCirce::Cheylan,
+                (false, false) => AntiCirce::Calvet,
+            };
             return Some(Conditions { anticirce: a, ..none });
         }
     }

@@ -466,9 +466,8 @@ fn antisupercirce_input() {
     assert_eq!(cond("antisup").conditions.anticirce, AntiCirce::SuperCalvet);
     assert_eq!(cond("AntiSuperCirce Cheylan").conditions.anticirce, AntiCirce::SuperCheylan);
     assert_eq!(cond("AntiCirce Super").conditions.anticirce, AntiCirce::SuperCalvet);
-    // Plain AntiCirce (rebirth on the game-array square) is not done yet.
-    let p = cond("AntiCirce");
-    assert!(p.unsupported.iter().any(|u| u.contains("AntiCirce")), "{:?}", p.unsupported);
+    // Plain AntiCirce: see anticirce_is_parsed_and_solved.
+    assert_eq!(cond("AntiCirce").conditions.anticirce, AntiCirce::Calvet);
     // Castling rights with AntiCirce: not supported yet.
     let text = "BeginProblem\nstip #2\npieces white Ke1 Rh1 black Kh8\ncondition antisup\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
@@ -633,6 +632,8 @@ fn random_playouts_restore_the_board_under_each_condition() {
         ("bgl global", Box::new(|b: &mut Board| b.bgl = Bgl { on: true, global: true, left: [2500, 2500] })),
         ("chameleon pursuit", Box::new(|b: &mut Board| b.chameleon_pursuit = true)),
         ("antisupercirce", Box::new(|b: &mut Board| b.anticirce = AntiCirce::SuperCalvet)),
+        ("anticirce", Box::new(|b: &mut Board| b.anticirce = AntiCirce::Calvet)),
+        ("anticirce cheylan", Box::new(|b: &mut Board| b.anticirce = AntiCirce::Cheylan)),
         ("transmuted kings", Box::new(|b: &mut Board| b.transmuted_kings = true)),
         ("pepo", Box::new(|b: &mut Board| b.pepo = true)),
         ("ghost chess", Box::new(|b: &mut Board| b.ghost_chess = true)),
@@ -967,4 +968,105 @@ fn hole_is_parsed_and_solved() {
     let p =
         parse_problems(&format!("{text}condition Hole g8\ntwin rotate 90\nEndProblem\n")).remove(0).expect("parsed");
     assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+// ------------------------------------------------------------------------------------ AntiCirce
+
+#[test]
+fn anticirce_capturer_is_reborn_on_its_circe_square() {
+    use mysl_problems::board::AntiCirce;
+    let mut b = board(&[
+        (W, "K", "g1"),
+        (W, "R", "d1"),
+        (W, "P", "b6"),
+        (W, "P", "g7"),
+        (B, "K", "a5"),
+        (B, "P", "d5"),
+        (B, "P", "a7"),
+        (B, "S", "h8"),
+    ]);
+    b.anticirce = AntiCirce::Calvet;
+    // d5 is a light square: a white rook goes to h1; a pawn to its file's second rank. A pawn
+    // that promotes by capturing is reborn as the promoted piece, on the dark h8's squares: a
+    // bishop to c1, a rook to a1 (checking Ka5 from there), but a queen to d1 and a knight to
+    // g1 are blocked by Rd1 and Kg1, so g7*h8=Q and g7*h8=S are illegal.
+    assert_eq!(texts(&mut b, "d1", "d5"), ["Rd1*d5[wRd5->h1]"]);
+    assert_eq!(texts(&mut b, "b6", "a7"), ["b6*a7[wPa7->a2]"]);
+    assert_eq!(texts(&mut b, "g7", "h8"), ["g7*h8=B[wBh8->c1]", "g7*h8=R[wRh8->a1] +"]);
+    // The rebirth square occupied: the capture is illegal (and quiet moves are unchanged).
+    b.put(sq("h1"), piece(W, "B"));
+    assert!(texts(&mut b, "d1", "d5").is_empty());
+    assert_eq!(texts(&mut b, "d1", "d4"), ["Rd1-d4"]);
+    b.clear(sq("h1"));
+    // Make/unmake.
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("d1") && m.to == sq("d5")).expect("Rd1*d5");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("h1")), Some(piece(W, "R")));
+    assert_eq!(b.piece_at(sq("d5")), None);
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("d1")), Some(piece(W, "R")));
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(B, "P")));
+    assert_eq!(b.key(), key);
+}
+
+#[test]
+fn anticirce_calvet_and_cheylan_differ_on_the_capture_square() {
+    use mysl_problems::board::AntiCirce;
+    // Ra1*h1: h1 is the white rook's rebirth square for a capture there (light square).
+    let mut b = board(&[(W, "K", "e3"), (W, "R", "a1"), (B, "K", "e8"), (B, "S", "h1")]);
+    b.anticirce = AntiCirce::Calvet;
+    assert_eq!(texts(&mut b, "a1", "h1"), ["Ra1*h1[wRh1->h1]"]);
+    b.anticirce = AntiCirce::Cheylan;
+    assert!(texts(&mut b, "a1", "h1").is_empty());
+    // Kings are reborn too (on e1/e8): Ke3*d3 only while e1 is empty.
+    let mut b = board(&[(W, "K", "e3"), (W, "B", "e1"), (B, "K", "e8"), (B, "S", "d3")]);
+    b.anticirce = AntiCirce::Calvet;
+    assert!(texts(&mut b, "e3", "d3").is_empty());
+    b.clear(sq("e1"));
+    assert_eq!(texts(&mut b, "e3", "d3"), ["Ke3*d3[wKd3->e1]"]);
+}
+
+#[test]
+fn anticirce_check_needs_a_free_rebirth_square() {
+    use mysl_problems::board::AntiCirce;
+    // Rd1 attacks Kd8 (a dark square: the rook's rebirth square would be a1).
+    let mut b = board(&[(W, "K", "g1"), (W, "R", "d1"), (W, "B", "a1"), (B, "K", "d8")]);
+    assert!(b.in_check(B));
+    b.anticirce = AntiCirce::Calvet;
+    assert!(!b.in_check(B), "a1 occupied: Rd1xd8 would be illegal");
+    b.clear(sq("a1"));
+    assert!(b.in_check(B));
+    // The king may then stand next to an enemy king whose rebirth square (e1) is occupied.
+    let mut b = board(&[(W, "K", "d4"), (W, "B", "e1"), (B, "K", "d6"), (B, "R", "e8")]);
+    b.anticirce = AntiCirce::Calvet;
+    b.side = B;
+    assert!(texts(&mut b, "d6", "d5").len() == 1, "Kd6-d5 is legal next to Kd4");
+}
+
+#[test]
+fn anticirce_is_parsed_and_solved() {
+    use mysl_problems::board::AntiCirce;
+    // #1 Ra1-a8: orthodox mate. In AntiCirce the rook attacks g8 only if it could be reborn
+    // after taking there: g8 is light, its square is h1. With the white king on h1 that capture
+    // is illegal, g8 is a flight and there is no mate; with the king on g2 it is mate again.
+    let orthodox = "BeginProblem\nstip #1\npieces white Kh1 Ra1 black Kh8 Pg7h7\nEndProblem\n";
+    assert_eq!(solve_lines(orthodox), ["1.Ra1-a8 # !"]);
+    let anti = "BeginProblem\nstip #1\npieces white Kh1 Ra1 black Kh8 Pg7h7\ncondition AntiCirce\nEndProblem\n";
+    assert!(solve_lines(anti).is_empty());
+    let anti2 = anti.replace("Kh1", "Kg2");
+    assert_eq!(solve_lines(&anti2), ["1.Ra1-a8 # !"]);
+    let cond = |c: &str| {
+        let text = format!("BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition {c}\nEndProblem\n");
+        parse_problems(&text).remove(0).expect("parsed")
+    };
+    assert_eq!(cond("AntiCirce").conditions.anticirce, AntiCirce::Calvet);
+    assert_eq!(cond("AntiCirce Calvet").conditions.anticirce, AntiCirce::Calvet);
+    assert_eq!(cond("AntiCirce Cheylan").conditions.anticirce, AntiCirce::Cheylan);
+    assert!(cond("AntiCirce").unsupported.is_empty());
+    assert!(!cond("AntiCirce Circe").unsupported.is_empty());
+    let text = "BeginProblem\nstip #2\npieces white Ka1 black Kh8\ntwin condition AntiCirce Cheylan\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let t = mysl_problems::twin_positions(&p).expect("supported");
+    assert_eq!(t[1].0, "b) AntiCirce Cheylan");
 }
