@@ -62,6 +62,12 @@ const MAX_GHOSTS: usize = 32;
 /// `Move::extra` when the move has no extra effect.
 pub const NO_EXTRA: u8 = 255;
 
+/// ChecklessChess: the mate test of a checking move asks whether the checked side has a legal
+/// reply, and a reply that checks back asks the same of the other side. Popeye stops such nested
+/// tests at its ply limit and then takes the move as illegal (its "undecidable" case); we stop
+/// after this many nested tests.
+pub const CHECKLESS_MAX_DEPTH: u8 = 24;
+
 /// What is needed to take a move back.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
@@ -248,6 +254,17 @@ pub struct Board {
     n_ghosts: u8,
     /// Pieces that cannot be captured (ghosts that reappeared: `uPc3-c4`); part of the hash key.
     pub uncapturable: Bitboard,
+    /// Condition ChecklessChess (Popeye's `ohneschach`): a move that gives check is illegal unless
+    /// it mates, for both sides; the checked side's replies are judged by the same rule (so a
+    /// reply that checks back must itself mate). See [`Board::in_check`].
+    pub checkless: bool,
+    /// Condition Hole: squares that are not part of the board. No piece stands on, moves to or
+    /// passes over a hole (lines end there as at the edge; a hole is no hurdle); they count as
+    /// occupied in [`Board::occupied`].
+    pub holes: Bitboard,
+    /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
+    /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
+    checkless_depth: u8,
     /// The effects of the condition moves made and not taken back ([`Effects`]).
     ext_undo: Vec<Effects>,
     /// Fairy kinds pawns may promote to besides Q R B S (bit k for kind k): Popeye offers the
@@ -302,6 +319,9 @@ impl Board {
             ghosts: [(0, Piece { color: Color::White, kind: walk::KING }); MAX_GHOSTS],
             n_ghosts: 0,
             uncapturable: Bitboard(0),
+            checkless: false,
+            holes: Bitboard(0),
+            checkless_depth: 0,
             ext_undo: Vec::new(),
             promotion_fairies: 0,
             key: 0,
@@ -313,8 +333,9 @@ impl Board {
         self.squares[s as usize]
     }
 
+    /// The occupied squares, holes included (nothing moves to or across them).
     pub fn occupied(&self) -> Bitboard {
-        self.by_color[0] | self.by_color[1]
+        self.by_color[0] | self.by_color[1] | self.holes
     }
 
     pub fn color_bb(&self, c: Color) -> Bitboard {
@@ -376,6 +397,8 @@ impl Board {
             || self.transmuted_kings
             || self.pepo
             || self.ghost_chess
+            // A checking move is legal only if it mates: no move is legal without the test.
+            || self.checkless
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             || self.andernach
@@ -448,7 +471,7 @@ impl Board {
                 _ => self.fairy_targets(f, kind, us),
             };
         }
-        for to in targets & !own {
+        for to in targets & !(own | self.holes) {
             out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
         }
     }
@@ -519,7 +542,12 @@ impl Board {
 
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
-        if self.paralysis != Paralysis::Off || self.bgl.on || self.bul.any() || self.transmuted_kings {
+        if self.paralysis != Paralysis::Off
+            || self.bgl.on
+            || self.bul.any()
+            || self.transmuted_kings
+            || self.anticirce.plain()
+        {
             return self.attacked_checked(s, by);
         }
         let t = sq(s);
@@ -599,6 +627,10 @@ impl Board {
             if !hit {
                 continue;
             }
+            // Plain AntiCirce: the capture is a move only if the capturer can be reborn.
+            if self.anticirce.plain() && !self.anticirce_capture_legal(f, p, s) {
+                continue;
+            }
             // Bul: the capture is a move only if the hurdle can then move.
             if self.bul.contains(sq(f)) {
                 if let Walk::Hopper(v) = KINDS[p.kind as usize].walk {
@@ -623,6 +655,36 @@ impl Board {
             return true;
         }
         false
+    }
+
+    /// Plain AntiCirce: could the piece `p` on `f` capture on `s` (a plain capture, no en passant)
+    /// and be reborn? Its rebirth square must be empty after the capture: `f` is, `s` is under
+    /// Calvet but not under Cheylan. A pawn capturing onto its last rank may be reborn as any
+    /// kind it can promote to.
+    fn anticirce_capture_legal(&self, f: u8, p: Piece, s: u8) -> bool {
+        let free = |r: u8| {
+            if r == s {
+                self.anticirce == AntiCirce::Calvet
+            } else {
+                r == f || self.squares[r as usize].is_none()
+            }
+        };
+        let last = if p.color == Color::White { 7 } else { 0 };
+        if p.kind == walk::PAWN && s / 8 == last {
+            let mut kinds = self.promotion_fairies;
+            for k in walk::PROMOTIONS {
+                kinds |= 1 << k;
+            }
+            while kinds != 0 {
+                let k = kinds.trailing_zeros() as Kind;
+                kinds &= kinds - 1;
+                if free(rebirth_square(Piece { color: p.color, kind: k }, s)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        free(rebirth_square(p, s))
     }
 
     /// Does a piece of colour `by` have a fairy kind?
@@ -654,12 +716,12 @@ impl Board {
             }
             let found = |t: u8| pieces.contains(sq(t));
             let hit = match KINDS[kind as usize].walk {
-                Walk::Leaper(v) => v.iter().any(|&d| offset(s, d).is_some_and(found)),
+                Walk::Leaper(v) => v.iter().any(|&d| self.step(s, d).is_some_and(found)),
                 Walk::Rider(v) => v.iter().any(|&d| self.ride_to_piece(s, d).is_some_and(found)),
                 // The hurdle stands next to `s` (one vector away); the hopper is the first piece
                 // behind it on the same line.
                 Walk::Hopper(v) => v.iter().any(|&d| {
-                    offset(s, d).is_some_and(|h| {
+                    self.step(s, d).is_some_and(|h| {
                         self.squares[h as usize].is_some() && self.ride_to_piece(h, d).is_some_and(found)
                     })
                 }),
@@ -668,7 +730,7 @@ impl Board {
                 Walk::LongHopper(v, n) => v.iter().any(|&d| {
                     let mut t = s;
                     for i in 0..n {
-                        match offset(t, d) {
+                        match self.step(t, d) {
                             Some(u) if i + 1 == n || self.squares[u as usize].is_none() => t = u,
                             _ => return false,
                         }
@@ -689,10 +751,18 @@ impl Board {
         false
     }
 
-    /// The first occupied square from `s` (exclusive) along vector `d`, if any.
+    /// The square `d` away from `s` if it is on the board and not a hole (Condition Hole: a hole
+    /// is off the board for the pieces' walks, as Popeye's blocked squares).
+    #[inline(always)]
+    fn step(&self, s: u8, d: (i8, i8)) -> Option<u8> {
+        offset(s, d).filter(|&t| !self.holes.contains(sq(t)))
+    }
+
+    /// The first occupied square from `s` (exclusive) along vector `d`, if any (a hole ends the
+    /// line like the board's edge).
     #[inline(always)]
     fn ride_to_piece(&self, mut s: u8, d: (i8, i8)) -> Option<u8> {
-        while let Some(t) = offset(s, d) {
+        while let Some(t) = self.step(s, d) {
             if self.squares[t as usize].is_some() {
                 return Some(t);
             }
@@ -704,7 +774,7 @@ impl Board {
     /// Target squares of a fairy piece of colour `us` on `from` (moves and captures; squares of
     /// own pieces excluded).
     pub fn fairy_targets(&self, from: u8, kind: Kind, us: Color) -> Bitboard {
-        self.walk_targets(from, KINDS[kind as usize].walk) & !self.color_bb(us)
+        self.walk_targets(from, KINDS[kind as usize].walk) & !(self.color_bb(us) | self.holes)
     }
 
     /// Target squares of a fairy walk from `from`, own pieces included (masked by the caller).
@@ -713,7 +783,7 @@ impl Board {
         match walk {
             Walk::Leaper(v) => {
                 for &d in v {
-                    if let Some(t) = offset(from, d) {
+                    if let Some(t) = self.step(from, d) {
                         out.set(sq(t));
                     }
                 }
@@ -721,7 +791,7 @@ impl Board {
             Walk::Rider(v) => {
                 for &d in v {
                     let mut s = from;
-                    while let Some(t) = offset(s, d) {
+                    while let Some(t) = self.step(s, d) {
                         out.set(sq(t));
                         if self.squares[t as usize].is_some() {
                             break;
@@ -732,7 +802,7 @@ impl Board {
             }
             Walk::Hopper(v) => {
                 for &d in v {
-                    if let Some(t) = self.ride_to_piece(from, d).and_then(|h| offset(h, d)) {
+                    if let Some(t) = self.ride_to_piece(from, d).and_then(|h| self.step(h, d)) {
                         out.set(sq(t));
                     }
                 }
@@ -742,7 +812,7 @@ impl Board {
                     let Some(mut t) = self.ride_to_piece(from, d) else { continue };
                     let mut ok = true;
                     for i in 0..n {
-                        match offset(t, d) {
+                        match self.step(t, d) {
                             Some(u) if i + 1 == n || self.squares[u as usize].is_none() => t = u,
                             _ => {
                                 ok = false;
@@ -762,7 +832,7 @@ impl Board {
                         h = h.and_then(|x| self.ride_to_piece(x, d));
                     }
                     let Some(mut t) = h else { continue };
-                    while let Some(u) = offset(t, d) {
+                    while let Some(u) = self.step(t, d) {
                         out.set(sq(u));
                         if self.squares[u as usize].is_some() {
                             break;
@@ -774,7 +844,7 @@ impl Board {
             Walk::Chinese(v) => {
                 for &d in v {
                     let mut t = from;
-                    while let Some(u) = offset(t, d) {
+                    while let Some(u) = self.step(t, d) {
                         if self.squares[u as usize].is_some() {
                             // The screen: capture the first piece behind it (own pieces are
                             // masked out below).
@@ -793,7 +863,7 @@ impl Board {
                     // k: distance to the first piece or the first square off the board along d.
                     let mut k = 1;
                     let mut t = from;
-                    while let Some(u) = offset(t, d) {
+                    while let Some(u) = self.step(t, d) {
                         if self.squares[u as usize].is_some() {
                             break;
                         }
@@ -804,7 +874,7 @@ impl Board {
                     let back = (-d.0, -d.1);
                     let mut t = from;
                     for i in 1..=k {
-                        match offset(t, back) {
+                        match self.step(t, back) {
                             Some(u) => {
                                 if i == k {
                                     out.set(sq(u));
@@ -828,7 +898,7 @@ impl Board {
                         let mut n = 0;
                         let mut t = from;
                         while n < 7 {
-                            let Some(u) = offset(t, v[(start + n * turn) % 8]) else { break };
+                            let Some(u) = self.step(t, v[(start + n * turn) % 8]) else { break };
                             line[n] = u;
                             n += 1;
                             t = u;
@@ -872,7 +942,7 @@ impl Board {
             Walk::Kangaroo(v) => {
                 for &d in v {
                     let second = self.ride_to_piece(from, d).and_then(|h| self.ride_to_piece(h, d));
-                    if let Some(t) = second.and_then(|h| offset(h, d)) {
+                    if let Some(t) = second.and_then(|h| self.step(h, d)) {
                         out.set(sq(t));
                     }
                 }
@@ -896,7 +966,7 @@ impl Board {
                     let k = ((h % 8) as i8 - (from % 8) as i8).abs().max(((h / 8) as i8 - (from / 8) as i8).abs());
                     let mut t = Some(h);
                     for i in 1..=k {
-                        t = t.and_then(|x| offset(x, d)).filter(|&x| i == k || self.squares[x as usize].is_none());
+                        t = t.and_then(|x| self.step(x, d)).filter(|&x| i == k || self.squares[x as usize].is_none());
                     }
                     if let Some(t) = t {
                         out.set(sq(t));
@@ -904,9 +974,9 @@ impl Board {
                 }
                 if !queen_lines_only {
                     for &d in &walk::EQUIHOPPER_OFF_LINE {
-                        if let Some(h) = offset(from, d) {
+                        if let Some(h) = self.step(from, d) {
                             if self.squares[h as usize].is_some() {
-                                if let Some(t) = offset(h, d) {
+                                if let Some(t) = self.step(h, d) {
                                     out.set(sq(t));
                                 }
                             }
@@ -935,7 +1005,7 @@ impl Board {
                     let Some(h) = self.ride_to_piece(from, d) else { continue };
                     let i = circle.iter().position(|&c| c == d).expect("a queen direction");
                     for turn in [eighths as usize, 8 - eighths as usize] {
-                        if let Some(t) = offset(h, circle[(i + turn) % 8]) {
+                        if let Some(t) = self.step(h, circle[(i + turn) % 8]) {
                             out.set(sq(t));
                         }
                     }
@@ -957,25 +1027,50 @@ impl Board {
         } else {
             (0, d.1.signum())
         };
-        let v = offset(s, via)?;
+        let v = self.step(s, via)?;
         if self.squares[v as usize].is_some() {
             return None;
         }
-        offset(s, d)
+        self.step(s, d)
     }
 
     /// Is the king of colour `c` in check? (No king: never.) Under Isardam a position with a
     /// Madrasi observation counts as "in check" for both sides: no legal move leads to one, so
     /// the legality test after a move ("is my king attacked") rejects such moves.
+    ///
+    /// ChecklessChess: for the side that has just moved (`c` is not the side to move), "in check"
+    /// means "the move just played is illegal": its own king is attacked, or it checks the other
+    /// king without mating it (the side to move has a legal reply, judged by the same rule).
+    /// That is the legality test every caller makes after a move (Popeye's `pos_legal` for
+    /// `ohneschach`); for the side to move it is the plain check.
     pub fn in_check(&self, c: Color) -> bool {
         if self.paralysis == Paralysis::Isardam && self.any_same_walk_observation() {
             return true;
         }
-        match self.king_square(c) {
+        let plain = match self.king_square(c) {
             Some(k) if self.pepo => self.pepo_attackers(k, !c) >= 2,
             Some(k) => self.attacked(k, !c),
             None => false,
+        };
+        if self.checkless && c != self.side && !plain {
+            return self.checkless_illegal();
         }
+        plain
+    }
+
+    /// ChecklessChess, after a move (the side to move did not make it): does the move check the
+    /// side to move without mating it? Past [`CHECKLESS_MAX_DEPTH`] nested tests: yes.
+    #[inline(never)]
+    fn checkless_illegal(&self) -> bool {
+        if !self.in_check(self.side) {
+            return false;
+        }
+        if self.checkless_depth >= CHECKLESS_MAX_DEPTH {
+            return true;
+        }
+        let mut b = self.clone();
+        b.checkless_depth += 1;
+        b.has_legal_move()
     }
 
     /// Pepo: how many pieces of colour `by` other than the king attack `s` (counting stops at 2).
@@ -1158,7 +1253,9 @@ impl Board {
         let us = self.side;
         let own = self.color_bb(us);
         let theirs = self.color_bb(!us);
-        let occ = own | theirs;
+        // Holes block lines and are no targets.
+        let occ = own | theirs | self.holes;
+        let blocked = own | self.holes;
         for from in own {
             let f = from as u8;
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
@@ -1185,7 +1282,7 @@ impl Board {
                     }
                     continue;
                 }
-            } & !own;
+            } & !blocked;
             let mask = if general {
                 Bitboard(!0)
             } else {
@@ -1321,8 +1418,18 @@ impl Board {
             empty.set(sq(m.from));
             empty.set(sq(cap));
             empty.set(sq(m.to));
-            if self.anticirce == AntiCirce::SuperCheylan {
+            if matches!(self.anticirce, AntiCirce::SuperCheylan | AntiCirce::Cheylan) {
                 empty.clear(sq(m.to));
+            }
+            if self.anticirce.plain() {
+                // One rebirth square (a pawn's is on its second rank: no promotion there).
+                let r = rebirth_square(Piece { color: us, kind: placed }, cap);
+                if empty.contains(sq(r)) {
+                    out[i].extra = r;
+                } else {
+                    out[i].to = out[i].from; // rebirth square occupied: illegal (marked)
+                }
+                continue;
             }
             let last = if us == Color::White { 7 } else { 0 };
             let mut first = true;
@@ -1477,7 +1584,9 @@ impl Board {
         let us = self.side;
         let own = self.color_bb(us);
         let theirs = self.color_bb(!us);
-        let occ = own | theirs;
+        // Holes block lines and are no targets.
+        let occ = own | theirs | self.holes;
+        let blocked = own | self.holes;
         for from in own {
             let f = from as u8;
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
@@ -1505,7 +1614,7 @@ impl Board {
                     continue;
                 }
                 _ => self.fairy_targets(f, p.kind, us),
-            } & !own;
+            } & !blocked;
             for to in targets {
                 out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
             }
@@ -1975,6 +2084,8 @@ impl Board {
             ghost_chess: self.ghost_chess,
             maximummer: self.maximummer,
             andernach: self.andernach,
+            checkless: self.checkless,
+            holes: self.holes,
         }
     }
 
@@ -1991,6 +2102,8 @@ impl Board {
         self.ghost_chess = c.ghost_chess;
         self.maximummer = c.maximummer;
         self.andernach = c.andernach;
+        self.checkless = c.checkless;
+        self.holes = c.holes;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -2030,6 +2143,9 @@ pub struct Conditions {
     pub ghost_chess: bool,
     pub maximummer: [bool; 2],
     pub andernach: bool,
+    pub checkless: bool,
+    /// Condition Hole: the squares that are holes.
+    pub holes: Bitboard,
 }
 
 impl Conditions {
@@ -2046,6 +2162,8 @@ impl Conditions {
         ghost_chess: false,
         maximummer: [false; 2],
         andernach: false,
+        checkless: false,
+        holes: Bitboard(0),
     };
 }
 
@@ -2114,24 +2232,43 @@ impl Circe {
 }
 
 /// AntiCirce: after a capture the capturing piece (kings too: Popeye's default Rex inclusive)
-/// is reborn. Only Popeye's AntiCirce Super (AntiSuperCirce) so far: on any square empty after
-/// the capture, the mover's choice; Calvet (default): the capture square counts as empty, so the
-/// piece may stay; Cheylan: it may not. A pawn reborn on its last rank promotes; a pawn captures
-/// onto its last rank promotes first and the promoted piece is reborn. A capture of the king
-/// always has a rebirth square, so checks are the plain attacks.
+/// is reborn, as it stands on the capture square (a pawn that captured onto its last rank as the
+/// promoted piece).
+///
+/// * Plain AntiCirce (`Calvet`, `Cheylan`): on its own Circe rebirth square ([`rebirth_square`]
+///   of the capturing piece and the capture square; Popeye's `rennormal` for the capturer's
+///   side). The capture is illegal if that square is occupied after the capture (Popeye's
+///   default "strict"); the departure square and the captured piece's square are empty then,
+///   and Calvet (default) counts the capture square as empty (the piece stays where it
+///   captured), Cheylan forbids a rebirth on the capture square. A king is in check only if
+///   such a capture of it would be legal (Popeye's observation validator playing the capture).
+/// * AntiCirce Super (AntiSuperCirce): on any square empty after the capture, the mover's
+///   choice; Calvet: the capture square counts as empty, Cheylan: it does not. A pawn reborn on
+///   its last rank promotes. A capture of the king always has a rebirth square, so checks are
+///   the plain attacks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum AntiCirce {
     #[default]
     Off,
+    Calvet,
+    Cheylan,
     SuperCalvet,
     SuperCheylan,
 }
 
 impl AntiCirce {
+    /// Plain AntiCirce (rebirth on the Circe square; checks depend on it)?
+    #[inline(always)]
+    pub fn plain(self) -> bool {
+        matches!(self, AntiCirce::Calvet | AntiCirce::Cheylan)
+    }
+
     /// Popeye's name in twin headers.
     pub fn name(self) -> &'static str {
         match self {
             AntiCirce::Off => "",
+            AntiCirce::Calvet => "AntiCirce",
+            AntiCirce::Cheylan => "AntiCirce Cheylan",
             AntiCirce::SuperCalvet => "AntiCirce Super",
             AntiCirce::SuperCheylan => "AntiCirce Cheylan Super",
         }

@@ -108,6 +108,13 @@ impl Conditions {
         if self.andernach {
             v.push("AndernachChess".into());
         }
+        if self.checkless {
+            v.push("ChecklessChess".into());
+        }
+        if self.holes.any() {
+            let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
+            v.push(format!("Hole {squares}"));
+        }
         for (on, name) in self.maximummer.iter().zip(["WhiteMaximummer", "BlackMaximummer"]) {
             if *on {
                 v.push(name.into());
@@ -537,6 +544,13 @@ impl Parser<'_> {
                         words.push(n.text.clone());
                         self.pos += 1;
                     }
+                    let hole = words
+                        .first()
+                        .is_some_and(|w| w.eq_ignore_ascii_case("hole") || w.eq_ignore_ascii_case("holes"));
+                    if hole && words.get(1).is_none_or(|w| square_list(w).is_none()) {
+                        let tok = self.tokens.get(self.pos.saturating_sub(1));
+                        return Err(self.err(tok, "Hole needs a list of squares (Hole d4e5)"));
+                    }
                     if !words.is_empty() {
                         condition_words.extend(words);
                         let words = &condition_words;
@@ -897,15 +911,15 @@ impl Parser<'_> {
 
 /// The supported conditions (case-insensitive): `Circe`, `ChameleonCirce` (= `Circe Chameleon`),
 /// `CirceClone` (= `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `Madrasi`, `Isardam` and their
-/// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiSuperCirce`,
+/// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiCirce` (plain, Calvet or Cheylan), `AntiSuperCirce`,
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
-/// `BlackMaximummer`. `None` for anything else (another condition, an option or parameter we do
+/// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`. `None` for anything else (another condition, an option or parameter we do
 /// not implement such as `RexInclusive` or `TypeB`, a condition above with one it does not
 /// combine with), which makes the problem unsupported.
 fn parse_conditions(words: &[String]) -> Option<Conditions> {
     let first = words.first().map(|w| w.to_ascii_lowercase());
     let none = Conditions::NONE;
-    // AntiCirce: only with Super (`AntiSuperCirce`, or `AntiCirce Super`), Calvet (default) or
+    // AntiCirce (plain, or Super: `AntiSuperCirce`, `AntiCirce Super`), Calvet (default) or
     // Cheylan.
     if let Some(w) = first.as_deref() {
         let anti_super = w.len() >= 7 && "antisupercirce".starts_with(w);
@@ -919,10 +933,12 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
                     _ => return None,
                 }
             }
-            if !sup {
-                return None;
-            }
-            let a = if cheylan { AntiCirce::SuperCheylan } else { AntiCirce::SuperCalvet };
+            let a = match (sup, cheylan) {
+                (true, true) => AntiCirce::SuperCheylan,
+                (true, false) => AntiCirce::SuperCalvet,
+                (false, true) => AntiCirce::Cheylan,
+                (false, false) => AntiCirce::Calvet,
+            };
             return Some(Conditions { anticirce: a, ..none });
         }
     }
@@ -934,6 +950,20 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         // `AndernachChess`, or a unique prefix of it (`Andernach`).
         Some(w) if words.len() == 1 && w.len() >= 9 && "andernachchess".starts_with(w) => {
             return Some(Conditions { andernach: true, ..none })
+        }
+        // `ChecklessChess`, or a unique prefix of it (`checkl`: Popeye also has CheckZigzag).
+        Some(w) if words.len() == 1 && w.len() >= 6 && "checklesschess".starts_with(w) => {
+            return Some(Conditions { checkless: true, ..none })
+        }
+        // `Hole` (Popeye also reads `Holes`) and one or more square lists (`Hole d4e5`).
+        Some("hole") | Some("holes") if words.len() > 1 => {
+            let mut holes = mysl_core::Bitboard(0);
+            for w in &words[1..] {
+                for s in square_list(w)? {
+                    holes.set(mysl_core::Square::from_index(s as u32));
+                }
+            }
+            return Some(Conditions { holes, ..none });
         }
         Some("whitemaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [true, false], ..none }),
         Some("blackmaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [false, true], ..none }),
@@ -981,6 +1011,14 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         }
     }
     Some(Conditions { circe: circe.map_or(Circe::Off, |()| variant), paralysis, ..none })
+}
+
+/// A list of squares written together (`d4e5`), if the word is one.
+fn square_list(w: &str) -> Option<Vec<u8>> {
+    if w.is_empty() || !w.is_ascii() || !w.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..w.len() / 2).map(|i| parse_square(&w[2 * i..2 * i + 2])).collect()
 }
 
 /// A BGL budget: `-` (unlimited) or a decimal number with at most two decimals, in hundredths.

@@ -309,6 +309,8 @@ pub fn applicable(board: &Board) -> bool {
         && !board.has_fairy(Color::Black)
         && board.promotion_fairies == 0
         && board.castling == 0
+        // A flight on a hole needs neither a blocker nor a guard.
+        && !board.holes.any()
 }
 
 /// The cheapest moves of a piece of kind `kind` (walk kind) of colour `c` on `from` to stand on

@@ -245,6 +245,9 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
             return Err(SolveError::Unsupported("ChameleonPursuit outside help play without set play".into()));
         }
         validate(&board, &p.options)?;
+        if board.holes.any() {
+            validate_holes(&board, p)?;
+        }
         board.castling = board.default_castling();
         let mut ct = board.castling;
         for &s in &p.options.no_castling {
@@ -286,6 +289,35 @@ pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, Solv
         }
     }
     Ok(ProblemResult { twins })
+}
+
+/// Condition Hole: no piece on a hole; only the walks whose treatment of holes was checked
+/// against Popeye (orthodox pieces, leapers, riders, hoppers: a hole is off the board for them);
+/// no twins that move the board (whether the holes move with it is not settled here).
+fn validate_holes(b: &Board, p: &Problem) -> Result<(), SolveError> {
+    if let Some((s, _)) = b.pieces().find(|&(s, _)| b.holes.contains(mysl_core::Square::from_index(s as u32))) {
+        return Err(SolveError::Invalid(format!("a piece stands on the hole {}", square_name(s))));
+    }
+    fn simple(w: walk::Walk) -> bool {
+        use walk::Walk::*;
+        match w {
+            King | Queen | Rook | Bishop | Knight | Pawn | Leaper(_) | Rider(_) | Hopper(_) | LongHopper(..) => true,
+            Compound(parts) => parts.iter().all(|&w| simple(w)),
+            _ => false,
+        }
+    }
+    if let Some((_, pc)) = b.pieces().find(|&(_, pc)| !simple(walk::KINDS[pc.kind as usize].walk)) {
+        return Err(SolveError::Unsupported(format!(
+            "Hole with the fairy piece {}",
+            walk::KINDS[pc.kind as usize].code
+        )));
+    }
+    let moves_board =
+        |c: &TwinChange| matches!(c, TwinChange::Rotate(_) | TwinChange::Mirror(_) | TwinChange::Shift(..));
+    if p.twins.iter().any(|t| t.changes.iter().any(moves_board)) {
+        return Err(SolveError::Unsupported("Hole with twins that rotate, mirror or shift the board".into()));
+    }
+    Ok(())
 }
 
 fn validate(b: &Board, o: &input::Options) -> Result<(), SolveError> {

@@ -466,9 +466,8 @@ fn antisupercirce_input() {
     assert_eq!(cond("antisup").conditions.anticirce, AntiCirce::SuperCalvet);
     assert_eq!(cond("AntiSuperCirce Cheylan").conditions.anticirce, AntiCirce::SuperCheylan);
     assert_eq!(cond("AntiCirce Super").conditions.anticirce, AntiCirce::SuperCalvet);
-    // Plain AntiCirce (rebirth on the game-array square) is not done yet.
-    let p = cond("AntiCirce");
-    assert!(p.unsupported.iter().any(|u| u.contains("AntiCirce")), "{:?}", p.unsupported);
+    // Plain AntiCirce: see anticirce_is_parsed_and_solved.
+    assert_eq!(cond("AntiCirce").conditions.anticirce, AntiCirce::Calvet);
     // Castling rights with AntiCirce: not supported yet.
     let text = "BeginProblem\nstip #2\npieces white Ke1 Rh1 black Kh8\ncondition antisup\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
@@ -633,11 +632,22 @@ fn random_playouts_restore_the_board_under_each_condition() {
         ("bgl global", Box::new(|b: &mut Board| b.bgl = Bgl { on: true, global: true, left: [2500, 2500] })),
         ("chameleon pursuit", Box::new(|b: &mut Board| b.chameleon_pursuit = true)),
         ("antisupercirce", Box::new(|b: &mut Board| b.anticirce = AntiCirce::SuperCalvet)),
+        ("anticirce", Box::new(|b: &mut Board| b.anticirce = AntiCirce::Calvet)),
+        ("anticirce cheylan", Box::new(|b: &mut Board| b.anticirce = AntiCirce::Cheylan)),
         ("transmuted kings", Box::new(|b: &mut Board| b.transmuted_kings = true)),
         ("pepo", Box::new(|b: &mut Board| b.pepo = true)),
         ("ghost chess", Box::new(|b: &mut Board| b.ghost_chess = true)),
         ("andernach", Box::new(|b: &mut Board| b.andernach = true)),
         ("black maximummer", Box::new(|b: &mut Board| b.maximummer = [false, true])),
+        ("checkless", Box::new(|b: &mut Board| b.checkless = true)),
+        (
+            "hole",
+            Box::new(|b: &mut Board| {
+                for s in ["d4", "e5", "b6", "g3"] {
+                    b.holes.set(mysl_core::Square::from_index(sq(s) as u32));
+                }
+            }),
+        ),
         (
             "bul",
             Box::new(|b: &mut Board| {
@@ -797,4 +807,266 @@ fn andernach_is_parsed_and_solved() {
     let lines = solve_lines(text);
     assert!(lines.iter().any(|l| l.starts_with("1.Qg1-g7 #")), "{lines:?}");
     assert!(!lines.iter().any(|l| l.contains("*h2")), "{lines:?}");
+}
+
+// ------------------------------------------------------------------------------- ChecklessChess
+
+#[test]
+fn checkless_checks_that_do_not_mate_are_illegal() {
+    // Rd1-e1 (check on the e-file) and Rd1-d8 (check along the 8th rank, the king takes the
+    // rook) do not mate: illegal. The rook's other 11 moves and the king's 3 stay.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "e8")]);
+    assert_eq!(b.legal_moves().len(), 16);
+    b.checkless = true;
+    let moves = b.legal_moves();
+    assert_eq!(moves.len(), 14, "{moves:?}");
+    assert!(!moves.iter().any(|m| m.to == sq("e1") || m.to == sq("d8")));
+    // A mating check is legal: Rd1-d8 mates Kh8 behind its pawns.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "g7"), (B, "P", "h7")]);
+    b.checkless = true;
+    assert_eq!(texts(&mut b, "d1", "d8"), ["Rd1-d8 #"]);
+}
+
+#[test]
+fn checkless_a_check_is_mate_when_the_only_parry_checks_back_without_mating() {
+    // 1.Rd1-d8+: Black's only parry, Bg7-f8, blocks and checks Ka3 along f8-a3. That check
+    // does not mate (the white king steps to a2, b2, ...), so Bf8 is illegal in checkless
+    // chess, Black has no legal move and Rd8 mates. In orthodox chess 1.Rd8+ Bf8 is no mate.
+    let text = "BeginProblem\nstip #1\npieces white Ka3 Rd1 black Kh8 Bg7 Ph7\n";
+    assert!(solve_lines(&format!("{text}EndProblem\n")).is_empty());
+    let lines = solve_lines(&format!("{text}condition ChecklessChess\nEndProblem\n"));
+    assert_eq!(lines, ["1.Rd1-d8 # !"]);
+    // The board agrees: after Rd8 Black is mated.
+    let mut b = board(&[(W, "K", "a3"), (W, "R", "d8"), (B, "K", "h8"), (B, "B", "g7"), (B, "P", "h7")]);
+    b.checkless = true;
+    b.side = B;
+    assert!(b.is_mate());
+    b.checkless = false;
+    assert!(!b.is_mate());
+}
+
+#[test]
+fn checkless_stalemate_when_the_only_moves_are_non_mating_checks() {
+    // Black: Kh8 has no square (Qf7 covers g8, g7, h7) and is not in check; g3-g2 checks Kh1,
+    // which takes the pawn: not mate, so illegal. Black is stalemated; in orthodox chess not.
+    let mut b = board(&[(W, "K", "h1"), (W, "Q", "f7"), (B, "K", "h8"), (B, "P", "g3")]);
+    b.side = B;
+    assert!(!b.is_stalemate());
+    b.checkless = true;
+    assert!(b.is_stalemate());
+    assert!(b.legal_moves().is_empty());
+}
+
+#[test]
+fn checkless_input() {
+    let cond = |c: &str| {
+        let text = format!("BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition {c}\nEndProblem\n");
+        parse_problems(&text).remove(0).expect("parsed")
+    };
+    for c in ["ChecklessChess", "checkless", "checkl"] {
+        let p = cond(c);
+        assert!(p.conditions.checkless && p.unsupported.is_empty(), "{c}: {:?}", p.unsupported);
+    }
+    // With another condition: not supported yet.
+    let p = cond("ChecklessChess Circe");
+    assert!(!p.unsupported.is_empty());
+    let text = "BeginProblem\nstip #2\npieces white Ka1 black Kh8\ntwin condition ChecklessChess\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let t = mysl_problems::twin_positions(&p).expect("supported");
+    assert!(!t[0].1.checkless && t[1].1.checkless);
+    assert_eq!(t[1].0, "b) ChecklessChess");
+}
+
+// ------------------------------------------------------------------------------------- Hole
+
+fn holes(b: &mut Board, squares: &[&str]) {
+    for s in squares {
+        b.holes.set(mysl_core::Square::from_index(sq(s) as u32));
+    }
+}
+
+/// The arrival squares of the legal moves from `from`, sorted by name.
+fn targets(b: &mut Board, from: &str) -> Vec<String> {
+    let mut v: Vec<String> = b
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from == sq(from))
+        .map(|m| mysl_problems::board::square_name(m.to))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn hole_stops_lines_and_takes_no_piece() {
+    // Rd1 with a hole on d4: up the file only d2 and d3; a knight does not land on a hole.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (W, "S", "b1"), (B, "K", "h8")]);
+    holes(&mut b, &["d4", "c3"]);
+    // Along the first rank: c1 (b1 is the own knight), e1, f1, g1.
+    assert_eq!(targets(&mut b, "d1"), ["c1", "d2", "d3", "e1", "f1", "g1"]);
+    assert_eq!(targets(&mut b, "b1"), ["a3", "d2"]);
+    // A hole between a rook and the king: no check.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a8"), (B, "K", "h8")]);
+    assert!(b.in_check(B));
+    holes(&mut b, &["e8"]);
+    assert!(!b.in_check(B));
+    // Pawns: no step onto or over a hole.
+    let mut b = board(&[(W, "K", "h1"), (W, "P", "d2"), (W, "P", "e2"), (B, "K", "h8")]);
+    holes(&mut b, &["d3", "e4"]);
+    assert!(targets(&mut b, "d2").is_empty());
+    assert_eq!(targets(&mut b, "e2"), ["e3"]);
+}
+
+#[test]
+fn hole_is_no_hurdle_and_ends_a_hoppers_line() {
+    // Gd1, a black pawn on d5: the grasshopper hops d1-d6. With a hole on d3 the line ends at
+    // the hole (no hop over d5), and a hole is no hurdle itself (no landing on d4).
+    let mut b = board(&[(W, "K", "h1"), (W, "G", "d1"), (B, "K", "a8"), (B, "P", "d5")]);
+    assert_eq!(targets(&mut b, "d1"), ["d6"]);
+    holes(&mut b, &["d3"]);
+    assert!(targets(&mut b, "d1").is_empty());
+    // Checks by a hopper respect holes too: Gd1 over d5 attacks d6, not with the hole.
+    let mut b = board(&[(W, "K", "h1"), (W, "G", "d1"), (B, "K", "d6"), (B, "P", "d5")]);
+    assert!(b.in_check(B));
+    holes(&mut b, &["d3"]);
+    assert!(!b.in_check(B));
+}
+
+#[test]
+fn hole_blocks_castling() {
+    let mut b = board(&[(W, "K", "e1"), (W, "R", "h1"), (B, "K", "e8")]);
+    b.castling = b.default_castling();
+    assert!(texts(&mut b, "e1", "g1").contains(&"0-0".to_string()));
+    holes(&mut b, &["f1"]);
+    assert!(texts(&mut b, "e1", "g1").is_empty());
+}
+
+#[test]
+fn hole_is_parsed_and_solved() {
+    // #1 White Kg6 Ra1, Black Kh8. Orthodox: 1.Ra1-a8 # (g8 covered along the 8th rank) and
+    // no other mate (after Rh1 the king goes to g8). With a hole on g8 the rook's line a8-h8 is
+    // cut (Ra8 is no check) and g8 is no flight: 1.Ra1-h1 # is the only mate.
+    let text = "BeginProblem\nstip #1\npieces white Kg6 Ra1 black Kh8\n";
+    assert_eq!(solve_lines(&format!("{text}EndProblem\n")), ["1.Ra1-a8 # !"]);
+    assert_eq!(solve_lines(&format!("{text}condition Hole g8\nEndProblem\n")), ["1.Ra1-h1 # !"]);
+    // Several squares, several words.
+    let p = parse_problems(&format!("{text}condition Holes g8a8 c3\nEndProblem\n")).remove(0).expect("parsed");
+    assert_eq!(p.conditions.holes.count(), 3);
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    // No squares: an input error. A piece on a hole: invalid.
+    assert!(parse_problems(&format!("{text}condition Hole\nEndProblem\n")).remove(0).is_err());
+    let p = parse_problems(&format!("{text}condition Hole a1\nEndProblem\n")).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Invalid(m)) if m.contains("a1")));
+    // With another condition, a fairy walk not checked, or a rotating twin: not supported yet.
+    let p = parse_problems(&format!("{text}condition Hole g8 Circe\nEndProblem\n")).remove(0).expect("parsed");
+    assert!(!p.unsupported.is_empty());
+    let p = parse_problems("BeginProblem\nstip #1\npieces white Kg6 ROa1 black Kh8\ncondition Hole g8\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+    let p =
+        parse_problems(&format!("{text}condition Hole g8\ntwin rotate 90\nEndProblem\n")).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+// ------------------------------------------------------------------------------------ AntiCirce
+
+#[test]
+fn anticirce_capturer_is_reborn_on_its_circe_square() {
+    use mysl_problems::board::AntiCirce;
+    let mut b = board(&[
+        (W, "K", "g1"),
+        (W, "R", "d1"),
+        (W, "P", "b6"),
+        (W, "P", "g7"),
+        (B, "K", "a5"),
+        (B, "P", "d5"),
+        (B, "P", "a7"),
+        (B, "S", "h8"),
+    ]);
+    b.anticirce = AntiCirce::Calvet;
+    // d5 is a light square: a white rook goes to h1; a pawn to its file's second rank. A pawn
+    // that promotes by capturing is reborn as the promoted piece, on the dark h8's squares: a
+    // bishop to c1, a rook to a1 (checking Ka5 from there), but a queen to d1 and a knight to
+    // g1 are blocked by Rd1 and Kg1, so g7*h8=Q and g7*h8=S are illegal.
+    assert_eq!(texts(&mut b, "d1", "d5"), ["Rd1*d5[wRd5->h1]"]);
+    assert_eq!(texts(&mut b, "b6", "a7"), ["b6*a7[wPa7->a2]"]);
+    assert_eq!(texts(&mut b, "g7", "h8"), ["g7*h8=B[wBh8->c1]", "g7*h8=R[wRh8->a1] +"]);
+    // The rebirth square occupied: the capture is illegal (and quiet moves are unchanged).
+    b.put(sq("h1"), piece(W, "B"));
+    assert!(texts(&mut b, "d1", "d5").is_empty());
+    assert_eq!(texts(&mut b, "d1", "d4"), ["Rd1-d4"]);
+    b.clear(sq("h1"));
+    // Make/unmake.
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("d1") && m.to == sq("d5")).expect("Rd1*d5");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("h1")), Some(piece(W, "R")));
+    assert_eq!(b.piece_at(sq("d5")), None);
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("d1")), Some(piece(W, "R")));
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(B, "P")));
+    assert_eq!(b.key(), key);
+}
+
+#[test]
+fn anticirce_calvet_and_cheylan_differ_on_the_capture_square() {
+    use mysl_problems::board::AntiCirce;
+    // Ra1*h1: h1 is the white rook's rebirth square for a capture there (light square).
+    let mut b = board(&[(W, "K", "e3"), (W, "R", "a1"), (B, "K", "e8"), (B, "S", "h1")]);
+    b.anticirce = AntiCirce::Calvet;
+    assert_eq!(texts(&mut b, "a1", "h1"), ["Ra1*h1[wRh1->h1]"]);
+    b.anticirce = AntiCirce::Cheylan;
+    assert!(texts(&mut b, "a1", "h1").is_empty());
+    // Kings are reborn too (on e1/e8): Ke3*d3 only while e1 is empty.
+    let mut b = board(&[(W, "K", "e3"), (W, "B", "e1"), (B, "K", "e8"), (B, "S", "d3")]);
+    b.anticirce = AntiCirce::Calvet;
+    assert!(texts(&mut b, "e3", "d3").is_empty());
+    b.clear(sq("e1"));
+    assert_eq!(texts(&mut b, "e3", "d3"), ["Ke3*d3[wKd3->e1]"]);
+}
+
+#[test]
+fn anticirce_check_needs_a_free_rebirth_square() {
+    use mysl_problems::board::AntiCirce;
+    // Rd1 attacks Kd8 (a dark square: the rook's rebirth square would be a1).
+    let mut b = board(&[(W, "K", "g1"), (W, "R", "d1"), (W, "B", "a1"), (B, "K", "d8")]);
+    assert!(b.in_check(B));
+    b.anticirce = AntiCirce::Calvet;
+    assert!(!b.in_check(B), "a1 occupied: Rd1xd8 would be illegal");
+    b.clear(sq("a1"));
+    assert!(b.in_check(B));
+    // The king may then stand next to an enemy king whose rebirth square (e1) is occupied.
+    let mut b = board(&[(W, "K", "d4"), (W, "B", "e1"), (B, "K", "d6"), (B, "R", "e8")]);
+    b.anticirce = AntiCirce::Calvet;
+    b.side = B;
+    assert!(texts(&mut b, "d6", "d5").len() == 1, "Kd6-d5 is legal next to Kd4");
+}
+
+#[test]
+fn anticirce_is_parsed_and_solved() {
+    use mysl_problems::board::AntiCirce;
+    // #1 Ra1-a8: orthodox mate. In AntiCirce the rook attacks g8 only if it could be reborn
+    // after taking there: g8 is light, its square is h1. With the white king on h1 that capture
+    // is illegal, g8 is a flight and there is no mate; with the king on g2 it is mate again.
+    let orthodox = "BeginProblem\nstip #1\npieces white Kh1 Ra1 black Kh8 Pg7h7\nEndProblem\n";
+    assert_eq!(solve_lines(orthodox), ["1.Ra1-a8 # !"]);
+    let anti = "BeginProblem\nstip #1\npieces white Kh1 Ra1 black Kh8 Pg7h7\ncondition AntiCirce\nEndProblem\n";
+    assert!(solve_lines(anti).is_empty());
+    let anti2 = anti.replace("Kh1", "Kg2");
+    assert_eq!(solve_lines(&anti2), ["1.Ra1-a8 # !"]);
+    let cond = |c: &str| {
+        let text = format!("BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition {c}\nEndProblem\n");
+        parse_problems(&text).remove(0).expect("parsed")
+    };
+    assert_eq!(cond("AntiCirce").conditions.anticirce, AntiCirce::Calvet);
+    assert_eq!(cond("AntiCirce Calvet").conditions.anticirce, AntiCirce::Calvet);
+    assert_eq!(cond("AntiCirce Cheylan").conditions.anticirce, AntiCirce::Cheylan);
+    assert!(cond("AntiCirce").unsupported.is_empty());
+    assert!(!cond("AntiCirce Circe").unsupported.is_empty());
+    let text = "BeginProblem\nstip #2\npieces white Ka1 black Kh8\ntwin condition AntiCirce Cheylan\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let t = mysl_problems::twin_positions(&p).expect("supported");
+    assert_eq!(t[1].0, "b) AntiCirce Cheylan");
 }
