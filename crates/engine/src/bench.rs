@@ -48,9 +48,9 @@ impl BenchResult {
     pub fn summary(&self) -> [String; 3] {
         let secs = self.elapsed.as_secs_f64().max(1e-9);
         [
-            format!("Total time (ms) : {}", self.elapsed.as_millis()),
-            format!("Nodes searched  : {}", self.nodes),
-            format!("Nodes/second    : {:.0}", self.nodes as f64 / secs),
+            format!("Total time (ms): {}", self.elapsed.as_millis()),
+            format!("Nodes searched: {}", self.nodes),
+            format!("Nodes/second: {:.0}", self.nodes as f64 / secs),
         ]
     }
 }

@@ -515,14 +515,14 @@ fn book_verification_drops_moves_the_engine_refutes() {
 
 #[test]
 fn uci_bench_command_prints_the_node_count_of_mysl_bench() {
-    let nodes_line = |text: &str| text.lines().find(|l| l.starts_with("Nodes searched  : ")).map(str::to_string);
+    let nodes_line = |text: &str| text.lines().find(|l| l.starts_with("Nodes searched: ")).map(str::to_string);
     let o = mysl(&["bench", "--depth", "5"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let cli = nodes_line(&stdout(&o)).expect("mysl bench output");
     let o = mysl_with_input(&[], "uci\nbench 5\nquit\n");
     let uci = nodes_line(&stdout(&o)).unwrap_or_else(|| panic!("UCI bench output: {}", stdout(&o)));
     assert_eq!(cli, uci);
-    assert!(stdout(&o).contains("Nodes/second    : "), "{}", stdout(&o));
+    assert!(stdout(&o).contains("Nodes/second: "), "{}", stdout(&o));
 }
 
 #[test]

@@ -398,8 +398,8 @@ fn uci_bench_counts_the_same_nodes_as_the_library_bench() {
     t.send("bench 4");
     let out = t.take();
     let expected = mysl_engine::bench::run_bench(4, |_, _, _, _| {}).nodes;
-    assert!(out.iter().any(|l| *l == format!("Nodes searched  : {expected}")), "{out:?}");
-    assert!(out.iter().any(|l| l.starts_with("Nodes/second    : ")), "{out:?}");
+    assert!(out.iter().any(|l| *l == format!("Nodes searched: {expected}")), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("Nodes/second: ")), "{out:?}");
     t.send("bench deep");
     let out = t.take();
     assert!(out.len() == 1 && out[0].starts_with("info string error: bench") && out[0].contains("'deep'"), "{out:?}");

@@ -516,7 +516,7 @@ async fn solver_errors_are_clear_4xx_and_cancel_works() {
     let (s, v) = post(&app, "/api/solve", json!({ "input": two })).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
     assert!(error_of(&v).contains("one at a time"), "{v}");
-    let fairy = "BeginProblem\nStipulation #2\nPieces White Ke1 EQd4 Black Ke8\nEndProblem\n";
+    let fairy = "BeginProblem\nStipulation #2\nPieces White Ke1 UUd4 Black Ke8\nEndProblem\n";
     let (s, v) = post(&app, "/api/solve", json!({ "input": fairy })).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
     assert!(error_of(&v).contains("not supported yet"), "{v}");
