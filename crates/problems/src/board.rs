@@ -262,6 +262,11 @@ pub struct Board {
     /// passes over a hole (lines end there as at the edge; a hole is no hurdle); they count as
     /// occupied in [`Board::occupied`].
     pub holes: Bitboard,
+    /// Condition AnnanChess (Popeye's default type A): a piece with a piece of its own colour
+    /// directly behind it (one rank towards its own side: below a white piece, above a black one)
+    /// moves, captures and checks as that piece (its *annaniser*) would from its own square; kings
+    /// annanise and are annanised like any other piece. See [`Board::annan_walker`].
+    pub annan: bool,
     /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
     /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
     checkless_depth: u8,
@@ -321,6 +326,7 @@ impl Board {
             uncapturable: Bitboard(0),
             checkless: false,
             holes: Bitboard(0),
+            annan: false,
             checkless_depth: 0,
             ext_undo: Vec::new(),
             promotion_fairies: 0,
@@ -399,6 +405,8 @@ impl Board {
             || self.ghost_chess
             // A checking move is legal only if it mates: no move is legal without the test.
             || self.checkless
+            // Annan: a piece's walk depends on the piece behind it.
+            || self.annan
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             || self.andernach
@@ -547,6 +555,7 @@ impl Board {
             || self.bul.any()
             || self.transmuted_kings
             || self.anticirce.plain()
+            || self.annan
         {
             return self.attacked_checked(s, by);
         }
@@ -621,6 +630,12 @@ impl Board {
             }
             let hit = if p.kind == walk::KING && self.transmuted_kings {
                 self.transmuted_king_attacks(f, by, s)
+            } else if self.annan {
+                // Annan: the piece attacks with its annaniser's walk; a pawn walk on its own
+                // first rank attacks nothing (it has no moves there).
+                let w = self.annan_walker(f, p);
+                let first = if by == Color::White { 0 } else { 7 };
+                !(w.kind == walk::PAWN && f / 8 == first) && self.piece_attacks(f, w, s)
             } else {
                 self.piece_attacks(f, p, s)
             };
@@ -655,6 +670,18 @@ impl Board {
             return true;
         }
         false
+    }
+
+    /// AnnanChess: the piece whose walk the piece `p` on `f` moves with: the piece of its colour
+    /// directly behind it (on `f - 8` for White, `f + 8` for Black; Popeye's `annanises`, type A:
+    /// any piece, kings included), else `p` itself. Only the kind counts; the colour is `p`'s.
+    #[inline]
+    pub fn annan_walker(&self, f: u8, p: Piece) -> Piece {
+        let rear = if p.color == Color::White { f.checked_sub(8) } else { Some(f + 8).filter(|&r| r < 64) };
+        match rear.and_then(|r| self.squares[r as usize]) {
+            Some(q) if q.color == p.color => Piece { color: p.color, kind: q.kind },
+            _ => p,
+        }
     }
 
     /// Plain AntiCirce: could the piece `p` on `f` capture on `s` (a plain capture, no en passant)
@@ -1603,6 +1630,13 @@ impl Board {
                     continue;
                 }
             }
+            if self.annan {
+                let w = self.annan_walker(f, p);
+                if w.kind != p.kind {
+                    self.annan_moves(f, p, w.kind, occ, out);
+                    continue;
+                }
+            }
             let targets = match KINDS[p.kind as usize].walk {
                 Walk::King => attacks::king_attacks(from),
                 Walk::Queen => attacks::queen_attacks(from, occ),
@@ -1620,6 +1654,63 @@ impl Board {
             }
         }
         self.castling_moves(out);
+    }
+
+    /// AnnanChess: the moves of the piece `p` on `f` with the walk of kind `kind` (its
+    /// annaniser's, another kind than its own). A pawn that arrives on its last rank this way
+    /// promotes (Popeye promotes a pawn that stands on its promotion square, whatever walk took
+    /// it there); a pawn may land on its own first rank, where it has no moves of its own. Another
+    /// piece moving with a pawn walk steps, double-steps from its second rank, captures
+    /// diagonally and takes en passant like a pawn, but never promotes and its double step gives
+    /// no en-passant right (only a pawn's does).
+    #[inline(never)]
+    fn annan_moves(&self, f: u8, p: Piece, kind: Kind, occ: Bitboard, out: &mut Vec<Move>) {
+        let us = p.color;
+        let theirs = self.color_bb(!us);
+        if kind == walk::PAWN {
+            let start = out.len();
+            self.pawn_moves(f, us, theirs, occ, out);
+            // Not a pawn: no promotion (one move per arrival square), no en-passant right.
+            let mut w = start;
+            for i in start..out.len() {
+                let mut m = out[i];
+                match m.special {
+                    Special::Promote(k) if k != walk::PROMOTIONS[0] => continue,
+                    Special::Promote(_) | Special::Double => m.special = Special::None,
+                    _ => {}
+                }
+                out[w] = m;
+                w += 1;
+            }
+            out.truncate(w);
+            return;
+        }
+        let from = sq(f);
+        let targets = match KINDS[kind as usize].walk {
+            Walk::King => attacks::king_attacks(from),
+            Walk::Queen => attacks::queen_attacks(from, occ),
+            Walk::Rook => attacks::rook_attacks(from, occ),
+            Walk::Bishop => attacks::bishop_attacks(from, occ),
+            Walk::Knight => attacks::knight_attacks(from),
+            _ => self.fairy_targets(f, kind, us),
+        } & !(self.color_bb(us) | self.holes);
+        let last = if us == Color::White { 7 } else { 0 };
+        for to in targets {
+            let to = to as u8;
+            if p.kind == walk::PAWN && to / 8 == last {
+                let mut kinds = self.promotion_fairies;
+                for k in walk::PROMOTIONS {
+                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
+                }
+                while kinds != 0 {
+                    let k = kinds.trailing_zeros() as Kind;
+                    kinds &= kinds - 1;
+                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
+                }
+            } else {
+                out.push(Move { from: f, to, special: Special::None, extra: NO_EXTRA });
+            }
+        }
     }
 
     fn pawn_moves(&self, f: u8, us: Color, theirs: Bitboard, occ: Bitboard, out: &mut Vec<Move>) {
@@ -2086,6 +2177,7 @@ impl Board {
             andernach: self.andernach,
             checkless: self.checkless,
             holes: self.holes,
+            annan: self.annan,
         }
     }
 
@@ -2104,6 +2196,7 @@ impl Board {
         self.andernach = c.andernach;
         self.checkless = c.checkless;
         self.holes = c.holes;
+        self.annan = c.annan;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -2146,6 +2239,7 @@ pub struct Conditions {
     pub checkless: bool,
     /// Condition Hole: the squares that are holes.
     pub holes: Bitboard,
+    pub annan: bool,
 }
 
 impl Conditions {
@@ -2164,6 +2258,7 @@ impl Conditions {
         andernach: false,
         checkless: false,
         holes: Bitboard(0),
+        annan: false,
     };
 }
 
