@@ -114,6 +114,9 @@ impl Conditions {
         if self.annan {
             v.push("AnnanChess".into());
         }
+        if self.parrain {
+            v.push("Circe Parrain".into());
+        }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
@@ -916,7 +919,7 @@ impl Parser<'_> {
 /// `CirceClone` (= `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `Madrasi`, `Isardam` and their
 /// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiCirce` (plain, Calvet or Cheylan), `AntiSuperCirce`,
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
-/// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A). `None` for anything else (another condition, an option or parameter we do
+/// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`. `None` for anything else (another condition, an option or parameter we do
 /// not implement such as `RexInclusive` or `TypeB`, a condition above with one it does not
 /// combine with), which makes the problem unsupported.
 fn parse_conditions(words: &[String]) -> Option<Conditions> {
@@ -967,6 +970,11 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
                 _ => None,
             };
         }
+        // `Circe Parrain` (also `CirceParrain`), alone.
+        Some("circe") if words.len() == 2 && words[1].eq_ignore_ascii_case("parrain") => {
+            return Some(Conditions { parrain: true, ..none })
+        }
+        Some("circeparrain") if words.len() == 1 => return Some(Conditions { parrain: true, ..none }),
         // `Hole` (Popeye also reads `Holes`) and one or more square lists (`Hole d4e5`).
         Some("hole") | Some("holes") if words.len() > 1 => {
             let mut holes = mysl_core::Bitboard(0);

@@ -641,6 +641,7 @@ fn random_playouts_restore_the_board_under_each_condition() {
         ("black maximummer", Box::new(|b: &mut Board| b.maximummer = [false, true])),
         ("checkless", Box::new(|b: &mut Board| b.checkless = true)),
         ("annan", Box::new(|b: &mut Board| b.annan = true)),
+        ("circe parrain", Box::new(|b: &mut Board| b.parrain = true)),
         (
             "hole",
             Box::new(|b: &mut Board| {
@@ -1166,4 +1167,90 @@ fn annan_is_parsed_and_solved() {
     let tw = mysl_problems::twin_positions(&p).expect("supported");
     assert!(!tw[0].1.annan && tw[1].1.annan);
     assert_eq!(tw[1].0, "b) AnnanChess");
+}
+
+// ------------------------------------------------------------------------------------ Circe Parrain
+
+#[test]
+fn parrain_captured_piece_is_reborn_after_the_next_move_displaced_by_its_vector() {
+    // Rd1*d5 takes the pawn; it comes back after Black's next move, on d5 moved by that
+    // move's vector: Kh8-g8 (one file left) gives c5, Kh8-h7 (one rank down) d4.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d5")]);
+    b.parrain = true;
+    assert_eq!(texts(&mut b, "d1", "d5"), ["Rd1*d5"]);
+    let _ = play(&mut b, "d1", "d5");
+    assert_eq!(texts(&mut b, "h8", "g8"), ["Kh8-g8[+bPc5]"]);
+    assert_eq!(texts(&mut b, "h8", "h7"), ["Kh8-h7[+bPd4]"]);
+    // The square occupied after the move (Rd5-d4 is not Black's, but a white piece on c5 is):
+    // no rebirth.
+    b.put(sq("c5"), piece(W, "B"));
+    assert_eq!(texts(&mut b, "h8", "g8"), ["Kh8-g8"]);
+    // The rebirth is undone with the move, and a capture that is not taken back is pending.
+    let _ = play(&mut b, "h8", "h7");
+    assert_eq!(b.piece_at(sq("d4")), Some(piece(B, "P")));
+    // Off the board: a capture on the a-file and a move to the left lose the piece.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a1"), (B, "K", "h8"), (B, "S", "a5")]);
+    b.parrain = true;
+    let _ = play(&mut b, "a1", "a5");
+    assert_eq!(texts(&mut b, "h8", "g8"), ["Kh8-g8"]);
+}
+
+#[test]
+fn parrain_pawns_promote_on_the_last_rank_and_step_from_the_first() {
+    // Bb8*c7 takes the white pawn; White's next move Ka1-a2 (one rank up) brings it back on c8,
+    // where it promotes (one move per kind); Ka1-b1 brings it back on d7, a pawn.
+    let mut b = board(&[(W, "K", "a1"), (W, "P", "c7"), (B, "K", "h7"), (B, "B", "b8")]);
+    b.parrain = true;
+    b.side = B;
+    let _ = play(&mut b, "b8", "c7");
+    assert_eq!(texts(&mut b, "a1", "b1"), ["Ka1-b1[+wPd7]"]);
+    assert_eq!(texts(&mut b, "a1", "a2"), ["Ka1-a2[+wPc8=B]", "Ka1-a2[+wPc8=Q]", "Ka1-a2[+wPc8=R]", "Ka1-a2[+wPc8=S]"]);
+    // A black pawn reborn on its first rank (d7 + (0,1) = d8) steps one square from there.
+    let mut b = board(&[(W, "K", "a1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d7")]);
+    b.parrain = true;
+    let _ = play(&mut b, "d1", "d7");
+    let _ = play(&mut b, "h8", "g8");
+    let _ = play(&mut b, "a1", "a2");
+    assert_eq!(b.piece_at(sq("c8")), None);
+    // Black's move Kh8-g8 had the vector (-1, 0): the pawn came back on c7, not on c8.
+    assert_eq!(b.piece_at(sq("c7")), Some(piece(B, "P")));
+    let mut b = board(&[(W, "K", "a1"), (W, "R", "d1"), (B, "K", "h7"), (B, "P", "d7")]);
+    b.parrain = true;
+    let _ = play(&mut b, "d1", "d7");
+    let _ = play(&mut b, "h7", "h8");
+    assert_eq!(b.piece_at(sq("d8")), Some(piece(B, "P")));
+    let _ = play(&mut b, "a1", "a2");
+    assert_eq!(targets(&mut b, "d8"), Vec::<String>::new(), "d7 is the white rook's");
+    let _ = play(&mut b, "h8", "g8");
+    let _ = play(&mut b, "d7", "e7");
+    // One step (no double step) and the diagonal capture, as Popeye's pawn from its base square
+    // under Parrain.
+    assert_eq!(targets(&mut b, "d8"), ["d7", "e7"]);
+}
+
+#[test]
+fn parrain_is_parsed_and_solved() {
+    // h#1 White Kc7 Rc3 Bf1 Pb3, Black Ka8 Sb1. 1.Sb1*c3 Bf1-d3: the bishop's vector (-2,+2)
+    // brings the rook back on c3 + (-2,+2) = a5, checking along a6-a7; a7 is covered by it, b7
+    // and b8 by Kc7, the knight on c3 reaches neither a5 nor a6/a7: mate. Other tries: 1.Sa3
+    // or 1.Sd2, then only Bg2+ checks (a7 free); 1.Ka7 has no mate (Rc3-a3 is blocked by b3).
+    // Orthodox: no solution (nothing comes back).
+    let text = "BeginProblem\nstip h#1\npieces white Kc7 Rc3 Bf1 Pb3 black Ka8 Sb1\n";
+    assert!(solve_lines(&format!("{text}EndProblem\n")).is_empty());
+    assert_eq!(solve_lines(&format!("{text}condition Circe Parrain\nEndProblem\n")), ["1.Sb1*c3 Bf1-d3[+wRa5] #"]);
+    let cond = |c: &str| parse_problems(&format!("{text}condition {c}\nEndProblem\n")).remove(0).expect("parsed");
+    for c in ["Circe Parrain", "CirceParrain", "circe parrain"] {
+        let p = cond(c);
+        assert!(p.conditions.parrain && p.unsupported.is_empty(), "{c}: {:?}", p.unsupported);
+    }
+    assert!(!cond("Circe Parrain Madrasi").unsupported.is_empty());
+    // Outside help play: not supported yet.
+    let p = parse_problems("BeginProblem\nstip #2\npieces white Ka1 black Kh8\ncondition Circe Parrain\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+    let t = "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ntwin condition Circe Parrain\nEndProblem\n";
+    let p = parse_problems(t).remove(0).expect("parsed");
+    let tw = mysl_problems::twin_positions(&p).expect("supported");
+    assert_eq!(tw[1].0, "b) Circe Parrain");
 }
