@@ -113,12 +113,21 @@ pub struct Effects {
     ghost_pushed: bool,
     ghost_summoned: Option<(u8, u8, Piece)>,
     uncapturable: Bitboard,
+    /// Circe Parrain: the capture waiting for its rebirth before the move, and the piece reborn
+    /// by this move (square, piece as placed).
+    parrain_before: Option<(u8, Piece)>,
+    parrain_reborn: Option<(u8, Piece)>,
 }
 
 impl Effects {
     /// Breton: the square and piece removed after the capture, if any.
     pub fn breton_removed(&self) -> Option<(u8, Piece)> {
         self.breton
+    }
+
+    /// Circe Parrain: the piece reborn after this move (square, piece as placed), if any.
+    pub fn parrain_reborn(&self) -> Option<(u8, Piece)> {
+        self.parrain_reborn
     }
 
     /// Chameleon pursuit: did the moved piece change sides?
@@ -262,6 +271,20 @@ pub struct Board {
     /// passes over a hole (lines end there as at the edge; a hole is no hurdle); they count as
     /// occupied in [`Board::occupied`].
     pub holes: Bitboard,
+    /// Condition AnnanChess (Popeye's default type A): a piece with a piece of its own colour
+    /// directly behind it (one rank towards its own side: below a white piece, above a black one)
+    /// moves, captures and checks as that piece (its *annaniser*) would from its own square; kings
+    /// annanise and are annanised like any other piece. See [`Board::annan_walker`].
+    pub annan: bool,
+    /// Condition Circe Parrain: a piece captured (not a king) is reborn after the next move (the
+    /// captured side's), on the square displaced from the capture square by that move's vector
+    /// (the sum of its piece movements: king and rook for castling), if that square is on the
+    /// board and empty after the move; else it is gone. A pawn reborn on its last rank promotes
+    /// (the choice is [`Move::extra`], a kind); a pawn on its own first rank steps one square.
+    pub parrain: bool,
+    /// Circe Parrain: the capture of the last move (capture square, captured piece), waiting
+    /// for its rebirth; part of the hash key.
+    pub parrain_pending: Option<(u8, Piece)>,
     /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
     /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
     checkless_depth: u8,
@@ -321,6 +344,9 @@ impl Board {
             uncapturable: Bitboard(0),
             checkless: false,
             holes: Bitboard(0),
+            annan: false,
+            parrain: false,
+            parrain_pending: None,
             checkless_depth: 0,
             ext_undo: Vec::new(),
             promotion_fairies: 0,
@@ -373,6 +399,9 @@ impl Board {
         if self.bul.any() {
             k ^= splitmix(self.bul.0 ^ 0x6275_6c00_0000_0000);
         }
+        if let Some((cs, p)) = self.parrain_pending {
+            k ^= splitmix(0x7061_7200_0000_0000 ^ z_piece(p, cs));
+        }
         if self.ghost_chess {
             k ^= splitmix(self.uncapturable.0 ^ 0x7563_0000_0000_0000);
             for (i, &(g, p)) in self.ghosts[..self.n_ghosts as usize].iter().enumerate() {
@@ -399,6 +428,10 @@ impl Board {
             || self.ghost_chess
             // A checking move is legal only if it mates: no move is legal without the test.
             || self.checkless
+            // Annan: a piece's walk depends on the piece behind it.
+            || self.annan
+            // Circe Parrain: a rebirth may check or block a check.
+            || self.parrain
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             || self.andernach
@@ -547,6 +580,7 @@ impl Board {
             || self.bul.any()
             || self.transmuted_kings
             || self.anticirce.plain()
+            || self.annan
         {
             return self.attacked_checked(s, by);
         }
@@ -621,6 +655,12 @@ impl Board {
             }
             let hit = if p.kind == walk::KING && self.transmuted_kings {
                 self.transmuted_king_attacks(f, by, s)
+            } else if self.annan {
+                // Annan: the piece attacks with its annaniser's walk; a pawn walk on its own
+                // first rank attacks nothing (it has no moves there).
+                let w = self.annan_walker(f, p);
+                let first = if by == Color::White { 0 } else { 7 };
+                !(w.kind == walk::PAWN && f / 8 == first) && self.piece_attacks(f, w, s)
             } else {
                 self.piece_attacks(f, p, s)
             };
@@ -655,6 +695,18 @@ impl Board {
             return true;
         }
         false
+    }
+
+    /// AnnanChess: the piece whose walk the piece `p` on `f` moves with: the piece of its colour
+    /// directly behind it (on `f - 8` for White, `f + 8` for Black; Popeye's `annanises`, type A:
+    /// any piece, kings included), else `p` itself. Only the kind counts; the colour is `p`'s.
+    #[inline]
+    pub fn annan_walker(&self, f: u8, p: Piece) -> Piece {
+        let rear = if p.color == Color::White { f.checked_sub(8) } else { Some(f + 8).filter(|&r| r < 64) };
+        match rear.and_then(|r| self.squares[r as usize]) {
+            Some(q) if q.color == p.color => Piece { color: p.color, kind: q.kind },
+            _ => p,
+        }
     }
 
     /// Plain AntiCirce: could the piece `p` on `f` capture on `s` (a plain capture, no en passant)
@@ -1376,6 +1428,9 @@ impl Board {
         if self.anticirce != AntiCirce::Off {
             self.anticirce_choices(start, out);
         }
+        if self.parrain {
+            self.parrain_choices(start, out);
+        }
         if self.uncapturable.any() {
             // Uncapturable pieces (ghosts) are not taken.
             let mut w = start;
@@ -1391,6 +1446,65 @@ impl Board {
                 }
             }
             out.truncate(w);
+        }
+    }
+
+    /// Circe Parrain: the rebirth square of the capture on `cs` after the move `m`: `cs` moved by
+    /// the vector of `m` (departure to arrival, plus the rook's for castling), if on the board.
+    pub fn parrain_square(&self, m: Move, cs: u8) -> Option<u8> {
+        let d = |a: u8, b: u8| ((b % 8) as i8 - (a % 8) as i8, (b / 8) as i8 - (a / 8) as i8);
+        let (mut dx, mut dy) = d(m.from, m.to);
+        if let Special::Castle { rook_from, rook_to } = m.special {
+            let (rx, ry) = d(rook_from, rook_to);
+            dx += rx;
+            dy += ry;
+        }
+        offset(cs, (dx, dy))
+    }
+
+    /// Circe Parrain: a pawn waiting for its rebirth that would be reborn on its last rank
+    /// promotes; each move among `out[start..]` that reborns it there becomes one move per
+    /// promotion kind ([`Move::extra`]). Whether the square is free after the move is decided
+    /// as [`Board::make`] does (the move's arrival and the castling rook's squares taken, its
+    /// departure, the rook's departure and an en-passant victim's square freed).
+    fn parrain_choices(&self, start: usize, out: &mut Vec<Move>) {
+        let Some((cs, p)) = self.parrain_pending else { return };
+        if p.kind != walk::PAWN {
+            return;
+        }
+        let last = if p.color == Color::White { 7 } else { 0 };
+        let end = out.len();
+        for i in start..end {
+            let m = out[i];
+            let Some(r) = self.parrain_square(m, cs) else { continue };
+            if r / 8 != last || r == m.to {
+                continue;
+            }
+            let mut free = self.squares[r as usize].is_none() || r == m.from;
+            match m.special {
+                Special::Castle { rook_from, rook_to } => {
+                    free = (free || r == rook_from) && r != rook_to;
+                }
+                Special::EnPassant { cap } if r == cap => free = true,
+                _ => {}
+            }
+            if !free {
+                continue;
+            }
+            let mut kinds: Vec<Kind> = walk::PROMOTIONS.to_vec();
+            let mut fairies = self.promotion_fairies;
+            while fairies != 0 {
+                kinds.push(fairies.trailing_zeros() as Kind);
+                fairies &= fairies - 1;
+            }
+            for (j, &k) in kinds.iter().enumerate() {
+                let v = Move { extra: k, ..m };
+                if j == 0 {
+                    out[i] = v;
+                } else {
+                    out.push(v);
+                }
+            }
         }
     }
 
@@ -1603,6 +1717,13 @@ impl Board {
                     continue;
                 }
             }
+            if self.annan {
+                let w = self.annan_walker(f, p);
+                if w.kind != p.kind {
+                    self.annan_moves(f, p, w.kind, occ, out);
+                    continue;
+                }
+            }
             let targets = match KINDS[p.kind as usize].walk {
                 Walk::King => attacks::king_attacks(from),
                 Walk::Queen => attacks::queen_attacks(from, occ),
@@ -1620,6 +1741,63 @@ impl Board {
             }
         }
         self.castling_moves(out);
+    }
+
+    /// AnnanChess: the moves of the piece `p` on `f` with the walk of kind `kind` (its
+    /// annaniser's, another kind than its own). A pawn that arrives on its last rank this way
+    /// promotes (Popeye promotes a pawn that stands on its promotion square, whatever walk took
+    /// it there); a pawn may land on its own first rank, where it has no moves of its own. Another
+    /// piece moving with a pawn walk steps, double-steps from its second rank, captures
+    /// diagonally and takes en passant like a pawn, but never promotes and its double step gives
+    /// no en-passant right (only a pawn's does).
+    #[inline(never)]
+    fn annan_moves(&self, f: u8, p: Piece, kind: Kind, occ: Bitboard, out: &mut Vec<Move>) {
+        let us = p.color;
+        let theirs = self.color_bb(!us);
+        if kind == walk::PAWN {
+            let start = out.len();
+            self.pawn_moves(f, us, theirs, occ, out);
+            // Not a pawn: no promotion (one move per arrival square), no en-passant right.
+            let mut w = start;
+            for i in start..out.len() {
+                let mut m = out[i];
+                match m.special {
+                    Special::Promote(k) if k != walk::PROMOTIONS[0] => continue,
+                    Special::Promote(_) | Special::Double => m.special = Special::None,
+                    _ => {}
+                }
+                out[w] = m;
+                w += 1;
+            }
+            out.truncate(w);
+            return;
+        }
+        let from = sq(f);
+        let targets = match KINDS[kind as usize].walk {
+            Walk::King => attacks::king_attacks(from),
+            Walk::Queen => attacks::queen_attacks(from, occ),
+            Walk::Rook => attacks::rook_attacks(from, occ),
+            Walk::Bishop => attacks::bishop_attacks(from, occ),
+            Walk::Knight => attacks::knight_attacks(from),
+            _ => self.fairy_targets(f, kind, us),
+        } & !(self.color_bb(us) | self.holes);
+        let last = if us == Color::White { 7 } else { 0 };
+        for to in targets {
+            let to = to as u8;
+            if p.kind == walk::PAWN && to / 8 == last {
+                let mut kinds = self.promotion_fairies;
+                for k in walk::PROMOTIONS {
+                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
+                }
+                while kinds != 0 {
+                    let k = kinds.trailing_zeros() as Kind;
+                    kinds &= kinds - 1;
+                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
+                }
+            } else {
+                out.push(Move { from: f, to, special: Special::None, extra: NO_EXTRA });
+            }
+        }
     }
 
     fn pawn_moves(&self, f: u8, us: Color, theirs: Bitboard, occ: Bitboard, out: &mut Vec<Move>) {
@@ -1646,7 +1824,10 @@ impl Board {
             }
         };
         // Pawns on their own first rank cannot move (Popeye allows them only with fairy conditions).
-        if rank == last || (us == Color::White && rank == 0) || (us == Color::Black && rank == 7) {
+        // Circe Parrain: a pawn reborn on its first rank steps one square (Popeye's
+        // `pawn_get_no_capture_length`).
+        let first = (us == Color::White && rank == 0) || (us == Color::Black && rank == 7);
+        if rank == last || (first && !self.parrain) {
             return;
         }
         let one = (f as i8 + dir) as u8;
@@ -1723,6 +1904,29 @@ impl Board {
             uncapturable: self.uncapturable,
             ..Effects::default()
         };
+        if self.parrain {
+            e.parrain_before = self.parrain_pending;
+            if let Some((cs, p)) = self.parrain_pending {
+                if let Some(r) = self.parrain_square(m, cs) {
+                    if self.squares[r as usize].is_none() {
+                        let last = if p.color == Color::White { 7 } else { 0 };
+                        let kind = if p.kind == walk::PAWN && r / 8 == last {
+                            if m.extra == NO_EXTRA {
+                                walk::QUEEN
+                            } else {
+                                m.extra as Kind
+                            }
+                        } else {
+                            p.kind
+                        };
+                        let q = Piece { color: p.color, kind };
+                        self.add(r, q);
+                        e.parrain_reborn = Some((r, q));
+                    }
+                }
+            }
+            self.parrain_pending = captured.filter(|&(_, c)| c.kind != walk::KING);
+        }
         if m.extra != NO_EXTRA && self.anticirce != AntiCirce::Off {
             // AntiCirce: the capturer goes to its rebirth square (and promotes there if it is a
             // pawn on its last rank).
@@ -1835,6 +2039,12 @@ impl Board {
             }
             self.uncapturable = e.uncapturable;
         }
+        if self.parrain {
+            if let Some((r, q)) = e.parrain_reborn {
+                self.remove(r, q);
+            }
+            self.parrain_pending = e.parrain_before;
+        }
         if let Some((r, placed)) = e.anti {
             let q = self.squares[r as usize].expect("reborn capturer");
             self.remove(r, q);
@@ -1869,6 +2079,7 @@ impl Board {
             || self.anticirce != AntiCirce::Off
             || self.ghost_chess
             || self.bul.any()
+            || self.parrain
     }
 
     /// The condition effects of the move `u` was returned for, while it is the last move made
@@ -2086,6 +2297,8 @@ impl Board {
             andernach: self.andernach,
             checkless: self.checkless,
             holes: self.holes,
+            annan: self.annan,
+            parrain: self.parrain,
         }
     }
 
@@ -2104,6 +2317,9 @@ impl Board {
         self.andernach = c.andernach;
         self.checkless = c.checkless;
         self.holes = c.holes;
+        self.annan = c.annan;
+        self.parrain = c.parrain;
+        self.parrain_pending = None;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -2146,6 +2362,8 @@ pub struct Conditions {
     pub checkless: bool,
     /// Condition Hole: the squares that are holes.
     pub holes: Bitboard,
+    pub annan: bool,
+    pub parrain: bool,
 }
 
 impl Conditions {
@@ -2164,6 +2382,8 @@ impl Conditions {
         andernach: false,
         checkless: false,
         holes: Bitboard(0),
+        annan: false,
+        parrain: false,
     };
 }
 

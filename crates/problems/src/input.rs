@@ -111,6 +111,12 @@ impl Conditions {
         if self.checkless {
             v.push("ChecklessChess".into());
         }
+        if self.annan {
+            v.push("AnnanChess".into());
+        }
+        if self.parrain {
+            v.push("Circe Parrain".into());
+        }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
@@ -913,7 +919,7 @@ impl Parser<'_> {
 /// `CirceClone` (= `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `Madrasi`, `Isardam` and their
 /// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiCirce` (plain, Calvet or Cheylan), `AntiSuperCirce`,
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
-/// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`. `None` for anything else (another condition, an option or parameter we do
+/// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`. `None` for anything else (another condition, an option or parameter we do
 /// not implement such as `RexInclusive` or `TypeB`, a condition above with one it does not
 /// combine with), which makes the problem unsupported.
 fn parse_conditions(words: &[String]) -> Option<Conditions> {
@@ -955,6 +961,20 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         Some(w) if words.len() == 1 && w.len() >= 6 && "checklesschess".starts_with(w) => {
             return Some(Conditions { checkless: true, ..none })
         }
+        // `AnnanChess` (a unique prefix: `Annan`), Popeye's default type A, also named (`TypeA`);
+        // types B, C, D (kings excepted as annaniser or annanised) are not supported.
+        Some(w) if w.len() >= 5 && "annanchess".starts_with(w) => {
+            return match words.get(1).map(|t| t.to_ascii_lowercase()) {
+                None => Some(Conditions { annan: true, ..none }),
+                Some(t) if t == "typea" && words.len() == 2 => Some(Conditions { annan: true, ..none }),
+                _ => None,
+            };
+        }
+        // `Circe Parrain` (also `CirceParrain`), alone.
+        Some("circe") if words.len() == 2 && words[1].eq_ignore_ascii_case("parrain") => {
+            return Some(Conditions { parrain: true, ..none })
+        }
+        Some("circeparrain") if words.len() == 1 => return Some(Conditions { parrain: true, ..none }),
         // `Hole` (Popeye also reads `Holes`) and one or more square lists (`Hole d4e5`).
         Some("hole") | Some("holes") if words.len() > 1 => {
             let mut holes = mysl_core::Bitboard(0);

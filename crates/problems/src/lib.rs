@@ -244,6 +244,11 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         if board.chameleon_pursuit && (stip.play != Play::Help || stip.series || p.options.set_play) {
             return Err(SolveError::Unsupported("ChameleonPursuit outside help play without set play".into()));
         }
+        // Circe Parrain: a null move (threats, series, set play) would need Popeye's rule for the
+        // rebirth after it; help play only so far.
+        if board.parrain && (stip.play != Play::Help || stip.series || p.options.set_play) {
+            return Err(SolveError::Unsupported("Circe Parrain outside help play without set play".into()));
+        }
         validate(&board, &p.options)?;
         if board.holes.any() {
             validate_holes(&board, p)?;

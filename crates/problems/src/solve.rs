@@ -1178,6 +1178,17 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         let c = if rp.color == Color::White { 'w' } else { 'b' };
         s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
     }
+    if let Some((r, rp)) = fx.parrain_reborn() {
+        // Circe Parrain: the piece captured by the move before is reborn, `[+bPc5]`; a pawn
+        // reborn on its last rank as the promoted piece, `[+wPc8=Q]`.
+        let c = if rp.color == Color::White { 'w' } else { 'b' };
+        let last = if rp.color == Color::White { 7 } else { 0 };
+        if rp.kind != walk::PAWN && r / 8 == last && m.extra as usize == rp.kind as usize {
+            s.push_str(&format!("[+{c}P{}={}]", square_name(r), KINDS[rp.kind as usize].code));
+        } else {
+            s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
+        }
+    }
     if let Some((g, gp)) = fx.ghost_summoned() {
         // Ghost chess: the ghost comes back, uncapturable: `[+wuPc3]`.
         let c = if gp.color == Color::White { 'w' } else { 'b' };

@@ -640,6 +640,8 @@ fn random_playouts_restore_the_board_under_each_condition() {
         ("andernach", Box::new(|b: &mut Board| b.andernach = true)),
         ("black maximummer", Box::new(|b: &mut Board| b.maximummer = [false, true])),
         ("checkless", Box::new(|b: &mut Board| b.checkless = true)),
+        ("annan", Box::new(|b: &mut Board| b.annan = true)),
+        ("circe parrain", Box::new(|b: &mut Board| b.parrain = true)),
         (
             "hole",
             Box::new(|b: &mut Board| {
@@ -1069,4 +1071,186 @@ fn anticirce_is_parsed_and_solved() {
     let p = parse_problems(text).remove(0).expect("parsed");
     let t = mysl_problems::twin_positions(&p).expect("supported");
     assert_eq!(t[1].0, "b) AntiCirce Cheylan");
+}
+
+// ------------------------------------------------------------------------------------ AnnanChess
+
+#[test]
+fn annan_piece_moves_as_the_own_piece_behind_it() {
+    // Sd2 with Rd1 behind it moves as a rook: up the file to the pawn d6 (taken), along the
+    // second rank; the rook itself (nothing behind it) is a rook.
+    let mut b = board(&[(W, "K", "h3"), (W, "R", "d1"), (W, "S", "d2"), (B, "K", "h8"), (B, "P", "d6")]);
+    b.annan = true;
+    assert_eq!(targets(&mut b, "d2"), ["a2", "b2", "c2", "d3", "d4", "d5", "d6", "e2", "f2", "g2", "h2"]);
+    assert_eq!(texts(&mut b, "d2", "d6"), ["Sd2*d6"]);
+    assert_eq!(targets(&mut b, "d1"), ["a1", "b1", "c1", "e1", "f1", "g1", "h1"]);
+    b.annan = false;
+    assert_eq!(targets(&mut b, "d2"), ["b1", "b3", "c4", "e4", "f1", "f3"]);
+    // A knight with a pawn behind it moves as a pawn: one step (d3 is not its second rank), a
+    // diagonal capture, no promotion; the pawn behind it is blocked.
+    let mut b = board(&[(W, "K", "h3"), (W, "P", "d2"), (W, "S", "d3"), (B, "K", "h8"), (B, "P", "e4")]);
+    b.annan = true;
+    assert_eq!(targets(&mut b, "d3"), ["d4", "e4"]);
+    assert!(targets(&mut b, "d2").is_empty());
+    // A king annanises (the bishop moves as a king) and is annanised (the king moves as a rook).
+    let mut b = board(&[(W, "K", "c4"), (W, "B", "c5"), (W, "R", "c3"), (B, "K", "h8")]);
+    b.annan = true;
+    assert_eq!(targets(&mut b, "c5"), ["b4", "b5", "b6", "c6", "d4", "d5", "d6"]);
+    assert_eq!(targets(&mut b, "c4"), ["a4", "b4", "d4", "e4", "f4", "g4", "h4"]);
+    // Black's rear is above: Sd7 under Rd8 moves as a rook.
+    let mut b = board(&[(W, "K", "h1"), (B, "K", "a1"), (B, "R", "d8"), (B, "S", "d7")]);
+    b.annan = true;
+    b.side = B;
+    assert_eq!(targets(&mut b, "d7"), ["a7", "b7", "c7", "d1", "d2", "d3", "d4", "d5", "d6", "e7", "f7", "g7", "h7"]);
+}
+
+#[test]
+fn annan_pawns_promote_by_any_walk_and_stay_on_their_first_rank() {
+    // Pb7 under Rb6 moves as a rook: b7-b8 promotes (the piece on the promotion square is a
+    // pawn), b7-a7 does not.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "b6"), (W, "P", "b7"), (B, "K", "h5")]);
+    b.annan = true;
+    assert_eq!(texts(&mut b, "b7", "b8"), ["b7-b8=B", "b7-b8=Q", "b7-b8=R", "b7-b8=S"]);
+    assert_eq!(texts(&mut b, "b7", "a7"), ["b7-a7"]);
+    // Pc2 over Bc1 moves as a bishop, also to its first rank (b1, d1), where it has no moves
+    // (nothing can stand behind it) and attacks nothing.
+    let mut b = board(&[(W, "K", "h3"), (W, "B", "c1"), (W, "P", "c2"), (B, "K", "h8")]);
+    b.annan = true;
+    assert_eq!(targets(&mut b, "c2"), ["a4", "b1", "b3", "d1", "d3", "e4", "f5", "g6", "h7"]);
+    let _ = play(&mut b, "c2", "b1");
+    b.side = W;
+    assert!(targets(&mut b, "b1").is_empty());
+    let mut b = board(&[(W, "K", "h3"), (W, "P", "b1"), (B, "K", "c2")]);
+    b.annan = true;
+    assert!(!b.in_check(B));
+}
+
+#[test]
+fn annan_checks_follow_the_annaniser_walk() {
+    // Sg6 under Rg5 attacks as a rook: Kh6 is in check, Kh8 (a knight's target) is not.
+    let mut b = board(&[(W, "K", "a1"), (W, "R", "g5"), (W, "S", "g6"), (B, "K", "h6")]);
+    b.annan = true;
+    assert!(b.in_check(B));
+    b.annan = false;
+    assert!(!b.in_check(B));
+    let mut b = board(&[(W, "K", "a1"), (W, "R", "g5"), (W, "S", "g6"), (B, "K", "h8")]);
+    b.annan = true;
+    assert!(!b.in_check(B));
+    b.annan = false;
+    assert!(b.in_check(B));
+    // Black: Sd7 under Rd8 checks Kh7 along the 7th rank.
+    let mut b = board(&[(W, "K", "h7"), (B, "K", "a1"), (B, "R", "d8"), (B, "S", "d7")]);
+    b.annan = true;
+    assert!(b.in_check(W));
+}
+
+#[test]
+fn annan_is_parsed_and_solved() {
+    // #1 White Kc7 Rh2 Sa3, Black Ka8. Orthodox there is no mate (Rh8+ Ka7; the knight never
+    // reaches a8). In AnnanChess 1.Rh2-a2 # : the rook arrives behind Sa3, which now moves and
+    // checks as a rook up the a-file (a4-a7 empty), covering a7; Kc7 covers b7 and b8. Rh8+ is
+    // no mate (a7 is free: the knight on a3 is a knight again while a2 is empty).
+    let text = "BeginProblem\nstip #1\npieces white Kc7 Rh2 Sa3 black Ka8\n";
+    assert!(solve_lines(&format!("{text}EndProblem\n")).is_empty());
+    assert_eq!(solve_lines(&format!("{text}condition AnnanChess\nEndProblem\n")), ["1.Rh2-a2 # !"]);
+    let cond = |c: &str| parse_problems(&format!("{text}condition {c}\nEndProblem\n")).remove(0).expect("parsed");
+    for c in ["AnnanChess", "annan", "AnnanChess TypeA"] {
+        let p = cond(c);
+        assert!(p.conditions.annan && p.unsupported.is_empty(), "{c}: {:?}", p.unsupported);
+    }
+    // Types B, C, D and combinations: not supported yet.
+    for c in ["AnnanChess TypeB", "AnnanChess TypeC", "AnnanChess TypeD", "AnnanChess Circe"] {
+        assert!(!cond(c).unsupported.is_empty(), "{c}");
+    }
+    let t = "BeginProblem\nstip #2\npieces white Ka1 black Kh8\ntwin condition AnnanChess\nEndProblem\n";
+    let p = parse_problems(t).remove(0).expect("parsed");
+    let tw = mysl_problems::twin_positions(&p).expect("supported");
+    assert!(!tw[0].1.annan && tw[1].1.annan);
+    assert_eq!(tw[1].0, "b) AnnanChess");
+}
+
+// ------------------------------------------------------------------------------------ Circe Parrain
+
+#[test]
+fn parrain_captured_piece_is_reborn_after_the_next_move_displaced_by_its_vector() {
+    // Rd1*d5 takes the pawn; it comes back after Black's next move, on d5 moved by that
+    // move's vector: Kh8-g8 (one file left) gives c5, Kh8-h7 (one rank down) d4.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d5")]);
+    b.parrain = true;
+    assert_eq!(texts(&mut b, "d1", "d5"), ["Rd1*d5"]);
+    let _ = play(&mut b, "d1", "d5");
+    assert_eq!(texts(&mut b, "h8", "g8"), ["Kh8-g8[+bPc5]"]);
+    assert_eq!(texts(&mut b, "h8", "h7"), ["Kh8-h7[+bPd4]"]);
+    // The square occupied after the move (Rd5-d4 is not Black's, but a white piece on c5 is):
+    // no rebirth.
+    b.put(sq("c5"), piece(W, "B"));
+    assert_eq!(texts(&mut b, "h8", "g8"), ["Kh8-g8"]);
+    // The rebirth is undone with the move, and a capture that is not taken back is pending.
+    let _ = play(&mut b, "h8", "h7");
+    assert_eq!(b.piece_at(sq("d4")), Some(piece(B, "P")));
+    // Off the board: a capture on the a-file and a move to the left lose the piece.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a1"), (B, "K", "h8"), (B, "S", "a5")]);
+    b.parrain = true;
+    let _ = play(&mut b, "a1", "a5");
+    assert_eq!(texts(&mut b, "h8", "g8"), ["Kh8-g8"]);
+}
+
+#[test]
+fn parrain_pawns_promote_on_the_last_rank_and_step_from_the_first() {
+    // Bb8*c7 takes the white pawn; White's next move Ka1-a2 (one rank up) brings it back on c8,
+    // where it promotes (one move per kind); Ka1-b1 brings it back on d7, a pawn.
+    let mut b = board(&[(W, "K", "a1"), (W, "P", "c7"), (B, "K", "h7"), (B, "B", "b8")]);
+    b.parrain = true;
+    b.side = B;
+    let _ = play(&mut b, "b8", "c7");
+    assert_eq!(texts(&mut b, "a1", "b1"), ["Ka1-b1[+wPd7]"]);
+    assert_eq!(texts(&mut b, "a1", "a2"), ["Ka1-a2[+wPc8=B]", "Ka1-a2[+wPc8=Q]", "Ka1-a2[+wPc8=R]", "Ka1-a2[+wPc8=S]"]);
+    // A black pawn reborn on its first rank (d7 + (0,1) = d8) steps one square from there.
+    let mut b = board(&[(W, "K", "a1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d7")]);
+    b.parrain = true;
+    let _ = play(&mut b, "d1", "d7");
+    let _ = play(&mut b, "h8", "g8");
+    let _ = play(&mut b, "a1", "a2");
+    assert_eq!(b.piece_at(sq("c8")), None);
+    // Black's move Kh8-g8 had the vector (-1, 0): the pawn came back on c7, not on c8.
+    assert_eq!(b.piece_at(sq("c7")), Some(piece(B, "P")));
+    let mut b = board(&[(W, "K", "a1"), (W, "R", "d1"), (B, "K", "h7"), (B, "P", "d7")]);
+    b.parrain = true;
+    let _ = play(&mut b, "d1", "d7");
+    let _ = play(&mut b, "h7", "h8");
+    assert_eq!(b.piece_at(sq("d8")), Some(piece(B, "P")));
+    let _ = play(&mut b, "a1", "a2");
+    assert_eq!(targets(&mut b, "d8"), Vec::<String>::new(), "d7 is the white rook's");
+    let _ = play(&mut b, "h8", "g8");
+    let _ = play(&mut b, "d7", "e7");
+    // One step (no double step) and the diagonal capture, as Popeye's pawn from its base square
+    // under Parrain.
+    assert_eq!(targets(&mut b, "d8"), ["d7", "e7"]);
+}
+
+#[test]
+fn parrain_is_parsed_and_solved() {
+    // h#1 White Kc7 Rc3 Bf1 Pb3, Black Ka8 Sb1. 1.Sb1*c3 Bf1-d3: the bishop's vector (-2,+2)
+    // brings the rook back on c3 + (-2,+2) = a5, checking along a6-a7; a7 is covered by it, b7
+    // and b8 by Kc7, the knight on c3 reaches neither a5 nor a6/a7: mate. Other tries: 1.Sa3
+    // or 1.Sd2, then only Bg2+ checks (a7 free); 1.Ka7 has no mate (Rc3-a3 is blocked by b3).
+    // Orthodox: no solution (nothing comes back).
+    let text = "BeginProblem\nstip h#1\npieces white Kc7 Rc3 Bf1 Pb3 black Ka8 Sb1\n";
+    assert!(solve_lines(&format!("{text}EndProblem\n")).is_empty());
+    assert_eq!(solve_lines(&format!("{text}condition Circe Parrain\nEndProblem\n")), ["1.Sb1*c3 Bf1-d3[+wRa5] #"]);
+    let cond = |c: &str| parse_problems(&format!("{text}condition {c}\nEndProblem\n")).remove(0).expect("parsed");
+    for c in ["Circe Parrain", "CirceParrain", "circe parrain"] {
+        let p = cond(c);
+        assert!(p.conditions.parrain && p.unsupported.is_empty(), "{c}: {:?}", p.unsupported);
+    }
+    assert!(!cond("Circe Parrain Madrasi").unsupported.is_empty());
+    // Outside help play: not supported yet.
+    let p = parse_problems("BeginProblem\nstip #2\npieces white Ka1 black Kh8\ncondition Circe Parrain\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+    let t = "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ntwin condition Circe Parrain\nEndProblem\n";
+    let p = parse_problems(t).remove(0).expect("parsed");
+    let tw = mysl_problems::twin_positions(&p).expect("supported");
+    assert_eq!(tw[1].0, "b) Circe Parrain");
 }

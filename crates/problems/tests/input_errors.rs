@@ -71,7 +71,7 @@ fn fairy_pieces_and_conditions_are_unsupported_not_errors() {
         ("BeginProblem\nstip h#2\npieces white Ka1 Ld4 black Kh8\nEndProblem\n", "locust"),
         ("BeginProblem\nstip h#2\npieces white Ka1 SSd4 black Kh8\nEndProblem\n", "SS"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Madrasi RexInclusive\nEndProblem\n", "RexInclusive"),
-        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe Parrain\nEndProblem\n", "Parrain"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe Parrain Madrasi\nEndProblem\n", "Parrain"),
         (
             "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe\ntwin condition AntiCirce Cage\nEndProblem\n",
             "AntiCirce Cage",
@@ -133,7 +133,7 @@ proptest! {
         Just("Breton"), Just("bgl"), Just("4.5"), Just("1.005"), Just("-"), Just("chameleonp"), Just("antisup"),
         Just("TransmutedKings"), Just("Pepo"), Just("ghostchess"), Just("bul"), Just("B1d4"), Just("nowk"),
         Just("Gb3"), Just("fors"), Just("32/6K1/k7/3n4/8"), Just("60K4k"),
-        Just("ChecklessChess"), Just("Hole"), Just("d4e5"), Just("AntiCirce"), Just("Cheylan"),
+        Just("ChecklessChess"), Just("Hole"), Just("d4e5"), Just("AntiCirce"), Just("Cheylan"), Just("AnnanChess"), Just("TypeB"), Just("Parrain"), Just("CirceParrain"),
     ], 0..60)) {
         let text = words.join(" ");
         for p in parse_problems(&text).into_iter().flatten() {
