@@ -1009,7 +1009,6 @@ fn gives_check<R: Rules>(pos: &mut Position<R>, mv: Move, direct: &[Bitboard; 6]
 /// Three-check with one check to go and a checking move; Extinction with an enemy piece that is the last
 /// of its type under attack (every pseudo-legal move is legal there, so the capture can be played).
 fn variant_win_in_one<R: Rules>(pos: &mut Position<R>) -> bool {
-    use mysl_core::VariantState;
     match R::VARIANT {
         Variant::ThreeCheck => {
             if pos.state().remaining_checks()[pos.turn() as usize] != 1 {
