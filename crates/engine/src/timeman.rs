@@ -57,6 +57,12 @@ impl TimeBudget {
         }
     }
 
+    /// The time a search aims at: the soft limit, or the hard one when only that is set (movetime);
+    /// `None` without a clock.
+    pub fn target(&self) -> Option<Duration> {
+        self.soft.or(self.hard)
+    }
+
     pub fn hard_exceeded(&self, elapsed: Duration) -> bool {
         self.hard.is_some_and(|h| elapsed >= h)
     }

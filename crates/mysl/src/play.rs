@@ -98,11 +98,13 @@ impl<R: Rules> Game<R> {
         Game { pos: start.clone(), start, moves: Vec::new(), sans: Vec::new(), rolls: Vec::new() }
     }
 
-    fn play(&mut self, mv: Move) {
+    /// Plays `mv` and returns its SAN.
+    fn play(&mut self, mv: Move) -> &str {
         self.sans.push(san::move_to_san(&self.pos, mv));
         self.rolls.push(self.pos.state().roll());
         self.moves.push(mv);
         self.pos.play_unchecked(mv);
+        self.sans.last().map_or("", String::as_str)
     }
 
     /// Takes back `n` moves (false if there are fewer). In dice chess the position gets back the roll
@@ -363,8 +365,7 @@ fn play<R: Rules>(
             }
             c[turn as usize] = c[turn as usize] - used + increment;
         }
-        println!("{side} plays {}", san::move_to_san(&game.pos, mv));
-        game.play(mv);
+        println!("{side} plays {}", game.play(mv));
     }
     if let Some((r, reason)) = &result {
         print!("\n{}", draw_board(&game.pos, flipped, args.ascii, game.moves.last().copied()));

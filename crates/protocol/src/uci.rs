@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use mysl_core::{dispatch_variant, Variant};
 use mysl_engine::score::mate_in;
+use mysl_engine::timeman::TimeBudget;
 use mysl_engine::tt::Bound;
 use mysl_engine::{Limits, SearchInfo, SearchResult};
 
@@ -278,17 +279,12 @@ impl Uci {
 
     fn start_search(&mut self, mut limits: Limits, ponder: bool) {
         self.generation.fetch_add(1, Ordering::Relaxed);
-        if !ponder {
-            // A `ponderhit` belongs to the last `go ponder` only.
-            if let Ok(mut p) = self.session.pondering.lock() {
-                *p = None;
-            }
+        // A `ponderhit` belongs to the last `go ponder` only.
+        if let Ok(mut p) = self.session.pondering.lock() {
+            *p = ponder.then(|| limits.clone());
         }
         if ponder {
             // Think on the opponent's time until `ponderhit` (then the clock applies) or `stop`.
-            if let Ok(mut p) = self.session.pondering.lock() {
-                *p = Some(limits.clone());
-            }
             limits.infinite = true;
             limits.clock = None;
         }
@@ -298,14 +294,11 @@ impl Uci {
 
     fn ponderhit(&mut self) {
         let limits = self.session.pondering.lock().ok().and_then(|mut p| p.take());
-        let Some(limits) = limits else { return };
-        let budget = match (limits.movetime, limits.clock) {
-            (Some(mt), _) => mt,
-            (None, Some((time, inc, mtg))) => {
-                let usable = time.saturating_sub(self.session.options.move_overhead);
-                (usable / mtg.unwrap_or(30).max(2) + inc * 3 / 4).min(usable / 2)
-            }
-            _ => return, // ponder without a clock: runs until `stop`
+        let Some(mut limits) = limits else { return };
+        // From the ponderhit on, the move gets what the time manager gives a normal search.
+        limits.move_overhead = self.session.options.move_overhead;
+        let Some(budget) = TimeBudget::from_limits(&limits, 0).target() else {
+            return; // ponder without a clock: runs until `stop`
         };
         let stop = self.session.stop_flag();
         let generation = self.generation.clone();
