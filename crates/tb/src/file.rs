@@ -1,14 +1,14 @@
-//! Table files (format version 2).
+//! Table files (format version 3).
 //!
 //! Layout, all integers little-endian:
 //!
 //! | bytes | content |
 //! |---|---|
 //! | 8 | magic `MYSLTB\r\n` |
-//! | 4 | format version (2) |
+//! | 4 | format version (3) |
 //! | 16 | material, ASCII, NUL-padded (`KQvKR`) |
-//! | 4 | metrics present: bit 0 DTM, bit 1 DTZ50, bit 2 WDL50 (7 in version 2) |
-//! | 8 | positions per side (the generation index size) |
+//! | 4 | metrics present: bit 0 DTM, bit 1 DTZ50, bit 2 WDL50 (7) |
+//! | 8 | positions per side (the storage index size, [`Layout::storage_size`]) |
 //! | 4 | number of streams (6) |
 //! | 4 | flags: bit `s` set when DTM stream `s` (4 or 5) stores DTM minus DTZ instead of DTM |
 //! | 6 × 16 | stream directory: offset and length (`u64` each) of every stream section, in the order WDL white
@@ -22,8 +22,12 @@
 //! (`(V + 1) × u16`), the block offsets `(blocks + 1) × u32` (from the start of the block data), the block
 //! data.
 //!
+//! Every stream runs over the *storage index* ([`Layout::storage_index`]: no two pieces on a square,
+//! identical pieces counted once), not over the generation index.
+//!
 //! Values: WDL50 -2..=2 (Syzygy's numbers); DTZ and DTM the generator's internal values ([`crate::value`]).
-//! "Don't care" entries take the value of the entry before them (which lengthens runs): holes of the index and
+//! "Don't care" entries take the value of the entry before them (which lengthens runs): holes of the storage
+//! index (the white king on a pawn's square, the second image of a position with both kings on the long diagonal) and
 //! illegal positions in every stream, and drawn positions in the DTZ and DTM streams (a probe reads the WDL
 //! stream first and a draw has DTZ and DTM 0). A block is at most 1 KiB (DTZ, DTM) or 128 bytes (WDL)
 //! compressed, so a probe decodes at most one block per stream it reads. The whole file is checked against
@@ -44,7 +48,7 @@ use crate::value::{self, INVALID};
 use crate::TbError;
 
 pub const MAGIC: &[u8; 8] = b"MYSLTB\r\n";
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// Streams: WDL white/black to move, DTZ white/black, DTM white/black.
 pub const STREAMS: usize = 6;
 const HEADER: usize = 8 + 4 + 16 + 4 + 8 + 4 + 4 + STREAMS * 16;
@@ -368,15 +372,22 @@ pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
             }
         }
     }
+    // the generation index of each storage index (u32::MAX for its holes)
+    let mut map = Vec::with_capacity(t.layout.storage_size as usize);
+    t.layout.storage_walk(&mut |g| map.push(g.map_or(u32::MAX, |g| g as u32)));
     // the six streams, and the two DTM streams as DTM minus DTZ, encoded on two threads
     let jobs: Vec<(Box<Walk>, usize)> = (0..STREAMS)
         .map(|s| (s, false))
         .chain((4..STREAMS).map(|s| (s, true)))
         .map(|(s, delta)| {
             let side = s % 2;
+            let map = &map;
             let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
-                for (&z, &d) in t.dtz[side].iter().zip(&t.dtm[side]) {
-                    f(stream_value(s, z, d, delta));
+                for &g in map {
+                    f(match g {
+                        u32::MAX => None,
+                        g => stream_value(s, t.dtz[side][g as usize], t.dtm[side][g as usize], delta),
+                    });
                 }
             });
             (walk, BLOCK_LIMIT[s / 2])
@@ -392,7 +403,7 @@ pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
             flags |= 1 << s;
         }
     }
-    Ok(assemble(m, t.layout.size, &sections, flags))
+    Ok(assemble(m, t.layout.storage_size, &sections, flags))
 }
 
 /// Writes a table atomically: a temporary file in the same directory, then a rename.
@@ -462,16 +473,25 @@ fn encode_threads(size: u64, threads: usize) -> usize {
     }
 }
 
-/// Calls `f` with every value in index order, handing the pages read back to the kernel as it goes (mapped
-/// values: a walk over a 5-piece table must not make all of it resident).
-fn for_values(values: &crate::gen::Values, f: &mut dyn FnMut(i16)) {
+/// Calls `f` with every value in storage index order ([`INVALID`] for its holes), handing the pages read
+/// back to the kernel as it goes (mapped values: a walk over a 5-piece table must not make all of it
+/// resident; the generation indices rise along the walk).
+fn for_stored(layout: &Layout, values: &crate::gen::Values, f: &mut dyn FnMut(i16)) {
     const PART: usize = 1 << 20;
-    for (k, part) in values.chunks(PART).enumerate() {
-        for c in part {
-            f(c.load(Relaxed));
+    let mut released = 0;
+    layout.storage_walk(&mut |g| match g {
+        Some(g) => {
+            let g = g as usize;
+            if g >= released + 2 * PART {
+                let to = (g - PART) & !(PART - 1);
+                values.release(released, to);
+                released = to;
+            }
+            f(values[g].load(Relaxed))
         }
-        values.release(k * PART, (k + 1) * PART);
-    }
+        None => f(INVALID),
+    });
+    values.release(released, values.len());
 }
 
 /// Generates one ending metric by metric and writes its file atomically, keeping only one metric in memory
@@ -491,13 +511,14 @@ pub fn generate_file(
     // the values in a temporary file beside the tables, mapped: resident only while in work or being read
     let store = Store::Mapped(dir);
     let z = generate_metric(m, subs, threads, progress, DTZ, store)?;
-    let size = z.layout.size;
+    let layout = z.layout.clone();
+    let size = layout.storage_size;
     progress.message(&format!("{m} encoding WDL, DTZ"));
     let jobs: Vec<(Box<Walk>, usize)> = (0..4)
         .map(|s| {
             let z = &z;
             let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
-                for_values(&z.values[s % 2], &mut |v| f(stream_value(s, v, v, false)));
+                for_stored(&z.layout, &z.values[s % 2], &mut |v| f(stream_value(s, v, v, false)));
             });
             (walk, BLOCK_LIMIT[s / 2])
         })
@@ -514,7 +535,7 @@ pub fn generate_file(
     for (side, wdl_section) in sections[..2].iter().enumerate() {
         let mut wdl = SectionCursor::new(wdl_section, size).map_err(&internal)?;
         let mut failed = None;
-        for_values(&dm.values[side], &mut |d| {
+        for_stored(&layout, &dm.values[side], &mut |d| {
             if failed.is_some() {
                 return;
             }
@@ -537,7 +558,7 @@ pub fn generate_file(
         let mut z = SectionCursor::new(&sections[2 + side], size).map_err(&internal)?;
         let (mut prev, mut runs) = ([None::<i16>; 2], [0u64; 2]);
         let mut failed = None;
-        for_values(&dm.values[side], &mut |d| {
+        for_stored(&layout, &dm.values[side], &mut |d| {
             let zv = z.next_value().unwrap_or_else(|e| {
                 failed.get_or_insert(e);
                 0
@@ -560,13 +581,13 @@ pub fn generate_file(
     let jobs: Vec<(Box<Walk>, usize)> = (4..STREAMS)
         .map(|s| {
             let delta = use_delta[s - 4];
-            let (dm, dtz_section, failed) = (&dm, &sections[s - 2], &failed);
+            let (dm, dtz_section, failed, layout) = (&dm, &sections[s - 2], &failed, &layout);
             let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
                 let mut z = if delta { SectionCursor::new(dtz_section, size).ok() } else { None };
                 if delta && z.is_none() {
                     failed.store(true, Relaxed);
                 }
-                for_values(&dm.values[s % 2], &mut |d| {
+                for_stored(layout, &dm.values[s % 2], &mut |d| {
                     let zv = match z.as_mut().map(|z| z.next_value()) {
                         Some(Ok(v)) => v,
                         Some(Err(_)) => {
@@ -601,7 +622,7 @@ pub fn generate_file(
 }
 
 /// One stream of an open file.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Stream {
     block_len: usize,
     blocks: usize,
@@ -788,8 +809,11 @@ impl TableFile {
         }
         let layout = Layout::new(material);
         let size = u64_at(&bytes, 32);
-        if size != layout.size {
-            return Err(bad(format!("{size} positions per side, the index of {material} has {}", layout.size)));
+        if size != layout.storage_size {
+            return Err(bad(format!(
+                "{size} positions per side, the storage index of {material} has {}",
+                layout.storage_size
+            )));
         }
         if u32_at(&bytes, 40) as usize != STREAMS {
             return Err(bad("unexpected number of streams".into()));
@@ -823,7 +847,7 @@ impl TableFile {
         }
         let a = u32_at(&self.bytes, st.offsets_at + 4 * b) as usize;
         let e = u32_at(&self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
-        let want = st.block_len.min(self.layout.size as usize - b * st.block_len);
+        let want = st.block_len.min(self.layout.storage_size as usize - b * st.block_len);
         st.dec
             .decode_block(&self.bytes[st.data_at + a..st.data_at + e], want, syms)
             .map_err(|e| corrupt(e.to_string()))?;
@@ -860,7 +884,7 @@ impl TableFile {
         })
     }
 
-    /// (DTM, DTZ-scale) of index `idx` with `side` to move, through this thread's block cache; with `dtm`
+    /// (DTM, DTZ-scale) of storage index `idx` with `side` to move, through this thread's block cache; with `dtm`
     /// false only the WDL class is read and the DTZ-scale value stands for it (1 win, 101 cursed win, 0 draw,
     /// a loss in 101 blessed loss, a loss in 1 loss; DTM then 0): what a zeroing move into the position needs.
     pub fn get_cached(&self, side: usize, idx: u64, dtm: bool) -> Result<(i16, i16), TbError> {
@@ -897,18 +921,19 @@ impl TableFile {
         }
         let a = u32_at(&self.bytes, st.offsets_at + 4 * b) as usize;
         let e = u32_at(&self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
-        let want = st.block_len.min(self.layout.size as usize - b * st.block_len);
+        let want = st.block_len.min(self.layout.storage_size as usize - b * st.block_len);
         let sym = st.dec.symbol_at(&self.bytes[st.data_at + a..st.data_at + e], idx as usize % st.block_len, want);
         let sym = sym.map_err(corrupt)?;
         st.values.get(sym as usize).copied().ok_or_else(|| corrupt("symbol out of range"))
     }
 
-    /// WDL50 (-2..=2) of index `idx` with `side` to move (0 White): one block of one stream.
+    /// WDL50 (-2..=2) of storage index `idx` ([`Layout::storage_index`]) with `side` to move (0 White): one
+    /// block of one stream.
     pub fn wdl(&self, side: usize, idx: u64) -> Result<i8, TbError> {
         Ok(self.value_at(side, idx)? as i8)
     }
 
-    /// (DTM, DTZ-scale) of index `idx` with `side` to move (0 White).
+    /// (DTM, DTZ-scale) of storage index `idx` with `side` to move (0 White).
     pub fn get(&self, side: usize, idx: u64) -> Result<(i16, i16), TbError> {
         if self.value_at(side, idx)? == 0 {
             return Ok((0, 0));
@@ -928,89 +953,117 @@ impl TableFile {
         out
     }
 
+    /// A cursor over the values of stream `s` in storage order.
+    fn cursor(&self, s: usize) -> SectionCursor<'_> {
+        SectionCursor {
+            bytes: &self.bytes,
+            st: self.streams[s].clone(),
+            size: self.layout.storage_size as usize,
+            block: 0,
+            syms: Vec::new(),
+            at: 0,
+        }
+    }
+
+    /// The streams `wanted` decoded in generation index order (the others and the holes of the generation
+    /// index left [`INVALID`]), walking the storage index once.
+    fn decode_streams(&self, wanted: &[usize]) -> Result<Vec<Vec<i16>>, TbError> {
+        let size = self.layout.size as usize;
+        let mut cursors: Vec<(usize, SectionCursor)> = wanted.iter().map(|&s| (s, self.cursor(s))).collect();
+        let mut out: Vec<Vec<i16>> =
+            (0..STREAMS).map(|s| if wanted.contains(&s) { vec![INVALID; size] } else { Vec::new() }).collect();
+        let mut failed = None;
+        self.layout.storage_walk(&mut |g| {
+            for (s, c) in cursors.iter_mut() {
+                match c.next_value() {
+                    Ok(v) => {
+                        if let Some(g) = g {
+                            out[*s][g as usize] = v;
+                        }
+                    }
+                    Err(e) => {
+                        failed.get_or_insert((*s, e));
+                    }
+                }
+            }
+        });
+        if let Some((s, why)) = failed {
+            return Err(TbError::Corrupt { path: self.path.clone(), why: format!("stream {s}: {why}") });
+        }
+        Ok(out)
+    }
+
+    /// Marks the holes of the generation index and its illegal positions [`INVALID`], gives drawn positions
+    /// (WDL 0) the value 0 and adds DTZ back to a DTM stream stored as DTM minus DTZ (`dtz` must then hold
+    /// the decoded DTZ streams; an empty vector is a metric not wanted).
+    fn finish_decoded(&self, wdl: &[Vec<i16>], dtz: &mut [Vec<i16>], dtm: &mut [Vec<i16>]) {
+        let l = &self.layout;
+        let n = l.len();
+        let mut sq = [0u8; 8];
+        for i in 0..l.size as usize {
+            let hole = l.decode(i as u64, &mut sq).is_none() || l.index(&sq[..n]) != Some(i as u64);
+            for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
+                let invalid = hole || !TbPos::new(&l.pieces, &sq[..n], stm).is_legal();
+                let (w, has_dtz, has_dtm) = (wdl[side][i], !dtz[side].is_empty(), !dtm[side].is_empty());
+                if has_dtm {
+                    dtm[side][i] = if invalid {
+                        INVALID
+                    } else if w == 0 {
+                        0
+                    } else if self.flags & (1 << (4 + side)) != 0 {
+                        dtm[side][i].wrapping_add(dtz[side][i])
+                    } else {
+                        dtm[side][i]
+                    };
+                }
+                if has_dtz {
+                    dtz[side][i] = if invalid {
+                        INVALID
+                    } else if w == 0 {
+                        0
+                    } else {
+                        dtz[side][i]
+                    };
+                }
+            }
+        }
+    }
+
     /// The values of one metric ([`DTM`] or [`DTZ`]) for both sides to move, as the generator made them
     /// ([`INVALID`] for holes and illegal positions, 0 for draws): a third of the memory of
     /// [`TableFile::to_table`] (the totals of a 5-piece ending with pawns).
     pub fn decode_metric(&self, metric: usize) -> Result<[Vec<i16>; 2], TbError> {
-        let l = &self.layout;
-        let n = l.len();
-        let mut sq = [0u8; 8];
-        let mut out = [Vec::with_capacity(l.size as usize), Vec::with_capacity(l.size as usize)];
-        for idx in 0..l.size {
-            let hole = l.decode(idx, &mut sq).is_none() || l.index(&sq[..n]) != Some(idx);
-            for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
-                let v = if hole || !TbPos::new(&l.pieces, &sq[..n], stm).is_legal() {
-                    INVALID
-                } else if metric == DTM {
-                    self.get_cached(side, idx, true)?.0
-                } else if self.cached_value(side, idx)? == 0 {
-                    0
-                } else {
-                    self.cached_value(2 + side, idx)?
-                };
-                out[side].push(v);
+        let delta = self.flags & 0b11_0000 != 0;
+        let wanted: Vec<usize> = if metric == DTM {
+            if delta {
+                vec![0, 1, 2, 3, 4, 5]
+            } else {
+                vec![0, 1, 4, 5]
             }
+        } else {
+            vec![0, 1, 2, 3]
+        };
+        let mut st = self.decode_streams(&wanted)?;
+        let (wdl, rest) = st.split_at_mut(2);
+        let (dtz, dtm) = rest.split_at_mut(2);
+        if metric == DTM {
+            self.finish_decoded(wdl, dtz, dtm);
+            Ok([std::mem::take(&mut dtm[0]), std::mem::take(&mut dtm[1])])
+        } else {
+            self.finish_decoded(wdl, dtz, &mut [Vec::new(), Vec::new()]);
+            Ok([std::mem::take(&mut dtz[0]), std::mem::take(&mut dtz[1])])
         }
-        Ok(out)
     }
 
     /// Decodes the whole file into a table, the same as the generator made it: holes and illegal positions
     /// (which the file leaves as "don't care") are marked [`INVALID`] again, drawn positions get DTM and DTZ 0.
     pub fn to_table(&self) -> Result<Table, TbError> {
-        let size = self.layout.size as usize;
-        let mut syms = Vec::new();
-        let mut streams: Vec<Vec<i16>> = Vec::new();
-        for s in 0..STREAMS {
-            let st = &self.streams[s];
-            let mut v = Vec::with_capacity(size);
-            for b in 0..st.blocks {
-                let a = u32_at(&self.bytes, st.offsets_at + 4 * b) as usize;
-                let e = u32_at(&self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
-                let want = st.block_len.min(size - b * st.block_len);
-                st.dec.decode_block(&self.bytes[st.data_at + a..st.data_at + e], want, &mut syms).map_err(|why| {
-                    TbError::Corrupt { path: self.path.clone(), why: format!("stream {s} block {b}: {why}") }
-                })?;
-                for &x in &syms {
-                    let val = st.values.get(x as usize).copied().ok_or_else(|| TbError::Corrupt {
-                        path: self.path.clone(),
-                        why: format!("stream {s} block {b}: symbol out of range"),
-                    })?;
-                    v.push(val);
-                }
-            }
-            streams.push(v);
-        }
-        let mut it = streams.into_iter();
-        let mut next = || it.next().unwrap_or_default();
-        let mut wdl = [next(), next()];
-        let mut dtz = [next(), next()];
-        let mut dtm = [next(), next()];
-        let l = &self.layout;
-        let n = l.len();
-        let mut sq = [0u8; 8];
-        for i in 0..size {
-            let hole = l.decode(i as u64, &mut sq).is_none() || l.index(&sq[..n]) != Some(i as u64);
-            for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
-                if hole || !TbPos::new(&l.pieces, &sq[..n], stm).is_legal() {
-                    wdl[side][i] = INVALID;
-                    dtz[side][i] = INVALID;
-                    dtm[side][i] = INVALID;
-                }
-            }
-        }
-        for side in 0..2 {
-            for i in 0..size {
-                if wdl[side][i] == INVALID {
-                    continue;
-                }
-                if wdl[side][i] == 0 {
-                    dtz[side][i] = 0;
-                    dtm[side][i] = 0;
-                } else if self.flags & (1 << (4 + side)) != 0 {
-                    dtm[side][i] = dtm[side][i].wrapping_add(dtz[side][i]);
-                }
-            }
-        }
+        let mut st = self.decode_streams(&[0, 1, 2, 3, 4, 5])?;
+        let (wdl, rest) = st.split_at_mut(2);
+        let (dtz, dtm) = rest.split_at_mut(2);
+        self.finish_decoded(wdl, dtz, dtm);
+        let dtz = [std::mem::take(&mut dtz[0]), std::mem::take(&mut dtz[1])];
+        let dtm = [std::mem::take(&mut dtm[0]), std::mem::take(&mut dtm[1])];
         Ok(Table { layout: self.layout.clone(), dtm, dtz })
     }
 }

@@ -394,7 +394,7 @@ impl Work<'_> {
             }
             let near = self.near_files.iter().find(|(x, _)| *x == m).map(|&(_, t)| t);
             let Some(f) = near.or_else(|| self.subs.file(&m)) else { return [INVALID; 2] };
-            let Some(idx) = f.layout.index(&sq[..c.n]) else { return [INVALID; 2] };
+            let Some(idx) = f.layout.storage_index(&sq[..c.n]) else { return [INVALID; 2] };
             // a zeroing move into another ending: DTZ needs only its WDL class, DTM the exact value
             let dtm = self.metrics.contains(&DTM);
             match f.get_cached(side, idx, dtm) {

@@ -152,7 +152,51 @@ pub struct Layout {
     /// Per piece: the weight of its digit in the index when a move of that piece changes only that digit
     /// (a non-king piece outside any group of identical pieces), else 0.
     fast_mult: [u64; 8],
+    /// The digits of the storage index after the king pair (without pawns) or from the first pawn on.
+    units: Vec<Unit>,
+    /// Positions per side to move in the storage index.
+    pub storage_size: u64,
 }
+
+/// One digit of the storage index: a piece, or a group of identical pieces, on the free squares of its
+/// domain (the squares of the domain no earlier piece stands on), ranked combinatorially.
+#[derive(Clone, Debug)]
+struct Unit {
+    /// Piece numbers `first..first + k` (table order).
+    first: usize,
+    k: usize,
+    domain: u64,
+    /// Whether the squares of earlier pieces are taken out of the domain (all but the white king of an
+    /// ending with pawns: its 32 squares are counted whole, and a pawn on its square is a hole).
+    subtract: bool,
+    /// Squares to choose from.
+    n: u32,
+    /// `C(n, k)`.
+    radix: u64,
+    /// Storage positions per value of this digit (the product of the later radices).
+    below: u64,
+    /// The generation index's base for each piece of the unit (48 pawns, 32 the white king with pawns, 64).
+    base: u64,
+}
+
+/// Binomial coefficients `C(n, k)` for `n <= 64`, `k <= 7`.
+static BINOM: [[u64; 8]; 65] = {
+    let mut t = [[0u64; 8]; 65];
+    let mut n = 0;
+    while n <= 64 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k < 8 {
+            t[n][k] = if n == 0 { 0 } else { t[n - 1][k - 1] + t[n - 1][k] };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+const PAWN_SQUARES: u64 = 0x00ff_ffff_ffff_ff00;
+const QUEENSIDE: u64 = 0x0f0f_0f0f_0f0f_0f0f;
 
 impl Layout {
     pub fn new(material: Material) -> Layout {
@@ -186,7 +230,174 @@ impl Layout {
                 fast_mult[o] = 64u64.pow((other_ids.len() - 1 - k) as u32);
             }
         }
-        Layout { material, pieces, pawns, pawn_ids, other_ids, groups, size, slice_size, fast_mult }
+        let mut layout = Layout {
+            material,
+            pieces,
+            pawns,
+            pawn_ids,
+            other_ids,
+            groups,
+            size,
+            slice_size,
+            fast_mult,
+            units: Vec::new(),
+            storage_size: 0,
+        };
+        layout.storage_units();
+        layout
+    }
+
+    /// The digits of the storage index: with pawns the pawns (on their 48 squares), the white king (files
+    /// a-d), the black king, the other pieces; without pawns the king pair (462) and the other pieces. Each
+    /// digit ranks a piece or a group of identical pieces among the squares still free, so no two pieces
+    /// share a square and identical pieces count once (`C(n, k)`).
+    fn storage_units(&mut self) {
+        let mut ids: Vec<(usize, u64, bool, u64)> = Vec::new();
+        if self.pawns {
+            ids.extend(self.pawn_ids.iter().map(|&p| (p, PAWN_SQUARES, true, 48)));
+            ids.push((0, QUEENSIDE, false, 32));
+            ids.push((1, !0, true, 64));
+        }
+        ids.extend(self.other_ids.iter().map(|&o| (o, !0u64, true, 64)));
+        let mut units: Vec<Unit> = Vec::new();
+        // pieces placed before each unit, and of them those inside a pawn's domain
+        let mut placed = if self.pawns { 0u32 } else { 2 };
+        let mut placed_pawns = 0u32;
+        let mut i = 0;
+        while i < ids.len() {
+            let (first, domain, subtract, base) = ids[i];
+            let mut k = 1;
+            while i + k < ids.len() && ids[i + k].0 == first + k && self.pieces[first + k] == self.pieces[first] {
+                k += 1;
+            }
+            let n = if !subtract {
+                domain.count_ones()
+            } else if domain == PAWN_SQUARES {
+                48 - placed_pawns
+            } else {
+                64 - placed
+            };
+            units.push(Unit { first, k, domain, subtract, n, radix: BINOM[n as usize][k], below: 0, base });
+            placed += k as u32;
+            if domain == PAWN_SQUARES {
+                placed_pawns += k as u32;
+            }
+            i += k;
+        }
+        let mut below = 1u64;
+        for u in units.iter_mut().rev() {
+            u.below = below;
+            below *= u.radix;
+        }
+        self.storage_size = if self.pawns { below } else { KK_COUNT as u64 * below };
+        self.units = units;
+    }
+
+    /// Storage index of squares in canonical orientation and order (as [`Layout::encode`] takes them).
+    fn storage_encode(&self, sq: &[u8]) -> Option<u64> {
+        let (mut s, mut occ) = if self.pawns {
+            (0u64, 0u64)
+        } else {
+            let kk = kk_tables().index[sq[0] as usize * 64 + sq[1] as usize];
+            if kk == u16::MAX {
+                return None;
+            }
+            (kk as u64, (1u64 << sq[0]) | (1u64 << sq[1]))
+        };
+        for u in &self.units {
+            let free = if u.subtract { u.domain & !occ } else { u.domain };
+            // lexicographic rank of the combination c_0 < c_1 < ... (ranks among the free squares)
+            let mut acc = 0u64;
+            for i in 0..u.k {
+                let q = sq[u.first + i];
+                if free & (1u64 << q) == 0 {
+                    return None;
+                }
+                let c = (free & ((1u64 << q) - 1)).count_ones();
+                acc += BINOM[(u.n - 1 - c) as usize][u.k - i];
+            }
+            s = s * u.radix + (u.radix - 1 - acc);
+            for i in 0..u.k {
+                occ |= 1u64 << sq[u.first + i];
+            }
+        }
+        Some(s)
+    }
+
+    /// The storage index of a position given by its squares in table order (any orientation): the index
+    /// of the table files. Every position has one (the canonical orientation of [`Layout::index`]);
+    /// `None` for impossible placements.
+    #[inline]
+    pub fn storage_index(&self, squares: &[u8]) -> Option<u64> {
+        let mut sq = [0u8; 8];
+        self.canonical(squares, &mut sq)?;
+        self.storage_encode(&sq[..self.pieces.len()])
+    }
+
+    /// Calls `f` for every storage index in order with the generation index of its position, or `None`
+    /// where the storage index is a hole (the white king on a pawn's square; the second image of a position
+    /// with both kings on the a1-h8 diagonal). The generation indices rise along the walk.
+    pub fn storage_walk(&self, f: &mut dyn FnMut(Option<u64>)) {
+        let mut sq = [0u8; 8];
+        if self.pawns {
+            self.walk_units(0, 0, 0, 0, &mut sq, false, f);
+        } else {
+            for (kk, &(wk, bk)) in kk_tables().pairs.iter().enumerate() {
+                sq[0] = wk;
+                sq[1] = bk;
+                let twin_images = on_diag(wk) && on_diag(bk);
+                self.walk_units(0, 0, (1u64 << wk) | (1u64 << bk), kk as u64, &mut sq, twin_images, f);
+            }
+        }
+    }
+
+    /// Places piece `j` of unit `u` (squares above `from` for a later piece of a group), then the rest.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_units(
+        &self,
+        u: usize,
+        j: usize,
+        occ: u64,
+        g: u64,
+        sq: &mut [u8; 8],
+        twin_images: bool,
+        f: &mut dyn FnMut(Option<u64>),
+    ) {
+        let Some(unit) = self.units.get(u) else {
+            let n = self.pieces.len();
+            if twin_images && self.index(&sq[..n]) != Some(g) {
+                f(None);
+            } else {
+                f(Some(g));
+            }
+            return;
+        };
+        if j == unit.k {
+            return self.walk_units(u + 1, 0, occ, g, sq, twin_images, f);
+        }
+        let mut free = if unit.subtract { unit.domain & !occ } else { unit.domain };
+        if j > 0 {
+            let prev = sq[unit.first + j - 1];
+            free &= (u64::MAX << prev) << 1;
+        }
+        while free != 0 {
+            let s = free.trailing_zeros() as u8;
+            free &= free - 1;
+            if occ & (1u64 << s) != 0 {
+                // the white king on a pawn (k = 1): a hole for every position below
+                for _ in 0..unit.below {
+                    f(None);
+                }
+                continue;
+            }
+            sq[unit.first + j] = s;
+            let digit = match unit.base {
+                48 => s as u64 - 8,
+                32 => (rank(s) * 4 + file(s)) as u64,
+                _ => s as u64,
+            };
+            self.walk_units(u, j + 1, occ | (1u64 << s), g * unit.base + digit, sq, twin_images, f);
+        }
     }
 
     /// Calls `f` with the index of the position after every non-capturing move of a piece of `color` other
@@ -338,8 +549,15 @@ impl Layout {
     /// `None` for impossible placements (touching kings, a pawn on the first or last rank).
     #[inline]
     pub fn index(&self, squares: &[u8]) -> Option<u64> {
-        let n = self.pieces.len();
         let mut sq = [0u8; 8];
+        self.canonical(squares, &mut sq)
+    }
+
+    /// The canonical index of a position (as [`Layout::index`]), leaving its squares in the canonical
+    /// orientation and order in `sq`.
+    #[inline]
+    fn canonical(&self, squares: &[u8], sq: &mut [u8; 8]) -> Option<u64> {
+        let n = self.pieces.len();
         if self.pawns {
             let t = if file(squares[0]) >= 4 { 1 } else { 0 };
             for i in 0..n {
@@ -356,11 +574,15 @@ impl Layout {
             self.sort_groups(&mut sq[..n]);
             let a = self.encode(&sq[..n])?;
             if tt & 0x80 != 0 {
-                for s in sq[..n].iter_mut() {
+                let mut other = *sq;
+                for s in other[..n].iter_mut() {
                     *s = transform(*s, 4);
                 }
-                self.sort_groups(&mut sq[..n]);
-                let b = self.encode(&sq[..n])?;
+                self.sort_groups(&mut other[..n]);
+                let b = self.encode(&other[..n])?;
+                if b < a {
+                    *sq = other;
+                }
                 Some(a.min(b))
             } else {
                 Some(a)
@@ -522,6 +744,48 @@ mod tests {
                 }
             }
             assert!(valid > 0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod storage_tests {
+    use super::*;
+
+    /// The storage walk visits `storage_size` entries; each entry that is not a hole holds a valid canonical
+    /// generation index whose position gives back that storage index (from any symmetric image); every
+    /// valid canonical generation index is visited exactly once, in rising order.
+    #[test]
+    fn storage_index_is_a_bijection_onto_the_canonical_positions() {
+        for name in ["KQvK", "KRRvK", "KPvK", "KPvKP", "KPPvK", "KBNvK", "KQvKR", "KNNNvK", "KRPvK"] {
+            let l = Layout::new(Material::parse(name).expect("test value"));
+            let n = l.len();
+            let mut s = 0u64;
+            let mut last: Option<u64> = None;
+            let mut seen = 0u64;
+            let mut sq = [0u8; 8];
+            let ts: &[u8] = if l.pawns { &[0, 1] } else { &[0, 1, 2, 3, 4, 5, 6, 7] };
+            l.storage_walk(&mut |g| {
+                if let Some(g) = g {
+                    assert!(last.is_none_or(|p| g > p), "{name}: generation indices must rise");
+                    last = Some(g);
+                    l.decode(g, &mut sq).expect("decodes");
+                    assert_eq!(l.index(&sq[..n]), Some(g), "{name}: canonical");
+                    if s.is_multiple_of(7) {
+                        for &t in ts {
+                            let img: Vec<u8> = sq[..n].iter().map(|&q| transform(q, t)).collect();
+                            assert_eq!(l.storage_index(&img), Some(s), "{name} {s} image {t}");
+                        }
+                    }
+                    seen += 1;
+                }
+                s += 1;
+            });
+            assert_eq!(s, l.storage_size, "{name}: walk length");
+            let canonical =
+                (0..l.size).filter(|&i| l.decode(i, &mut sq).is_some() && l.index(&sq[..n]) == Some(i)).count() as u64;
+            assert_eq!(seen, canonical, "{name}: every canonical position once");
+            assert!(l.storage_size < l.size, "{name}: smaller than the generation index");
         }
     }
 }

@@ -84,7 +84,8 @@ impl Tablebase {
             }
             Source::Dir(..) => {
                 let file = self.file(m)?;
-                let idx = file.layout.index(sq).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
+                let idx =
+                    file.layout.storage_index(sq).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
                 file.get(side, idx)
             }
         }
@@ -113,7 +114,8 @@ impl Tablebase {
         }
         let Some((p, sq)) = oriented(pos)? else { return Ok(0) };
         let file = self.file(&p.material())?;
-        let idx = file.layout.index(&sq[..p.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
+        let idx =
+            file.layout.storage_index(&sq[..p.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
         file.wdl(p.stm as usize, idx)
     }
 

@@ -28,9 +28,13 @@ fn round_trip_and_probe_through_files() {
         let back = f.to_table().expect("decode");
         assert!(back.dtm == t.dtm && back.dtz == t.dtz, "{m}: values differ after the round trip");
         for side in 0..2 {
+            let mut sq = [0u8; 8];
+            let n = t.layout.len();
             for i in 0..t.layout.size as usize {
                 if t.dtm[side][i] != INVALID {
-                    assert_eq!(f.get(side, i as u64).expect("get"), (t.dtm[side][i], t.dtz[side][i]), "{m} {i}");
+                    t.layout.decode(i as u64, &mut sq).expect("a valid entry decodes");
+                    let s = t.layout.storage_index(&sq[..n]).expect("a valid entry has a storage index");
+                    assert_eq!(f.get(side, s).expect("get"), (t.dtm[side][i], t.dtz[side][i]), "{m} {i}");
                 }
             }
         }
@@ -145,9 +149,13 @@ fn four_piece_round_trip() {
         let back = f.to_table().expect("decode");
         assert!(back.dtm == t.dtm && back.dtz == t.dtz, "{m}: values differ after the round trip");
         for side in 0..2 {
+            let mut sq = [0u8; 8];
+            let n = t.layout.len();
             for i in (0..t.layout.size as usize).step_by(101) {
                 if t.dtm[side][i] != INVALID {
-                    assert_eq!(f.get(side, i as u64).expect("get"), (t.dtm[side][i], t.dtz[side][i]), "{m} {i}");
+                    t.layout.decode(i as u64, &mut sq).expect("a valid entry decodes");
+                    let s = t.layout.storage_index(&sq[..n]).expect("a valid entry has a storage index");
+                    assert_eq!(f.get(side, s).expect("get"), (t.dtm[side][i], t.dtz[side][i]), "{m} {i}");
                 }
             }
         }
