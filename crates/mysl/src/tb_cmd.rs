@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use mysl_tb::file::{path_for, write_table, TableFile};
+use mysl_tb::file::{path_for, write_table_resolved, TableFile};
 use mysl_tb::gen::Sources;
 use mysl_tb::probe::{pos_from_fen, MoveValue};
 use mysl_tb::{Generator, Material, Progress, Tablebase, Tablebases};
@@ -159,7 +159,7 @@ fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
                 if m.count() == 5 {
                     subs.files.insert(*m, Arc::new(f));
                 } else {
-                    let t = f.to_table().map_err(|e| CliError::Failure(e.to_string()))?;
+                    let t = f.to_table(&subs.tables).map_err(|e| CliError::Failure(e.to_string()))?;
                     subs.tables.insert(*m, Arc::new(t));
                 }
             }
@@ -183,7 +183,7 @@ fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
             continue;
         }
         let t = mysl_tb::generate_table(*m, &subs, threads, &progress);
-        let path = write_table(&a.dir, &t).map_err(|e| CliError::Failure(e.to_string()))?;
+        let path = write_table_resolved(&a.dir, &t, &subs.tables).map_err(|e| CliError::Failure(e.to_string()))?;
         let bytes = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
         bar.println(format!(
             "{m}: {:.2} s, {} bytes ({:.3} bytes per index entry and side)",

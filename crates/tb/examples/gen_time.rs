@@ -8,7 +8,7 @@
 //! the Syzygy generator counts them), and the totals. `MYSL_TB_DIR=DIR` writes the files there.
 use std::time::Instant;
 
-use mysl_tb::file::{encode_table, TableFile};
+use mysl_tb::file::{encode_table_resolved, TableFile};
 use mysl_tb::stats::{stats, Counting};
 use mysl_tb::{Generator, Material, Silent};
 
@@ -60,10 +60,10 @@ fn main() {
         let t = &g.tables[&m];
         print!("{m:8} {:>9} index entries/side  {wall:6.2} s wall {cpu:6.2} s cpu", t.layout.size);
         if let Some(dir) = std::env::var_os("MYSL_TB_DIR") {
-            mysl_tb::file::write_table(std::path::Path::new(&dir), t).expect("write");
+            mysl_tb::file::write_table_resolved(std::path::Path::new(&dir), t, &g.tables).expect("write");
         }
         if sizes {
-            let bytes = encode_table(t).expect("encode");
+            let bytes = encode_table_resolved(t, &g.tables).expect("encode");
             let f = TableFile::from_bytes(std::path::Path::new("mem"), bytes.clone(), Some(m)).expect("reopen");
             let s = stats(t, true, Counting::SyzygyUnique);
             let positions = s[0].positions + s[1].positions;

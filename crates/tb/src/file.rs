@@ -33,9 +33,11 @@
 //! compressed, so a probe decodes at most one block per stream it reads. The whole file is checked against
 //! its CRC when it is opened.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -361,9 +363,86 @@ fn write_sections(dir: &Path, m: Material, size: u64, sections: &[Vec<u8>], flag
     Ok(path)
 }
 
-/// The bytes of a table file.
+/// Header flag: the WDL streams store a position whose best capture already reaches its value as any value
+/// not above it (whatever compresses best); a reader takes the better of the stored value and the captures'
+/// values ([`TableFile::resolves_captures`]). Set by [`encode_table_resolved`] (the files of `mysl tb gen`
+/// up to 4 pieces).
+pub const FLAG_CAPTURES: u32 = 1 << 6;
+
+/// The best value (WDL, mover's view) of the legal captures of each position and side to move (generation
+/// index order; 127 where there is none or the entry is invalid), from the captured endings in `subs`.
+fn capture_values(t: &Table, subs: &HashMap<Material, Arc<Table>>) -> Result<[Vec<i8>; 2], TbError> {
+    let l = &t.layout;
+    let n = l.len();
+    let tb = crate::probe::Tablebase::from_tables(subs.clone());
+    let size = l.size as usize;
+    let mut out = [vec![127i8; size], vec![127i8; size]];
+    const CHUNK: usize = 1 << 14;
+    let (white, black) = out.split_at_mut(1);
+    let parts: Vec<(usize, &mut [i8], &mut [i8])> = white[0]
+        .chunks_mut(CHUNK)
+        .zip(black[0].chunks_mut(CHUNK))
+        .enumerate()
+        .map(|(k, (w, b))| (k * CHUNK, w, b))
+        .collect();
+    let next = std::sync::Mutex::new(parts.into_iter());
+    let failed = std::sync::Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                let mut sq = [0u8; 8];
+                let mut moves = crate::pos::Moves::default();
+                loop {
+                    let Some((at, w, b)) = next.lock().unwrap_or_else(|e| e.into_inner()).next() else { break };
+                    for k in 0..w.len() {
+                        let g = at + k;
+                        if l.decode(g as u64, &mut sq).is_none() {
+                            continue;
+                        }
+                        for (side, dest) in [(0usize, &mut w[k]), (1, &mut b[k])] {
+                            if t.dtz[side][g] == INVALID {
+                                continue;
+                            }
+                            let stm = if side == 0 { mysl_core::Color::White } else { mysl_core::Color::Black };
+                            let p = TbPos::new(&l.pieces, &sq[..n], stm);
+                            p.zeroing_moves(&mut moves);
+                            for m in moves.as_slice().iter().filter(|m| m.capture.is_some()) {
+                                match tb.probe(&p.play(m)) {
+                                    Ok(r) => *dest = if *dest == 127 { -r.wdl() } else { (*dest).max(-r.wdl()) },
+                                    Err(e) => {
+                                        failed.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    Ok(out)
+}
+
+/// The bytes of a table file (every WDL entry stored as it is).
 pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
+    encode(t, None)
+}
+
+/// The bytes of a table file whose WDL streams leave the positions decided by a capture to the reader's
+/// capture search ([`FLAG_CAPTURES`]); `subs` holds the endings the captures lead to.
+pub fn encode_table_resolved(t: &Table, subs: &HashMap<Material, Arc<Table>>) -> Result<Vec<u8>, TbError> {
+    encode(t, Some(subs))
+}
+
+fn encode(t: &Table, subs: Option<&HashMap<Material, Arc<Table>>>) -> Result<Vec<u8>, TbError> {
     let m = t.material();
+    let captures = match subs {
+        Some(subs) => Some(capture_values(t, subs)?),
+        None => None,
+    };
     // a draw is a draw in both metrics (the DTZ and DTM streams leave draws to the WDL stream)
     for side in 0..2 {
         for (&z, &d) in t.dtz[side].iter().zip(&t.dtm[side]) {
@@ -381,13 +460,24 @@ pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
         .chain((4..STREAMS).map(|s| (s, true)))
         .map(|(s, delta)| {
             let side = s % 2;
-            let map = &map;
+            let (map, captures) = (&map, &captures);
             let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
+                // the value last given (the encoder fills "don't care" entries with it)
+                let mut prev = -2i16;
                 for &g in map {
-                    f(match g {
+                    let v = match g {
                         u32::MAX => None,
                         g => stream_value(s, t.dtz[side][g as usize], t.dtm[side][g as usize], delta),
-                    });
+                    };
+                    let v = match (v, captures) {
+                        // a WDL entry that a capture decides may hold any value not above its own
+                        (Some(w), Some(c)) if s < 2 && c[side][g as usize] as i16 == w => Some(prev.min(w)),
+                        (v, _) => v,
+                    };
+                    if let Some(x) = v {
+                        prev = x;
+                    }
+                    f(v);
                 }
             });
             (walk, BLOCK_LIMIT[s / 2])
@@ -396,7 +486,7 @@ pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
     let mut encoded = encode_jobs(&jobs, 2);
     let mut sections: Vec<Vec<u8>> = encoded.drain(..STREAMS).collect();
     // DTM streams: DTM itself or DTM minus DTZ, whichever is smaller
-    let mut flags = 0u32;
+    let mut flags = if captures.is_some() { FLAG_CAPTURES } else { 0 };
     for (s, d) in (4..STREAMS).zip(encoded) {
         if d.len() < sections[s].len() {
             sections[s] = d;
@@ -409,6 +499,12 @@ pub fn encode_table(t: &Table) -> Result<Vec<u8>, TbError> {
 /// Writes a table atomically: a temporary file in the same directory, then a rename.
 pub fn write_table(dir: &Path, t: &Table) -> Result<PathBuf, TbError> {
     write_bytes(dir, t.material(), &encode_table(t)?)
+}
+
+/// Writes a table as [`write_table`], its WDL streams leaving captures to the reader ([`FLAG_CAPTURES`]);
+/// `subs` holds the endings its captures lead to. What `mysl tb gen` writes.
+pub fn write_table_resolved(dir: &Path, t: &Table, subs: &HashMap<Material, Arc<Table>>) -> Result<PathBuf, TbError> {
+    write_bytes(dir, t.material(), &encode_table_resolved(t, subs)?)
 }
 
 /// Writes the bytes of a table file atomically: a temporary file in the same directory, then a rename.
@@ -819,7 +915,7 @@ impl TableFile {
             return Err(bad("unexpected number of streams".into()));
         }
         let flags = u32_at(&bytes, 44);
-        if flags & !0b11_0000 != 0 {
+        if flags & !(0b11_0000 | FLAG_CAPTURES) != 0 {
             return Err(bad(format!("unknown flags {flags:#x}")));
         }
         let mut streams = Vec::with_capacity(STREAMS);
@@ -888,6 +984,7 @@ impl TableFile {
     /// false only the WDL class is read and the DTZ-scale value stands for it (1 win, 101 cursed win, 0 draw,
     /// a loss in 101 blessed loss, a loss in 1 loss; DTM then 0): what a zeroing move into the position needs.
     pub fn get_cached(&self, side: usize, idx: u64, dtm: bool) -> Result<(i16, i16), TbError> {
+        self.stored_wdl_is_exact()?;
         let w = self.cached_value(side, idx)?;
         if w == 0 {
             return Ok((0, 0));
@@ -933,11 +1030,37 @@ impl TableFile {
         Ok(self.value_at(side, idx)? as i8)
     }
 
-    /// (DTM, DTZ-scale) of storage index `idx` with `side` to move (0 White).
+    /// Whether the WDL streams leave positions decided by a capture to the reader ([`FLAG_CAPTURES`]): the
+    /// value is then the better of [`TableFile::wdl`] and the values of the position's captures.
+    pub fn resolves_captures(&self) -> bool {
+        self.flags & FLAG_CAPTURES != 0
+    }
+
+    /// An error for a reader that takes the stored WDL as the value (a file with [`FLAG_CAPTURES`] needs the
+    /// capture search of [`crate::Tablebase`]).
+    fn stored_wdl_is_exact(&self) -> Result<(), TbError> {
+        if self.resolves_captures() {
+            return Err(TbError::Unsupported(format!(
+                "{}: its WDL values need a capture search (read it through a Tablebase)",
+                self.path.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// (DTM, DTZ-scale) of storage index `idx` with `side` to move (0 White) for a file without
+    /// [`FLAG_CAPTURES`].
     pub fn get(&self, side: usize, idx: u64) -> Result<(i16, i16), TbError> {
+        self.stored_wdl_is_exact()?;
         if self.value_at(side, idx)? == 0 {
             return Ok((0, 0));
         }
+        self.metrics(side, idx)
+    }
+
+    /// (DTM, DTZ-scale) of storage index `idx` with `side` to move of a position that is not drawn (the
+    /// DTZ and DTM streams hold anything for drawn positions).
+    pub fn metrics(&self, side: usize, idx: u64) -> Result<(i16, i16), TbError> {
         let dtz = self.value_at(2 + side, idx)?;
         let dtm = self.value_at(4 + side, idx)?;
         Ok((if self.flags & (1 << (4 + side)) != 0 { dtm.wrapping_add(dtz) } else { dtm }, dtz))
@@ -993,6 +1116,42 @@ impl TableFile {
         Ok(out)
     }
 
+    /// With [`FLAG_CAPTURES`]: the decoded WDL values (generation order, both sides) raised to the best value
+    /// of each position's captures, probed in `subs`.
+    #[allow(clippy::needless_range_loop)] // both sides' vectors at index i
+    fn resolve_captures(&self, wdl: &mut [Vec<i16>], subs: &HashMap<Material, Arc<Table>>) -> Result<(), TbError> {
+        if !self.resolves_captures() {
+            return Ok(());
+        }
+        let tb = crate::probe::Tablebase::from_tables(subs.clone());
+        let l = &self.layout;
+        let n = l.len();
+        let mut sq = [0u8; 8];
+        let mut moves = crate::pos::Moves::default();
+        for i in 0..l.size as usize {
+            if l.decode(i as u64, &mut sq).is_none() || l.index(&sq[..n]) != Some(i as u64) {
+                continue;
+            }
+            for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
+                let w = wdl[side][i];
+                if w == 2 || w == INVALID {
+                    continue;
+                }
+                let p = TbPos::new(&l.pieces, &sq[..n], stm);
+                if !p.is_legal() {
+                    continue;
+                }
+                p.zeroing_moves(&mut moves);
+                let mut best = w;
+                for m in moves.as_slice().iter().filter(|m| m.capture.is_some()) {
+                    best = best.max(-tb.probe(&p.play(m))?.wdl() as i16);
+                }
+                wdl[side][i] = best;
+            }
+        }
+        Ok(())
+    }
+
     /// Marks the holes of the generation index and its illegal positions [`INVALID`], gives drawn positions
     /// (WDL 0) the value 0 and adds DTZ back to a DTM stream stored as DTM minus DTZ (`dtz` must then hold
     /// the decoded DTZ streams; an empty vector is a metric not wanted).
@@ -1032,7 +1191,7 @@ impl TableFile {
     /// The values of one metric ([`DTM`] or [`DTZ`]) for both sides to move, as the generator made them
     /// ([`INVALID`] for holes and illegal positions, 0 for draws): a third of the memory of
     /// [`TableFile::to_table`] (the totals of a 5-piece ending with pawns).
-    pub fn decode_metric(&self, metric: usize) -> Result<[Vec<i16>; 2], TbError> {
+    pub fn decode_metric(&self, metric: usize, subs: &HashMap<Material, Arc<Table>>) -> Result<[Vec<i16>; 2], TbError> {
         let delta = self.flags & 0b11_0000 != 0;
         let wanted: Vec<usize> = if metric == DTM {
             if delta {
@@ -1044,6 +1203,7 @@ impl TableFile {
             vec![0, 1, 2, 3]
         };
         let mut st = self.decode_streams(&wanted)?;
+        self.resolve_captures(&mut st[..2], subs)?;
         let (wdl, rest) = st.split_at_mut(2);
         let (dtz, dtm) = rest.split_at_mut(2);
         if metric == DTM {
@@ -1057,8 +1217,10 @@ impl TableFile {
 
     /// Decodes the whole file into a table, the same as the generator made it: holes and illegal positions
     /// (which the file leaves as "don't care") are marked [`INVALID`] again, drawn positions get DTM and DTZ 0.
-    pub fn to_table(&self) -> Result<Table, TbError> {
+    /// `subs`: the endings its captures lead to (needed for a file with [`FLAG_CAPTURES`]).
+    pub fn to_table(&self, subs: &HashMap<Material, Arc<Table>>) -> Result<Table, TbError> {
         let mut st = self.decode_streams(&[0, 1, 2, 3, 4, 5])?;
+        self.resolve_captures(&mut st[..2], subs)?;
         let (wdl, rest) = st.split_at_mut(2);
         let (dtz, dtm) = rest.split_at_mut(2);
         self.finish_decoded(wdl, dtz, dtm);

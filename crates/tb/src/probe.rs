@@ -75,7 +75,9 @@ impl Tablebase {
         Tablebase { source: Source::Memory(tables) }
     }
 
-    fn raw(&self, m: &Material, side: usize, sq: &[u8]) -> Result<(i16, i16), TbError> {
+    /// (DTM, DTZ) of a legal position `p` in its table's orientation, `sq` its squares in table order.
+    fn raw(&self, p: &TbPos, sq: &[u8]) -> Result<(i16, i16), TbError> {
+        let (m, side) = (&p.material(), p.stm as usize);
         match &self.source {
             Source::Memory(map) => {
                 let t = map.get(m).ok_or_else(|| TbError::Missing { material: m.to_string(), dir: "memory".into() })?;
@@ -86,7 +88,13 @@ impl Tablebase {
                 let file = self.file(m)?;
                 let idx =
                     file.layout.storage_index(sq).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
-                file.get(side, idx)
+                if !file.resolves_captures() {
+                    return file.get(side, idx);
+                }
+                if self.resolved_wdl(p, &file, idx)? == 0 {
+                    return Ok((0, 0));
+                }
+                file.metrics(side, idx)
             }
         }
     }
@@ -116,13 +124,33 @@ impl Tablebase {
         let file = self.file(&p.material())?;
         let idx =
             file.layout.storage_index(&sq[..p.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
-        file.wdl(p.stm as usize, idx)
+        self.resolved_wdl(&p, &file, idx)
+    }
+
+    /// WDL of position `p` (storage index `idx` of `file`): the stored value, raised to the best value of
+    /// its captures where the file leaves captures to the reader (a capture never gains more than a win,
+    /// so a stored win needs no search).
+    fn resolved_wdl(&self, p: &TbPos, file: &TableFile, idx: u64) -> Result<i8, TbError> {
+        let stored = file.wdl(p.stm as usize, idx)?;
+        if !file.resolves_captures() || stored == 2 {
+            return Ok(stored);
+        }
+        let mut moves = Moves::default();
+        p.zeroing_moves(&mut moves);
+        let mut best = stored;
+        for m in moves.as_slice().iter().filter(|m| m.capture.is_some()) {
+            best = best.max(-self.probe_wdl(&p.play(m))?);
+            if best == 2 {
+                break;
+            }
+        }
+        Ok(best)
     }
 
     /// Values of a legal position (the side not to move is not in check).
     pub fn probe(&self, pos: &TbPos) -> Result<ProbeResult, TbError> {
         let Some((p, sq)) = oriented(pos)? else { return Ok(ProbeResult { dtm_raw: 0, dtz_raw: 0 }) };
-        let (dtm_raw, dtz_raw) = self.raw(&p.material(), p.stm as usize, &sq[..p.n])?;
+        let (dtm_raw, dtz_raw) = self.raw(&p, &sq[..p.n])?;
         if dtm_raw == INVALID || dtz_raw == INVALID {
             return Err(TbError::Unsupported(format!("table {} has no value for {}", p.material(), pos.fen())));
         }

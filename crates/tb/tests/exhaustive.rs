@@ -7,7 +7,9 @@
 //! `cargo test --release -p mysl-tb --test exhaustive -- --ignored --nocapture --test-threads 1`.
 //! Every index of our generation index is visited (each position up to the symmetries of the index, both sides
 //! to move); positions are built square by square (no FEN) and probed through `Tablebase::probe`, the
-//! prober's own orientation and indexing. `MYSL_TB_ENDINGS=KQvKR,KPvKP` restricts the endings.
+//! prober's own orientation and indexing. `MYSL_TB_ENDINGS=KQvKR,KPvKP` restricts the endings;
+//! `MYSL_TB_FILES=1` probes the files `mysl tb gen` writes (storage index, WDL captures left to the prober's
+//! capture search) instead of the tables in memory.
 
 mod common;
 
@@ -130,7 +132,18 @@ fn check_every_position(oracle: &str, check: impl Fn(&Tablebase, &TbPos) -> Opti
     let names: Vec<String> = list.iter().map(|m| m.to_string()).collect();
     let tables = generate(&names.iter().map(|s| s.as_str()).collect::<Vec<_>>());
     eprintln!("generation: {:.1} s", t0.elapsed().as_secs_f64());
-    let ours = Tablebase::from_tables(tables.clone());
+    // MYSL_TB_FILES=1: through the files `mysl tb gen` writes (format version 3, WDL captures left to the
+    // prober's capture search) instead of the tables in memory
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let ours = if std::env::var_os("MYSL_TB_FILES").is_some() {
+        for t in tables.values() {
+            mysl_tb::file::write_table_resolved(dir.path(), t, &tables).expect("write");
+        }
+        eprintln!("probing through the files in {}", dir.path().display());
+        Tablebase::open_dir(dir.path())
+    } else {
+        Tablebase::from_tables(tables.clone())
+    };
     let (mut total, mut failed) = (0, Vec::new());
     for m in &list {
         let t1 = Instant::now();

@@ -263,10 +263,10 @@ fn five_piece_ending_against_syzygy() {
     // with pawns only the DTZ values in memory (1.6 GB), and probes of the files for the comparison
     let big = m.has_pawns();
     let t = if big {
-        let dtz = file.decode_metric(mysl_tb::gen::DTZ).expect("decode");
+        let dtz = file.decode_metric(mysl_tb::gen::DTZ, &tables).expect("decode");
         mysl_tb::Table { layout: file.layout.clone(), dtm: [Vec::new(), Vec::new()], dtz }
     } else {
-        file.to_table().expect("decode")
+        file.to_table(&tables).expect("decode")
     };
     // totals
     let expected = rows(&data);
