@@ -369,17 +369,60 @@ fn write_sections(dir: &Path, m: Material, size: u64, sections: &[Vec<u8>], flag
 /// up to 4 pieces).
 pub const FLAG_CAPTURES: u32 = 1 << 6;
 
-/// The best value (WDL, mover's view) of the legal captures of each position and side to move (generation
-/// index order; 127 where there is none or the entry is invalid), from the captured endings in `subs`.
-fn capture_values(t: &Table, subs: &HashMap<Material, Arc<Table>>) -> Result<[Vec<i8>; 2], TbError> {
+/// Header flag: the DTZ streams leave a win with a winning zeroing move (DTZ 1; 101 for a cursed win)
+/// other than a double pawn step to the reader, which looks for such a move. Set with [`FLAG_CAPTURES`].
+pub const FLAG_ZEROING: u32 = 1 << 7;
+
+/// Per position (generation index order) of [`capture_values`]: the best capture's WDL plus 2 in the low
+/// bits, or this where there is no capture.
+const NO_CAPTURE: u8 = 7;
+/// ... and this bit when a zeroing move other than a double step reaches the position's own (winning) WDL.
+const ZEROING_WINS: u8 = 8;
+
+/// What the writer knows of a position's captures and zeroing moves ([`capture_values`]).
+#[derive(Clone, Copy)]
+struct Capture {
+    /// The best capture's WDL plus 2 or [`NO_CAPTURE`], with [`ZEROING_WINS`].
+    wdl: u8,
+    /// The best DTM a capture gives (internal value), [`INVALID`] without a capture.
+    dtm: i16,
+}
+
+/// Header flag: the DTM streams store a position that is not drawn and whose best capture already reaches its
+/// DTM as any value the reader ranks no higher (DTM minus DTZ streams: after adding DTZ); a reader takes the
+/// better of that and the captures' DTM. Set with [`FLAG_CAPTURES`].
+pub const FLAG_DTM_CAPTURES: u32 = 1 << 8;
+
+/// Whether zeroing move `m` of `p` may decide a DTZ entry: not a double pawn step, whose value depends on
+/// an en passant capture the tables do not store.
+pub(crate) fn zeroing_may_decide(p: &TbPos, m: &crate::pos::TbMove) -> bool {
+    !(p.role[m.piece as usize] == mysl_core::Role::Pawn && (m.to as i32 - m.from as i32).abs() == 16)
+}
+
+/// For each position and side to move (generation index order): the best value (WDL, mover's view) of its
+/// legal captures and whether a zeroing move reaches its own winning WDL (see [`NO_CAPTURE`],
+/// [`ZEROING_WINS`]; invalid entries [`NO_CAPTURE`]), from the endings in `subs` and `t` itself.
+fn capture_values(t: &Table, subs: &HashMap<Material, Arc<Table>>) -> Result<[Vec<Capture>; 2], TbError> {
     let l = &t.layout;
     let n = l.len();
     let tb = crate::probe::Tablebase::from_tables(subs.clone());
     let size = l.size as usize;
-    let mut out = [vec![127i8; size], vec![127i8; size]];
+    // the WDL of a position after a zeroing move: in this table (a pawn step) or another
+    let child_wdl = |c: &TbPos| -> Result<i8, TbError> {
+        if c.material() == t.material() {
+            let mut sq = [0u8; 8];
+            c.table_order_squares(&mut sq);
+            let g = l.index(&sq[..c.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
+            Ok(value::wdl_of_dtz(t.dtz[c.stm as usize][g as usize]))
+        } else {
+            Ok(tb.probe(c)?.wdl())
+        }
+    };
+    let none = Capture { wdl: NO_CAPTURE, dtm: INVALID };
+    let mut out = [vec![none; size], vec![none; size]];
     const CHUNK: usize = 1 << 14;
     let (white, black) = out.split_at_mut(1);
-    let parts: Vec<(usize, &mut [i8], &mut [i8])> = white[0]
+    let parts: Vec<(usize, &mut [Capture], &mut [Capture])> = white[0]
         .chunks_mut(CHUNK)
         .zip(black[0].chunks_mut(CHUNK))
         .enumerate()
@@ -405,15 +448,46 @@ fn capture_values(t: &Table, subs: &HashMap<Material, Arc<Table>>) -> Result<[Ve
                             }
                             let stm = if side == 0 { mysl_core::Color::White } else { mysl_core::Color::Black };
                             let p = TbPos::new(&l.pieces, &sq[..n], stm);
+                            let own = value::wdl_of_dtz(t.dtz[side][g]);
                             p.zeroing_moves(&mut moves);
-                            for m in moves.as_slice().iter().filter(|m| m.capture.is_some()) {
-                                match tb.probe(&p.play(m)) {
-                                    Ok(r) => *dest = if *dest == 127 { -r.wdl() } else { (*dest).max(-r.wdl()) },
+                            let mut best: Option<i8> = None;
+                            let mut zeroing_wins = false;
+                            let mut best_dtm = INVALID;
+                            for m in moves.as_slice() {
+                                if m.capture.is_none() && (own <= 0 || !zeroing_may_decide(&p, m)) {
+                                    continue;
+                                }
+                                let child = p.play(m);
+                                if m.capture.is_some() {
+                                    match tb.probe(&child) {
+                                        Ok(r) => {
+                                            let d = value::parent_of(r.dtm_raw);
+                                            if best_dtm == INVALID || value::rank(d) > value::rank(best_dtm) {
+                                                best_dtm = d;
+                                            }
+                                        }
+                                        Err(e) => {
+                                            failed.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                                        }
+                                    }
+                                }
+                                match child_wdl(&child) {
+                                    Ok(c) => {
+                                        if m.capture.is_some() {
+                                            best = Some(best.map_or(-c, |b| b.max(-c)));
+                                        }
+                                        if own > 0 && -c == own && zeroing_may_decide(&p, m) {
+                                            zeroing_wins = true;
+                                        }
+                                    }
                                     Err(e) => {
                                         failed.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
                                     }
                                 }
                             }
+                            dest.wdl = best.map_or(NO_CAPTURE, |b| (b + 2) as u8)
+                                | if zeroing_wins { ZEROING_WINS } else { 0 };
+                            dest.dtm = best_dtm;
                         }
                     }
                 }
@@ -471,7 +545,21 @@ fn encode(t: &Table, subs: Option<&HashMap<Material, Arc<Table>>>) -> Result<Vec
                     };
                     let v = match (v, captures) {
                         // a WDL entry that a capture decides may hold any value not above its own
-                        (Some(w), Some(c)) if s < 2 && c[side][g as usize] as i16 == w => Some(prev.min(w)),
+                        (Some(w), Some(c)) if s < 2 && (c[side][g as usize].wdl & 7) as i16 - 2 == w => {
+                            Some(prev.min(w))
+                        }
+                        // a DTZ entry that a winning zeroing move decides: anything
+                        (Some(_), Some(c)) if s / 2 == 1 && c[side][g as usize].wdl & ZEROING_WINS != 0 => None,
+                        // a DTM entry that a capture decides: anything the reader ranks no higher
+                        (Some(x), Some(c)) if s >= 4 && c[side][g as usize].dtm == t.dtm[side][g as usize] => {
+                            let z = if delta { t.dtz[side][g as usize] } else { 0 };
+                            let own = t.dtm[side][g as usize];
+                            if value::rank(prev.wrapping_add(z)) <= value::rank(own) {
+                                Some(prev)
+                            } else {
+                                Some(x)
+                            }
+                        }
                         (v, _) => v,
                     };
                     if let Some(x) = v {
@@ -486,7 +574,7 @@ fn encode(t: &Table, subs: Option<&HashMap<Material, Arc<Table>>>) -> Result<Vec
     let mut encoded = encode_jobs(&jobs, 2);
     let mut sections: Vec<Vec<u8>> = encoded.drain(..STREAMS).collect();
     // DTM streams: DTM itself or DTM minus DTZ, whichever is smaller
-    let mut flags = if captures.is_some() { FLAG_CAPTURES } else { 0 };
+    let mut flags = if captures.is_some() { FLAG_CAPTURES | FLAG_ZEROING | FLAG_DTM_CAPTURES } else { 0 };
     for (s, d) in (4..STREAMS).zip(encoded) {
         if d.len() < sections[s].len() {
             sections[s] = d;
@@ -915,7 +1003,10 @@ impl TableFile {
             return Err(bad("unexpected number of streams".into()));
         }
         let flags = u32_at(&bytes, 44);
-        if flags & !(0b11_0000 | FLAG_CAPTURES) != 0 {
+        let needs_captures = FLAG_ZEROING | FLAG_DTM_CAPTURES;
+        if flags & !(0b11_0000 | FLAG_CAPTURES | needs_captures) != 0
+            || (flags & needs_captures != 0 && flags & FLAG_CAPTURES == 0)
+        {
             return Err(bad(format!("unknown flags {flags:#x}")));
         }
         let mut streams = Vec::with_capacity(STREAMS);
@@ -1060,10 +1151,30 @@ impl TableFile {
 
     /// (DTM, DTZ-scale) of storage index `idx` with `side` to move of a position that is not drawn (the
     /// DTZ and DTM streams hold anything for drawn positions).
-    pub fn metrics(&self, side: usize, idx: u64) -> Result<(i16, i16), TbError> {
-        let dtz = self.value_at(2 + side, idx)?;
+    /// For a file with [`FLAG_ZEROING`], `zeroing_dtz` is the DTZ a winning zeroing move gives the position
+    /// (1, or 101 for a cursed win) when it has one (the stored DTZ is then anything).
+    pub fn metrics_with(&self, side: usize, idx: u64, zeroing_dtz: Option<i16>) -> Result<(i16, i16), TbError> {
+        let dtz = match zeroing_dtz {
+            Some(z) if self.resolves_zeroing() => z,
+            _ => self.value_at(2 + side, idx)?,
+        };
         let dtm = self.value_at(4 + side, idx)?;
         Ok((if self.flags & (1 << (4 + side)) != 0 { dtm.wrapping_add(dtz) } else { dtm }, dtz))
+    }
+
+    /// (DTM, DTZ-scale) of a position that is not drawn, for a file without [`FLAG_ZEROING`].
+    pub fn metrics(&self, side: usize, idx: u64) -> Result<(i16, i16), TbError> {
+        self.metrics_with(side, idx, None)
+    }
+
+    /// Whether the DTM streams leave positions decided by a capture to the reader ([`FLAG_DTM_CAPTURES`]).
+    pub fn resolves_dtm_captures(&self) -> bool {
+        self.flags & FLAG_DTM_CAPTURES != 0
+    }
+
+    /// Whether the DTZ streams leave wins with a winning zeroing move to the reader ([`FLAG_ZEROING`]).
+    pub fn resolves_zeroing(&self) -> bool {
+        self.flags & FLAG_ZEROING != 0
     }
 
     /// Compressed bytes of the WDL, DTZ and DTM streams (both sides each).
@@ -1152,6 +1263,94 @@ impl TableFile {
         Ok(())
     }
 
+    /// With [`FLAG_ZEROING`]: the decoded DTZ values (generation order, both sides) of wins with a winning
+    /// zeroing move set to 1 (101 for a cursed win); `wdl` are the resolved WDL values of this table.
+    #[allow(clippy::needless_range_loop)] // both sides' vectors at index i
+    fn resolve_zeroing(
+        &self,
+        wdl: &[Vec<i16>],
+        dtz: &mut [Vec<i16>],
+        subs: &HashMap<Material, Arc<Table>>,
+    ) -> Result<(), TbError> {
+        if !self.resolves_zeroing() {
+            return Ok(());
+        }
+        let tb = crate::probe::Tablebase::from_tables(subs.clone());
+        let l = &self.layout;
+        let n = l.len();
+        let (mut sq, mut csq) = ([0u8; 8], [0u8; 8]);
+        let mut moves = crate::pos::Moves::default();
+        for i in 0..l.size as usize {
+            if l.decode(i as u64, &mut sq).is_none() || l.index(&sq[..n]) != Some(i as u64) {
+                continue;
+            }
+            for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
+                let w = wdl[side][i];
+                if w <= 0 || w == INVALID {
+                    continue;
+                }
+                let p = TbPos::new(&l.pieces, &sq[..n], stm);
+                if !p.is_legal() {
+                    continue;
+                }
+                p.zeroing_moves(&mut moves);
+                for m in moves.as_slice() {
+                    if !zeroing_may_decide(&p, m) {
+                        continue;
+                    }
+                    let c = p.play(m);
+                    let cw = if c.material() == self.layout.material {
+                        c.table_order_squares(&mut csq);
+                        let g =
+                            l.index(&csq[..c.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
+                        wdl[c.stm as usize][g as usize] as i8
+                    } else {
+                        tb.probe(&c)?.wdl()
+                    };
+                    if -cw as i16 == w {
+                        dtz[side][i] = if w == 2 { 1 } else { 101 };
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// With [`FLAG_DTM_CAPTURES`]: the decoded DTM values (generation order, both sides, after
+    /// [`TableFile::finish_decoded`]) of positions that are not drawn raised to their best capture's.
+    #[allow(clippy::needless_range_loop)] // both sides' vectors at index i
+    fn resolve_dtm_captures(&self, dtm: &mut [Vec<i16>], subs: &HashMap<Material, Arc<Table>>) -> Result<(), TbError> {
+        if !self.resolves_dtm_captures() {
+            return Ok(());
+        }
+        let tb = crate::probe::Tablebase::from_tables(subs.clone());
+        let l = &self.layout;
+        let n = l.len();
+        let mut sq = [0u8; 8];
+        let mut moves = crate::pos::Moves::default();
+        for i in 0..l.size as usize {
+            if l.decode(i as u64, &mut sq).is_none() {
+                continue;
+            }
+            for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
+                let d = dtm[side][i];
+                if d == INVALID || d == 0 {
+                    continue;
+                }
+                let p = TbPos::new(&l.pieces, &sq[..n], stm);
+                p.zeroing_moves(&mut moves);
+                for m in moves.as_slice().iter().filter(|m| m.capture.is_some()) {
+                    let c = value::parent_of(tb.probe(&p.play(m))?.dtm_raw);
+                    if value::rank(c) > value::rank(dtm[side][i]) {
+                        dtm[side][i] = c;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Marks the holes of the generation index and its illegal positions [`INVALID`], gives drawn positions
     /// (WDL 0) the value 0 and adds DTZ back to a DTM stream stored as DTM minus DTZ (`dtz` must then hold
     /// the decoded DTZ streams; an empty vector is a metric not wanted).
@@ -1204,10 +1403,15 @@ impl TableFile {
         };
         let mut st = self.decode_streams(&wanted)?;
         self.resolve_captures(&mut st[..2], subs)?;
+        if !st[2].is_empty() {
+            let (wdl, rest) = st.split_at_mut(2);
+            self.resolve_zeroing(wdl, &mut rest[..2], subs)?;
+        }
         let (wdl, rest) = st.split_at_mut(2);
         let (dtz, dtm) = rest.split_at_mut(2);
         if metric == DTM {
             self.finish_decoded(wdl, dtz, dtm);
+            self.resolve_dtm_captures(dtm, subs)?;
             Ok([std::mem::take(&mut dtm[0]), std::mem::take(&mut dtm[1])])
         } else {
             self.finish_decoded(wdl, dtz, &mut [Vec::new(), Vec::new()]);
@@ -1222,8 +1426,11 @@ impl TableFile {
         let mut st = self.decode_streams(&[0, 1, 2, 3, 4, 5])?;
         self.resolve_captures(&mut st[..2], subs)?;
         let (wdl, rest) = st.split_at_mut(2);
+        self.resolve_zeroing(wdl, &mut rest[..2], subs)?;
+        let (wdl, rest) = st.split_at_mut(2);
         let (dtz, dtm) = rest.split_at_mut(2);
         self.finish_decoded(wdl, dtz, dtm);
+        self.resolve_dtm_captures(dtm, subs)?;
         let dtz = [std::mem::take(&mut dtz[0]), std::mem::take(&mut dtz[1])];
         let dtm = [std::mem::take(&mut dtm[0]), std::mem::take(&mut dtm[1])];
         Ok(Table { layout: self.layout.clone(), dtm, dtz })

@@ -91,10 +91,24 @@ impl Tablebase {
                 if !file.resolves_captures() {
                     return file.get(side, idx);
                 }
-                if self.resolved_wdl(p, &file, idx)? == 0 {
+                let w = self.resolved_wdl(p, &file, idx)?;
+                if w == 0 {
                     return Ok((0, 0));
                 }
-                file.metrics(side, idx)
+                let zeroing = if file.resolves_zeroing() && w > 0 { self.zeroing_dtz(p, w)? } else { None };
+                let (mut dtm, dtz) = file.metrics_with(side, idx, zeroing)?;
+                if file.resolves_dtm_captures() {
+                    // the stored DTM ranks no higher than the best capture's where a capture decides it
+                    let mut moves = Moves::default();
+                    p.zeroing_moves(&mut moves);
+                    for m in moves.as_slice().iter().filter(|m| m.capture.is_some()) {
+                        let c = value::parent_of(self.probe(&p.play(m))?.dtm_raw);
+                        if value::rank(c) > value::rank(dtm) {
+                            dtm = c;
+                        }
+                    }
+                }
+                Ok((dtm, dtz))
             }
         }
     }
@@ -125,6 +139,19 @@ impl Tablebase {
         let idx =
             file.layout.storage_index(&sq[..p.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
         self.resolved_wdl(&p, &file, idx)
+    }
+
+    /// The DTZ a winning zeroing move gives position `p` of WDL `w > 0` (1 for a win, 101 for a cursed win),
+    /// if it has one (double pawn steps left out, as the writer leaves them out).
+    fn zeroing_dtz(&self, p: &TbPos, w: i8) -> Result<Option<i16>, TbError> {
+        let mut moves = Moves::default();
+        p.zeroing_moves(&mut moves);
+        for m in moves.as_slice() {
+            if crate::file::zeroing_may_decide(p, m) && -self.probe_wdl(&p.play(m))? == w {
+                return Ok(Some(if w == 2 { 1 } else { 101 }));
+            }
+        }
+        Ok(None)
     }
 
     /// WDL of position `p` (storage index `idx` of `file`): the stored value, raised to the best value of

@@ -162,7 +162,7 @@ fn four_piece_round_trip() {
         assert!(back.dtm == t.dtm && back.dtz == t.dtz, "{m}: values differ after the round trip");
         let n = t.layout.len();
         let mut sq = [0u8; 8];
-        let (mut checked, mut left_to_captures) = (0u64, 0u64);
+        let (mut checked, mut left_to_captures, mut left_to_zeroing, mut dtm_left) = (0u64, 0u64, 0u64, 0u64);
         // every position of KQvKR, every third of KRvKP (the test's time)
         let step = if m.has_pawns() { 3 } else { 1 };
         for i in (0..t.layout.size as usize).step_by(step) {
@@ -181,10 +181,21 @@ fn four_piece_round_trip() {
                 if f.wdl(side, s).expect("stored") != want.wdl() {
                     left_to_captures += 1;
                 }
+                if want.wdl() != 0 && f.metrics_with(side, s, None).expect("stored").1 != want.dtz_raw {
+                    left_to_zeroing += 1;
+                }
+                if want.wdl() != 0 && f.metrics_with(side, s, Some(want.dtz_raw)).expect("stored").0 != want.dtm_raw {
+                    dtm_left += 1;
+                }
                 checked += 1;
             }
         }
         assert!(left_to_captures > 0, "{m}: some stored WDL values differ (captures decide them)");
-        eprintln!("{m}: {checked} positions equal; {left_to_captures} stored WDL values left to the capture search");
+        assert!(left_to_zeroing > 0, "{m}: some stored DTZ values differ (winning zeroing moves decide them)");
+        assert!(dtm_left > 0, "{m}: some stored DTM values differ (captures decide them)");
+        eprintln!(
+            "{m}: {checked} positions equal; left to the reader: {left_to_captures} WDL values (captures), \
+             {left_to_zeroing} DTZ values (zeroing moves), {dtm_left} DTM values (captures)"
+        );
     }
 }
