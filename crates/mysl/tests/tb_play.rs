@@ -9,17 +9,18 @@ use std::sync::Arc;
 use mysl_core::{Chess, Color, Move, Role, Square};
 use mysl_engine::score::TB_BOUND;
 use mysl_engine::{Limits, Searcher, Tablebases, TranspositionTable};
-use mysl_tb::file::write_table;
+use mysl_tb::file::write_table_resolved;
 use mysl_tb::{Generator, Material, Silent};
 
-/// Our tables for `endings` (and what they convert into) in a temporary directory.
+/// Our tables for `endings` (and what they convert into) in a temporary directory, written as `mysl tb gen`
+/// writes them (values decided by captures and zeroing moves left to the prober).
 fn tables(endings: &[&str]) -> (tempfile::TempDir, Arc<Tablebases>) {
     let dir = tempfile::tempdir().expect("tempdir");
     let targets: Vec<Material> = endings.iter().map(|e| Material::parse(e).expect("material")).collect();
     let mut g = Generator::new(2);
     for m in Generator::plan(&targets) {
         let t = g.generate(m, &Silent);
-        write_table(dir.path(), &t).expect("write");
+        write_table_resolved(dir.path(), &t, &g.tables).expect("write");
     }
     let mut tb = Tablebases::new();
     tb.set_ours(dir.path()).expect("ours");
