@@ -76,7 +76,7 @@ fn fairy_pieces_and_conditions_are_unsupported_not_errors() {
             "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe\ntwin condition AntiCirce Cage\nEndProblem\n",
             "AntiCirce Cage",
         ),
-        ("BeginProblem\nstip pser-h#2\npieces white Ka1 black Kh8\nEndProblem\n", "pser"),
+        ("BeginProblem\nstip phser-h#2\npieces white Ka1 black Kh8\nEndProblem\n", "phser-h#2"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\nneutral Pe4\nEndProblem\n", "neutral"),
     ] {
         let res = parse_problems(text);
