@@ -241,6 +241,10 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         if board.bul.any() && (!p.twins.is_empty() || conditions) {
             return Err(SolveError::Unsupported("piece attribute bul with twins or conditions".into()));
         }
+        // Neutral pieces: with conditions, Bul or twins not done yet.
+        if board.neutral.any() && (!p.twins.is_empty() || conditions || board.bul.any()) {
+            return Err(SolveError::Unsupported("neutral pieces with twins, conditions or piece attributes".into()));
+        }
         if board.chameleon_pursuit && (stip.play != Play::Help || stip.series || p.options.set_play) {
             return Err(SolveError::Unsupported("ChameleonPursuit outside help play without set play".into()));
         }

@@ -1200,8 +1200,13 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         Special::Castle { rook_from, .. } => s.push_str(if rook_from % 8 == 7 { "0-0" } else { "0-0-0" }),
         _ => {
             let from = mysl_core::Square::from_index(m.from as u32);
-            // Attributes before the piece; with one, a pawn is written `P` too (`uPc3-c4`).
-            let attr = board.bul.contains(from) || board.uncapturable.contains(from);
+            // Attributes before the piece; with one, a pawn is written `P` too (`uPc3-c4`); a
+            // neutral piece `nPe7-e8=nQ`.
+            let neutral = board.neutral.contains(from);
+            let attr = neutral || board.bul.contains(from) || board.uncapturable.contains(from);
+            if neutral {
+                s.push('n');
+            }
             if board.bul.contains(from) {
                 s.push('b');
             }
@@ -1218,6 +1223,9 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
             s.push_str(&square_name(m.to));
             if let Special::Promote(k) = m.special {
                 s.push('=');
+                if neutral {
+                    s.push('n');
+                }
                 s.push_str(KINDS[k as usize].code);
             }
             if ep {

@@ -210,17 +210,38 @@ mod tests {
     #[test]
     fn parses_traditional_forms() {
         for s in [
-            "#2", "h#2", "h#2.5", "h=3", "h==3", "s#6", "r#2", "semi-r#2", "hs#3", "hs#3.5", "ser-#4", "ser-h#8",
-            "ser-h=5", "ser-s#6", "ser-r#2", "ser-=4", "h=0.5", "pser-h#6", "pser-#3", "pser-=2", "pser-s#4",
-            "phser-s#6", "pser-h=3", "pser-r#2",
+            "#2",
+            "h#2",
+            "h#2.5",
+            "h=3",
+            "h==3",
+            "s#6",
+            "r#2",
+            "semi-r#2",
+            "hs#3",
+            "hs#3.5",
+            "ser-#4",
+            "ser-h#8",
+            "ser-h=5",
+            "ser-s#6",
+            "ser-r#2",
+            "ser-=4",
+            "h=0.5",
+            "pser-h#6",
+            "pser-#3",
+            "pser-=2",
+            "pser-s#4",
+            "phser-s#6",
+            "pser-h=3",
+            "pser-r#2",
         ] {
             let st = parse(s).unwrap_or_else(|e| panic!("{s}: {e:?}"));
             assert_eq!(st.to_string(), s);
         }
-        assert_eq!(parse("pser-h#3").unwrap().parry, Parry::Help);
-        assert_eq!(parse("pser-#3").unwrap().parry, Parry::Defence);
-        assert_eq!(parse("phser-#3").unwrap().parry, Parry::Help);
-        assert_eq!(parse("ser-#3").unwrap().parry, Parry::None);
+        assert_eq!(parse("pser-h#3").expect("parsed").parry, Parry::Help);
+        assert_eq!(parse("pser-#3").expect("parsed").parry, Parry::Defence);
+        assert_eq!(parse("phser-#3").expect("parsed").parry, Parry::Help);
+        assert_eq!(parse("ser-#3").expect("parsed").parry, Parry::None);
         assert!(matches!(parse("phser-h#3"), Err(StipError::Unsupported(_))));
         assert!(matches!(parse("h#x"), Err(StipError::Syntax(_))));
         assert!(matches!(parse("h"), Err(StipError::Syntax(_))));

@@ -77,7 +77,7 @@ fn fairy_pieces_and_conditions_are_unsupported_not_errors() {
             "AntiCirce Cage",
         ),
         ("BeginProblem\nstip phser-h#2\npieces white Ka1 black Kh8\nEndProblem\n", "phser-h#2"),
-        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\nneutral Pe4\nEndProblem\n", "neutral"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\nneutral Pe4\ncondition Madrasi\nEndProblem\n", "neutral"),
     ] {
         let res = parse_problems(text);
         let p = res[0].as_ref().expect("parsed");

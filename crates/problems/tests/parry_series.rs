@@ -64,10 +64,7 @@ fn pser_helpmate_black_checks_and_white_interposes() {
     // times from c1 and c6; the knight interposes on f4, e6 and g5 (on the diagonal c1-h6 and on
     // the sixth rank) and mates on f3 (g1 covered by the knight, the other flights black).
     let (lines, v) = solve(&problem("White Kh6 Sd5 Black Kg1 Pg2g3h2h3", "pser-h#6"));
-    assert_eq!(
-        lines,
-        ["1.h2-h1=Q 2.Kg1-h2 3.Qh1-c1 + Sd5-f4 4.Qc1-c6 + Sf4-e6 5.Qc6-c1 + Se6-g5 6.Qc1-h1 Sg5-f3 #"]
-    );
+    assert_eq!(lines, ["1.h2-h1=Q 2.Kg1-h2 3.Qh1-c1 + Sd5-f4 4.Qc1-c6 + Sf4-e6 5.Qc6-c1 + Se6-g5 6.Qc1-h1 Sg5-f3 #"]);
     assert_eq!(v, [Verdict::Sound]);
     // As a plain series helpmate (no checks before the last move) there is no solution.
     let (lines, _) = solve(&problem("White Kh6 Sd5 Black Kg1 Pg2g3h2h3", "ser-h#6"));

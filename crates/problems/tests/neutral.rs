@@ -1,0 +1,163 @@
+//! Neutral pieces (Popeye's colour `Neutral`): they belong to both sides. The side to move may
+//! move them as its own (a neutral pawn in that side's direction), either side may capture
+//! them, and they attack both kings. Positions checked by hand.
+
+use mysl_core::Color;
+use mysl_problems::board::{parse_square, Board, Move, Piece};
+use mysl_problems::input::parse_problems;
+use mysl_problems::solve::{move_text, Limits};
+use mysl_problems::stipulation::Goal;
+use mysl_problems::walk::kind_by_code;
+use mysl_problems::{solve_problem, SolveError};
+
+const W: Color = Color::White;
+const B: Color = Color::Black;
+
+fn sq(s: &str) -> u8 {
+    parse_square(s).expect("square")
+}
+
+/// A board from (colour, code, square); `None` for a neutral piece.
+fn board(pieces: &[(Option<Color>, &str, &str)], side: Color) -> Board {
+    let mut b = Board::empty();
+    for &(c, code, s) in pieces {
+        b.put(sq(s), Piece { color: c.unwrap_or(W), kind: kind_by_code(code).expect("kind") });
+        if c.is_none() {
+            b.neutral.set(mysl_core::Square::from_index(sq(s) as u32));
+        }
+    }
+    b.side = side;
+    b
+}
+
+/// Popeye texts of the legal moves from `from`, sorted.
+fn texts_from(b: &mut Board, from: &str) -> Vec<String> {
+    let moves: Vec<Move> = b.legal_moves().into_iter().filter(|m| m.from == sq(from)).collect();
+    let mut v: Vec<String> = moves.into_iter().map(|m| move_text(b, Goal::Mate, m, true)).collect();
+    v.sort();
+    v
+}
+
+fn solve(text: &str) -> Result<Vec<String>, SolveError> {
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let r = solve_problem(&p, &Limits::default())?;
+    Ok(r.twins[0].lines.clone())
+}
+
+fn problem(pieces: &str, stip: &str) -> String {
+    format!("BeginProblem\nPieces {pieces}\nStipulation {stip}\nEndProblem\n")
+}
+
+#[test]
+fn a_neutral_pawn_moves_in_the_direction_of_the_side_moving_it() {
+    let n = None;
+    let pieces =
+        [(Some(W), "K", "a1"), (Some(B), "K", "h8"), (n, "P", "d4"), (Some(B), "S", "e5"), (Some(W), "S", "c3")];
+    // White: d4-d5 and d4*e5 (the black knight); Black: d4-d3 and d4*c3 (the white knight).
+    let mut b = board(&pieces, W);
+    assert_eq!(texts_from(&mut b, "d4"), ["nPd4*e5", "nPd4-d5"]);
+    let mut b = board(&pieces, B);
+    assert_eq!(texts_from(&mut b, "d4"), ["nPd4*c3", "nPd4-d3"]);
+}
+
+#[test]
+fn a_neutral_pawn_promotes_for_either_side_to_a_neutral_piece() {
+    let n = None;
+    let mut b = board(&[(Some(W), "K", "h6"), (Some(B), "K", "h3"), (n, "P", "e7")], W);
+    assert_eq!(texts_from(&mut b, "e7"), ["nPe7-e8=nB", "nPe7-e8=nQ", "nPe7-e8=nR", "nPe7-e8=nS"]);
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("e7")).expect("a promotion");
+    b.make(m);
+    assert!(b.neutral.contains(mysl_core::Square::from_index(sq("e8") as u32)), "the promoted piece is neutral");
+    let mut b = board(&[(Some(W), "K", "h6"), (Some(B), "K", "h3"), (n, "P", "e2")], B);
+    assert_eq!(texts_from(&mut b, "e2"), ["nPe2-e1=nB", "nPe2-e1=nQ", "nPe2-e1=nR", "nPe2-e1=nS"]);
+}
+
+#[test]
+fn a_neutral_piece_checks_both_kings_and_either_side_may_capture_it() {
+    let n = None;
+    // The neutral rook e4 attacks both kings on the e-file.
+    let b = board(&[(Some(W), "K", "e1"), (Some(B), "K", "e8"), (n, "R", "e4")], W);
+    assert!(b.in_check(W) && b.in_check(B));
+    // White to move, in check from the neutral rook acting for Black: the rook must leave the
+    // e-file (along it, it still attacks e1) or be taken by White's rook.
+    let pieces =
+        [(Some(W), "K", "e1"), (Some(B), "K", "h8"), (n, "R", "e4"), (Some(W), "R", "a4"), (Some(B), "B", "c6")];
+    let mut b = board(&pieces, W);
+    let rook = texts_from(&mut b, "e4");
+    // (For White the rook a4 is its own: the neutral rook stops at b4; on h4 it checks h8.)
+    assert_eq!(rook, ["nRe4-b4", "nRe4-c4", "nRe4-d4", "nRe4-f4", "nRe4-g4", "nRe4-h4 +"]);
+    assert_eq!(texts_from(&mut b, "a4"), ["Ra4*e4"]);
+    // Black to move, in check from the neutral rook acting for White (the black king on e8): the
+    // rook takes White's rook a4 (checking a1 for Black) or leaves the file; the bishop c6 takes it (c6-d5-e4); Bc6*a4
+    // leaves the check.
+    let pieces =
+        [(Some(W), "K", "a1"), (Some(B), "K", "e8"), (n, "R", "e4"), (Some(W), "R", "a4"), (Some(B), "B", "c6")];
+    let mut b = board(&pieces, B);
+    let rook = texts_from(&mut b, "e4");
+    assert_eq!(rook, ["nRe4*a4 +", "nRe4-b4", "nRe4-c4", "nRe4-d4", "nRe4-f4", "nRe4-g4", "nRe4-h4"]);
+    assert_eq!(texts_from(&mut b, "c6"), ["Bc6*e4"]);
+}
+
+#[test]
+fn mate_by_a_neutral_pawn_that_black_cannot_move() {
+    // 1.nPf6*g7+: the king cannot take (Kf7 guards g7) nor go to g8 (Kf7); as a black pawn the
+    // neutral g7 cannot step (g6 is black) nor capture (f6 and h6 are empty): mate.
+    let text = problem("White Kf7 Black Kh8 Bg7 Pg6h7 Neutral Pf6", "#1");
+    assert_eq!(solve(&text).expect("supported"), ["1.nPf6*g7 # !"]);
+    // Without the black pawn g6, Black plays the neutral pawn g7-g6 and the check is gone.
+    let text = problem("White Kf7 Black Kh8 Bg7 Ph7 Neutral Pf6", "#1");
+    assert!(solve(&text).expect("supported").is_empty());
+}
+
+#[test]
+fn black_may_parry_with_a_neutral_piece() {
+    // Orthodox: 1.Rb1-b8 # (the back rank). With the bishop e5 neutral, Black answers
+    // 1...nBe5*b8, so there is no mate in one (1.Be5*g7+ Kxg7 neither).
+    let text = problem("White Kh1 Rb1 Be5 Black Kh8 Pg7h7", "#1");
+    assert_eq!(solve(&text).expect("supported"), ["1.Rb1-b8 # !"]);
+    let text = problem("White Kh1 Rb1 Black Kh8 Pg7h7 Neutral Be5", "#1");
+    assert!(solve(&text).expect("supported").is_empty());
+}
+
+#[test]
+fn neutral_pieces_with_conditions_twins_or_kings_are_unsupported() {
+    for (text, what) in [
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8 neutral Pe4\ncondition Circe\nEndProblem\n", "neutral"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8 neutral Pe4\ntwin move e4 e5\nEndProblem\n", "neutral"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8 neutral Ke4\nEndProblem\n", "neutral kings"),
+    ] {
+        match solve(text) {
+            Err(SolveError::Unsupported(m)) => assert!(m.contains(what), "{m}"),
+            other => panic!("expected unsupported {what}, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_neutral_piece_may_capture_another_neutral_piece() {
+    let n = None;
+    for side in [W, B] {
+        let mut b = board(&[(Some(W), "K", "a1"), (Some(B), "K", "h8"), (n, "R", "d4"), (n, "B", "d7")], side);
+        let key = b.key();
+        let rook = texts_from(&mut b, "d4");
+        assert!(rook.contains(&"nRd4*d7".to_string()), "{side:?}: {rook:?}");
+        assert!(!rook.iter().any(|t| t.contains("d8")), "the bishop blocks the file: {rook:?}");
+        let m = b.legal_moves().into_iter().find(|m| m.from == sq("d4") && m.to == sq("d7")).expect("capture");
+        let u = b.make(m);
+        assert_eq!(b.neutral.count(), 1);
+        b.unmake(m, u);
+        assert_eq!(b.key(), key);
+        assert_eq!(b.neutral.count(), 2);
+    }
+}
+
+#[test]
+fn helpmates_with_a_neutral_pawn() {
+    // h#1: 1.Bh6-g7 nPf6*g7 # (the final position of the #1 above; Black has no other move
+    // after which White checks: the neutral pawn checks only by taking on g7).
+    let text = problem("White Kf7 Black Kh8 Bh6 Pg6h7 Neutral Pf6", "h#1");
+    assert_eq!(solve(&text).expect("supported"), ["1.Bh6-g7 nPf6*g7 #"]);
+    // h#1.5: White first moves the neutral pawn up (as a white pawn), then the same mate.
+    let text = problem("White Kf7 Black Kh8 Bh6 Pg6h7 Neutral Pf5", "h#1.5");
+    assert_eq!(solve(&text).expect("supported"), ["1...nPf5-f6 2.Bh6-g7 nPf6*g7 #"]);
+}
