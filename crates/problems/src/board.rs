@@ -2171,17 +2171,30 @@ impl Board {
             }
         }
         self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
+        // A neutral piece reborn by Circe: its square (the attribute is set after the side stack
+        // has kept the squares before the move).
+        let mut neutral_reborn = None;
         if self.circe != Circe::Off {
             if let Some((cs, captured)) = undo.captured {
                 if captured.kind != walk::KING {
                     let cp = self.circe.reborn_piece(captured, p);
-                    let r = self.circe.rebirth_square(cp, cs);
+                    let neutral = self.neutral.any() && self.neutral.contains(sq(cs));
+                    // A neutral piece is reborn as a piece of the side it was captured from
+                    // (Popeye's relevant side: the mover's opponent), staying neutral.
+                    let r = if neutral {
+                        self.circe.rebirth_square(Piece { color: !self.side, kind: cp.kind }, cs)
+                    } else {
+                        self.circe.rebirth_square(cp, cs)
+                    };
                     if self.squares[r as usize].is_none() {
                         self.add(r, cp);
                         undo.reborn = Some((r, cp));
+                        if neutral {
+                            neutral_reborn = Some(r);
+                        }
                         // A rook reborn in its corner regains its castling right (Popeye's
                         // restore_castling_rights); castling also needs the king's right.
-                        if cp.kind == walk::ROOK {
+                        if cp.kind == walk::ROOK && !neutral {
                             let (home, bits) = match r {
                                 0 => (KING_HOME_W, CASTLE_WQ),
                                 7 => (KING_HOME_W, CASTLE_WK),
@@ -2201,6 +2214,9 @@ impl Board {
             let e = self.make_ext(m, placed, undo.captured);
             self.ext_undo.push(e);
             undo.ext = true;
+        }
+        if let Some(r) = neutral_reborn {
+            self.neutral.set(sq(r));
         }
         self.ep = match m.special {
             Special::Double => Some(((m.from + m.to) / 2, m.to)),

@@ -1240,8 +1240,14 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         s.push_str(if p.color == Color::White { "=b" } else { "=w" });
     }
     if let Some((r, rp)) = u.reborn() {
-        // Circe rebirth, Popeye's way: `[+bPc7]`.
-        let c = if rp.color == Color::White { 'w' } else { 'b' };
+        // Circe rebirth, Popeye's way: `[+bPc7]`; a neutral piece `[+nPe7]`.
+        let c = if board.neutral.contains(mysl_core::Square::from_index(r as u32)) {
+            'n'
+        } else if rp.color == Color::White {
+            'w'
+        } else {
+            'b'
+        };
         s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
     }
     if let Some((r, rp)) = fx.parrain_reborn() {

@@ -122,7 +122,11 @@ fn black_may_parry_with_a_neutral_piece() {
 #[test]
 fn neutral_pieces_with_conditions_twins_or_kings_are_unsupported() {
     for (text, what) in [
-        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8 neutral Pe4\ncondition Circe\nEndProblem\n", "neutral"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8 neutral Pe4\ncondition Madrasi\nEndProblem\n", "neutral"),
+        (
+            "BeginProblem\nstip h#2\npieces white Ka1 black Kh8 neutral Pe4\ncondition MirrorCirce\nEndProblem\n",
+            "neutral",
+        ),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8 neutral Pe4\ntwin move e4 e5\nEndProblem\n", "neutral"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8 neutral Ke4\nEndProblem\n", "neutral kings"),
     ] {
@@ -160,4 +164,37 @@ fn helpmates_with_a_neutral_pawn() {
     // h#1.5: White first moves the neutral pawn up (as a white pawn), then the same mate.
     let text = problem("White Kf7 Black Kh8 Bh6 Pg6h7 Neutral Pf5", "h#1.5");
     assert_eq!(solve(&text).expect("supported"), ["1...nPf5-f6 2.Bh6-g7 nPf6*g7 #"]);
+}
+
+#[test]
+fn circe_rebirth_of_a_neutral_piece_on_the_square_of_the_side_it_was_taken_from() {
+    // Popeye's relevant side for the rebirth is the capturer's opponent: the neutral rook taken
+    // on d4 (a dark square) by White is reborn as a black rook would be, on h8; taken by Black,
+    // as a white rook, on a1; it stays neutral. (With the white king on h2, Rd1*d4 would be
+    // illegal: the neutral rook reborn on h8 attacks h2 for Black.)
+    let n = None;
+    let pieces =
+        [(Some(W), "K", "g1"), (Some(W), "R", "d1"), (Some(B), "K", "c6"), (Some(B), "R", "d8"), (n, "R", "d4")];
+    for (side, from, text, reborn) in [(W, "d1", "Rd1*d4[+nRh8]", "h8"), (B, "d8", "Rd8*d4[+nRa1]", "a1")] {
+        let mut b = board(&pieces, side);
+        b.circe = mysl_problems::board::Circe::Plain;
+        let key = b.key();
+        let moves: Vec<Move> = b.legal_moves().into_iter().filter(|m| m.from == sq(from) && m.to == sq("d4")).collect();
+        assert_eq!(moves.len(), 1);
+        assert_eq!(move_text(&mut b, Goal::Mate, moves[0], true), text);
+        let u = b.make(moves[0]);
+        assert!(b.neutral.contains(mysl_core::Square::from_index(sq(reborn) as u32)));
+        assert_eq!(b.neutral.count(), 1);
+        assert_eq!(b.piece_at(sq(reborn)).map(|p| p.kind), kind_by_code("R"));
+        b.unmake(moves[0], u);
+        assert_eq!(b.key(), key);
+        assert!(b.neutral.contains(mysl_core::Square::from_index(sq("d4") as u32)));
+    }
+    let mut b = board(&[(Some(W), "K", "h2"), (Some(W), "R", "d1"), (Some(B), "K", "c6"), (n, "R", "d4")], W);
+    b.circe = mysl_problems::board::Circe::Plain;
+    assert!(texts_from(&mut b, "d1").iter().all(|t| !t.contains("d4")), "the rebirth on h8 would check h2");
+    // In a problem: Condition Circe with neutral pieces is supported.
+    let text =
+        "BeginProblem\nPieces White Kg1 Rd1 Black Kc6 Rd8 Neutral Rd4\nCondition Circe\nStipulation h#1\nEndProblem\n";
+    assert!(solve(text).is_ok());
 }
