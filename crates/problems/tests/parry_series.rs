@@ -76,3 +76,15 @@ fn pser_stipulation_is_printed_back() {
     let p = parse_problems(&problem("White Kh1 Qh3 Rh4 Bf5 Black Kh8 Qg8 Ph7", "pser-#2")).remove(0).expect("parsed");
     assert_eq!(p.stipulation.expect("stipulation").to_string(), "pser-#2");
 }
+
+#[test]
+fn pser_help_stalemate_with_promotion_parries() {
+    // Meinking, StrateGems 2009 no. 12 (the last four moves of a pser-h=18). Checked by hand:
+    // 2.Qd1-d8+ is parried by e7-e8=S, 3.Qd8-f6+ by Se8*f6; after 4.g4-g3 Rb1-f1 the black king
+    // has no flight (e3, e5 Sc4; e4, g4 Sf6; f3, f5 Sh4), the rook g5 is pinned by Bh6, the
+    // knight f2 by Rf1, and the other black pieces block each other: stalemate, no check.
+    let pieces = "White Kh8 Rb1 Bh6 Sc4h4 Pe7 Black Kf4 Qh1 Rg5g2h2 Bg1 Sf2h3 Pd2g4";
+    let (lines, v) = solve(&problem(pieces, "pser-h=4"));
+    assert_eq!(lines, ["1.d2-d1=Q 2.Qd1-d8 + e7-e8=S 3.Qd8-f6 + Se8*f6 4.g4-g3 Rb1-f1 ="]);
+    assert_eq!(v, [Verdict::Sound]);
+}
