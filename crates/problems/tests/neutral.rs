@@ -198,3 +198,79 @@ fn circe_rebirth_of_a_neutral_piece_on_the_square_of_the_side_it_was_taken_from(
         "BeginProblem\nPieces White Kg1 Rd1 Black Kc6 Rd8 Neutral Rd4\nCondition Circe\nStipulation h#1\nEndProblem\n";
     assert!(solve(text).is_ok());
 }
+
+/// A tiny xorshift generator, so the random boards are the same on every run.
+fn next(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+#[test]
+fn neutral_play_is_colour_symmetric_and_make_unmake_restores() {
+    // Neutral pieces are stored as white between moves; the rules must not see that. On random
+    // boards, the position with colours swapped and the board mirrored (a1 <-> a8; neutral
+    // pieces stay neutral, the other side to move) has exactly the mirrored legal moves, and
+    // every move made and taken back restores the key and the neutral squares.
+    let mirror = |s: u8| (7 - s / 8) * 8 + s % 8;
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let codes = ["Q", "R", "B", "S", "P"];
+    let mut tested = 0;
+    for _ in 0..400 {
+        let mut used = [false; 64];
+        let mut pick = |seed: &mut u64, pawn: bool| loop {
+            let s = (next(seed) % 64) as u8;
+            if !used[s as usize] && !(pawn && (s / 8 == 0 || s / 8 == 7)) {
+                used[s as usize] = true;
+                return s;
+            }
+        };
+        let mut pieces: Vec<(Option<Color>, &str, u8)> =
+            vec![(Some(W), "K", pick(&mut seed, false)), (Some(B), "K", pick(&mut seed, false))];
+        for i in 0..(3 + next(&mut seed) % 5) {
+            let code = codes[(next(&mut seed) % 5) as usize];
+            let colour = match i % 3 {
+                0 => None,
+                1 => Some(W),
+                _ => Some(B),
+            };
+            pieces.push((colour, code, pick(&mut seed, code == "P")));
+        }
+        let build = |flip: bool| {
+            let mut b = Board::empty();
+            for &(c, code, s) in &pieces {
+                let (c, s) = if flip { (c.map(|c| !c), mirror(s)) } else { (c, s) };
+                b.put(s, Piece { color: c.unwrap_or(W), kind: kind_by_code(code).expect("kind") });
+                if c.is_none() {
+                    b.neutral.set(mysl_core::Square::from_index(s as u32));
+                }
+            }
+            b.side = if flip { B } else { W };
+            b
+        };
+        let mut a = build(false);
+        let mut m = build(true);
+        // Skip illegal diagrams (the side not to move in check).
+        if a.in_check(B) || m.in_check(W) {
+            continue;
+        }
+        tested += 1;
+        let key = |mv: &Move| (mv.from, mv.to, format!("{:?}", mv.special));
+        let mut la: Vec<_> = a.legal_moves().iter().map(key).collect();
+        let mut lm: Vec<_> =
+            m.legal_moves().iter().map(|mv| (mirror(mv.from), mirror(mv.to), format!("{:?}", mv.special))).collect();
+        // En passant and double steps carry squares; none arise without a previous move except
+        // Double, which has none.
+        la.sort();
+        lm.sort();
+        assert_eq!(la, lm, "{pieces:?}");
+        let (k0, n0) = (a.key(), a.neutral);
+        for mv in a.legal_moves() {
+            let u = a.make(mv);
+            a.unmake(mv, u);
+            assert_eq!((a.key(), a.neutral), (k0, n0), "{pieces:?} {mv:?}");
+        }
+    }
+    assert!(tested > 100, "{tested}");
+}
