@@ -105,6 +105,8 @@ pub struct Effects {
     hurdle: Option<(u8, u8, Piece)>,
     /// Bul: the squares of Bul pieces before the move.
     bul: Bitboard,
+    /// The squares of the neutral pieces before the move.
+    neutral: Bitboard,
     /// AntiCirce: the capturing piece's rebirth square and the piece as it stood on the capture
     /// square.
     anti: Option<(u8, Piece)>,
@@ -238,6 +240,11 @@ pub struct Board {
     /// promoting); a Bul move whose hurdle cannot move is illegal. Checks are the hopper's plain
     /// attacks. The attribute moves with the piece; part of the hash key.
     pub bul: Bitboard,
+    /// Neutral pieces (Popeye's colour `Neutral`): the squares of the pieces that belong to both
+    /// sides; see [`Board::neutral_pseudo_moves`]. Between moves they are stored as white pieces;
+    /// the attribute moves with its piece (a promoted neutral pawn gives a neutral piece) and is
+    /// part of the hash key.
+    pub neutral: Bitboard,
     /// Condition AntiCirce (see [`AntiCirce`]).
     pub anticirce: AntiCirce,
     /// Condition TransmutedKings: a king attacked by enemy pieces moves and attacks only as
@@ -333,6 +340,7 @@ impl Board {
             chameleon_pursuit: false,
             last_from: NO_EXTRA,
             bul: Bitboard(0),
+            neutral: Bitboard(0),
             anticirce: AntiCirce::Off,
             transmuted_kings: false,
             pepo: false,
@@ -399,6 +407,9 @@ impl Board {
         if self.bul.any() {
             k ^= splitmix(self.bul.0 ^ 0x6275_6c00_0000_0000);
         }
+        if self.neutral.any() {
+            k ^= splitmix(self.neutral.0 ^ 0x6e65_7500_0000_0000);
+        }
         if let Some((cs, p)) = self.parrain_pending {
             k ^= splitmix(0x7061_7200_0000_0000 ^ z_piece(p, cs));
         }
@@ -432,6 +443,8 @@ impl Board {
             || self.annan
             // Circe Parrain: a rebirth may check or block a check.
             || self.parrain
+            // Neutral pieces check both kings and move for both sides.
+            || self.neutral.any()
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             || self.andernach
@@ -547,7 +560,9 @@ impl Board {
     /// Castling rights as Popeye assumes them: king and rook on their game-array squares.
     pub fn default_castling(&self) -> u8 {
         let mut c = 0;
-        let is = |s: u8, col: Color, k: Kind| self.piece_at(s) == Some(Piece { color: col, kind: k });
+        let is = |s: u8, col: Color, k: Kind| {
+            self.piece_at(s) == Some(Piece { color: col, kind: k }) && !self.neutral.contains(sq(s))
+        };
         if is(4, Color::White, walk::KING) {
             c |= KING_HOME_W;
             if is(7, Color::White, walk::ROOK) {
@@ -1096,6 +1111,14 @@ impl Board {
     /// That is the legality test every caller makes after a move (Popeye's `pos_legal` for
     /// `ohneschach`); for the side to move it is the plain check.
     pub fn in_check(&self, c: Color) -> bool {
+        if self.neutral.any() {
+            return self.neutral_in_check(c);
+        }
+        self.in_check_base(c)
+    }
+
+    /// [`Board::in_check`] with neutral pieces as they are coloured at the time.
+    fn in_check_base(&self, c: Color) -> bool {
         if self.paralysis == Paralysis::Isardam && self.any_same_walk_observation() {
             return true;
         }
@@ -1354,6 +1377,16 @@ impl Board {
 
     /// Pseudo-legal moves of the side to move, appended to `out`.
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        if self.neutral.any() {
+            self.neutral_pseudo_moves(out);
+            return;
+        }
+        self.pseudo_moves_base(out);
+    }
+
+    /// [`Board::pseudo_moves`] with every piece of the side to move its own, every other piece
+    /// an enemy (neutral pieces as they are coloured at the time).
+    fn pseudo_moves_base(&self, out: &mut Vec<Move>) {
         let start = out.len();
         self.pseudo_moves_plain(out);
         if self.ext_active() {
@@ -1901,9 +1934,13 @@ impl Board {
             bgl_left: self.bgl.left,
             last_from: self.last_from,
             bul: self.bul,
+            neutral: self.neutral,
             uncapturable: self.uncapturable,
             ..Effects::default()
         };
+        if self.neutral.any() {
+            self.neutral_moved(m, captured);
+        }
         if self.parrain {
             e.parrain_before = self.parrain_pending;
             if let Some((cs, p)) = self.parrain_pending {
@@ -2051,6 +2088,7 @@ impl Board {
             self.add(m.to, placed);
         }
         self.bul = e.bul;
+        self.neutral = e.neutral;
         if let Some((h, t2, hp)) = e.hurdle {
             let q = self.squares[t2 as usize].expect("moved hurdle");
             self.remove(t2, q);
@@ -2080,6 +2118,7 @@ impl Board {
             || self.ghost_chess
             || self.bul.any()
             || self.parrain
+            || self.neutral.any()
     }
 
     /// The condition effects of the move `u` was returned for, while it is the last move made
@@ -2132,17 +2171,30 @@ impl Board {
             }
         }
         self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
+        // A neutral piece reborn by Circe: its square (the attribute is set after the side stack
+        // has kept the squares before the move).
+        let mut neutral_reborn = None;
         if self.circe != Circe::Off {
             if let Some((cs, captured)) = undo.captured {
                 if captured.kind != walk::KING {
                     let cp = self.circe.reborn_piece(captured, p);
-                    let r = self.circe.rebirth_square(cp, cs);
+                    let neutral = self.neutral.any() && self.neutral.contains(sq(cs));
+                    // A neutral piece is reborn as a piece of the side it was captured from
+                    // (Popeye's relevant side: the mover's opponent), staying neutral.
+                    let r = if neutral {
+                        self.circe.rebirth_square(Piece { color: !self.side, kind: cp.kind }, cs)
+                    } else {
+                        self.circe.rebirth_square(cp, cs)
+                    };
                     if self.squares[r as usize].is_none() {
                         self.add(r, cp);
                         undo.reborn = Some((r, cp));
+                        if neutral {
+                            neutral_reborn = Some(r);
+                        }
                         // A rook reborn in its corner regains its castling right (Popeye's
                         // restore_castling_rights); castling also needs the king's right.
-                        if cp.kind == walk::ROOK {
+                        if cp.kind == walk::ROOK && !neutral {
                             let (home, bits) = match r {
                                 0 => (KING_HOME_W, CASTLE_WQ),
                                 7 => (KING_HOME_W, CASTLE_WK),
@@ -2162,6 +2214,9 @@ impl Board {
             let e = self.make_ext(m, placed, undo.captured);
             self.ext_undo.push(e);
             undo.ext = true;
+        }
+        if let Some(r) = neutral_reborn {
+            self.neutral.set(sq(r));
         }
         self.ep = match m.special {
             Special::Double => Some(((m.from + m.to) / 2, m.to)),
@@ -2688,5 +2743,67 @@ pub(crate) fn castle_bits(s: u8) -> u8 {
         63 => CASTLE_BK,
         60 => CASTLE_BK | CASTLE_BQ | KING_HOME_B,
         _ => 0,
+    }
+}
+
+/// Neutral pieces (Popeye's colour `Neutral`, `py-engl.txt`): a neutral piece belongs to both
+/// sides. The side to move may move it as its own (a neutral pawn then moves and captures in
+/// that side's direction and promotes on its last rank, to a neutral piece), either side may
+/// capture it (a neutral piece may capture another), and it attacks both kings: a side may not
+/// leave its king attacked by a neutral piece acting for the other side. Between moves the
+/// neutral pieces are stored as white pieces; each query gives them the colour it needs on a
+/// copy of the board (only positions with neutral pieces pay for this).
+impl Board {
+    /// Gives every neutral piece the colour `c`, the one on `except` the other colour.
+    fn colour_neutrals(&mut self, c: Color, except: Option<u8>) {
+        for s in self.neutral {
+            let s = s as u8;
+            let want = if Some(s) == except { !c } else { c };
+            if let Some(p) = self.squares[s as usize] {
+                if p.color != want {
+                    self.remove(s, p);
+                    self.add(s, Piece { color: want, kind: p.kind });
+                }
+            }
+        }
+    }
+
+    /// The side to move's pseudo-legal moves with neutral pieces on the board: its own pieces'
+    /// moves with the neutral pieces as enemies (so they can be captured), then the moves of
+    /// each neutral piece as the side's own, the other neutral pieces still enemies.
+    #[inline(never)]
+    fn neutral_pseudo_moves(&self, out: &mut Vec<Move>) {
+        let us = self.side;
+        let mut b = self.clone();
+        b.colour_neutrals(!us, None);
+        b.pseudo_moves_base(out);
+        let mut own = Vec::with_capacity(32);
+        for n in self.neutral {
+            let n = n as u8;
+            b.colour_neutrals(!us, Some(n));
+            own.clear();
+            b.pseudo_moves_base(&mut own);
+            out.extend(own.iter().filter(|m| m.from == n));
+        }
+    }
+
+    /// Is the king of `c` attacked, the neutral pieces acting for the other side?
+    #[inline(never)]
+    fn neutral_in_check(&self, c: Color) -> bool {
+        let mut b = self.clone();
+        b.colour_neutrals(!c, None);
+        b.in_check_base(c)
+    }
+
+    /// After the move `m` (its capture on `captured`): the neutral attribute leaves with a
+    /// captured neutral piece and moves with a moving one.
+    fn neutral_moved(&mut self, m: Move, captured: Option<(u8, Piece)>) {
+        if let Some((cs, _)) = captured {
+            self.neutral.clear(sq(cs));
+        }
+        if self.neutral.contains(sq(m.from)) {
+            self.neutral.clear(sq(m.from));
+            self.neutral.set(sq(m.to));
+        }
     }
 }

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use crate::board::{Board, Move};
 use crate::input::Options;
 use crate::solve::move_text;
-use crate::stipulation::{Play, Stipulation};
+use crate::stipulation::{Parry, Play, Stipulation};
 
 /// Intended or cook.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,7 +223,8 @@ fn replay(board: &Board, stip: &Stipulation, line: &str, first: mysl_core::Color
             at_core = Some(placement(&b));
         }
         // Series: the other side passes between two numbered series moves.
-        if stip.series && parts.get(i + 1).is_some_and(|n| n.1) {
+        // (A parry, unnumbered, follows a checking move of a parry series without a pass.)
+        if stip.series && parts[i].1 && parts.get(i + 1).is_some_and(|n| n.1) {
             b.make_null();
         }
     }
@@ -356,6 +357,7 @@ fn classify_help_series(board: &Board, stip: &Stipulation, opts: &Options, lines
     let mut by_moves: HashMap<Moves, usize> = HashMap::new();
     let mut by_place: PlaceIndex = HashMap::new();
     let mut by_hole: HashMap<(usize, Moves), usize> = HashMap::new();
+    let mut parried: Vec<(Vec<(String, bool)>, usize)> = Vec::new();
     let holes = |moves: &Moves| -> Vec<(usize, Moves)> {
         (0..moves.len())
             .map(|k| (k, moves.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, m)| *m).collect()))
@@ -402,6 +404,16 @@ fn classify_help_series(board: &Board, stip: &Stipulation, opts: &Options, lines
                 cand.push((s, 3));
             }
         }
+        // Parry series with defences (`pser-#n`): every parry is answered, so lines that first
+        // differ in a parry (an unnumbered half move that is not the ending) are one solution.
+        if stip.parry == Parry::Defence {
+            for (earlier, s) in &parried {
+                let d = parts.iter().zip(earlier.iter()).take_while(|(a, b)| a == b).count();
+                if d + 1 < parts.len() && d + 1 < earlier.len() && !parts[d].1 && !earlier[d].1 {
+                    cand.push((*s, 0));
+                }
+            }
+        }
         // The first solution this line belongs to; against its lines, the closest relation.
         let sol = match cand.iter().min() {
             Some(&(s, rank)) => {
@@ -424,6 +436,9 @@ fn classify_help_series(board: &Board, stip: &Stipulation, opts: &Options, lines
                 solutions.len() - 1
             }
         };
+        if stip.parry == Parry::Defence {
+            parried.push((parts.clone(), sol));
+        }
         let e = by_moves.entry(r.moves.clone()).or_insert(sol);
         *e = (*e).min(sol);
         let e = by_place.entry(place_key).or_default();

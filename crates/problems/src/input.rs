@@ -582,6 +582,8 @@ impl Parser<'_> {
         let mut color: Option<Color> = None;
         // Attribute Bul for the pieces after it, up to the next colour.
         let mut bul = false;
+        // Colour Neutral: the pieces are neutral (stored as white, see `Board::neutral`).
+        let mut neutral = false;
         while let Some(t) = self.peek().cloned() {
             if let Some((code, squares)) = split_piece_spec(&t.text) {
                 if let Some(kind) = walk::kind_by_code(&code) {
@@ -591,9 +593,19 @@ impl Parser<'_> {
                     if bul && !matches!(walk::KINDS[kind as usize].walk, walk::Walk::Hopper(_)) {
                         p.unsupported.push(format!("piece attribute bul on {code} (only on G, NH)"));
                     }
+                    if neutral && kind == walk::KING {
+                        p.unsupported.push("neutral kings".into());
+                        self.pos += 1;
+                        continue;
+                    }
                     for s in squares {
                         place(p, &t, c, kind, s).map_err(|m| self.err(Some(&t), m))?;
                         let b = mysl_core::Square::from_index(s as u32);
+                        if neutral {
+                            p.board.neutral.set(b);
+                        } else {
+                            p.board.neutral.clear(b);
+                        }
                         if bul {
                             p.board.bul.set(b);
                         } else {
@@ -614,14 +626,8 @@ impl Parser<'_> {
             }
             if let Some(i) = match_keyword(&t.text, COLORS) {
                 bul = false;
-                color = Some(match COLORS[i] {
-                    "white" => Color::White,
-                    "black" => Color::Black,
-                    _ => {
-                        p.unsupported.push("neutral pieces".into());
-                        Color::White
-                    }
-                });
+                neutral = COLORS[i] == "neutral";
+                color = Some(if COLORS[i] == "black" { Color::Black } else { Color::White });
                 self.pos += 1;
                 continue;
             }

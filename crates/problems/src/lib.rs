@@ -241,6 +241,21 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         if board.bul.any() && (!p.twins.is_empty() || conditions) {
             return Err(SolveError::Unsupported("piece attribute bul with twins or conditions".into()));
         }
+        // Neutral pieces: alone or with Circe (plain, Chameleon, Clone); with other conditions,
+        // Bul or twins not done yet.
+        if board.neutral.any() {
+            let mut other = board.conditions();
+            other.circe = board::Circe::Off;
+            let circe_ok = matches!(
+                board.circe,
+                board::Circe::Off | board::Circe::Plain | board::Circe::Chameleon | board::Circe::Clone
+            );
+            if !p.twins.is_empty() || other != board::Conditions::NONE || !circe_ok || board.bul.any() {
+                return Err(SolveError::Unsupported(
+                    "neutral pieces with twins, conditions other than Circe or piece attributes".into(),
+                ));
+            }
+        }
         if board.chameleon_pursuit && (stip.play != Play::Help || stip.series || p.options.set_play) {
             return Err(SolveError::Unsupported("ChameleonPursuit outside help play without set play".into()));
         }

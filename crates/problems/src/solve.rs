@@ -15,7 +15,7 @@ use mysl_core::Color;
 
 use crate::board::{square_name, Board, Move, Special};
 use crate::input::Options;
-use crate::stipulation::{Goal, Play, Stipulation};
+use crate::stipulation::{Goal, Parry, Play, Stipulation};
 use crate::walk::{self, KINDS};
 
 /// Limits and controls for one solve.
@@ -337,6 +337,7 @@ impl Searcher {
         let intel = opts.intelligent
             && stip.play == Play::Help
             && stip.goal == Goal::Mate
+            && stip.parry == Parry::None
             && crate::intelligent::applicable(&board);
         Searcher {
             board,
@@ -442,21 +443,34 @@ impl Searcher {
         texts
     }
 
-    /// Texts of a series line: `k` series moves (the other side passing in between), then the tail.
-    fn series_texts(&mut self, moves: &[Move], k: usize) -> Vec<String> {
+    /// Texts of a series line: `k` series moves (the other side passing in between, or in a parry
+    /// series parrying a check with the move that follows in `moves`), then the tail. Each text
+    /// comes with whether it is a (numbered) series move.
+    fn series_texts(&mut self, moves: &[Move], k: usize) -> Vec<(bool, String)> {
         let mut texts = Vec::new();
         let mut undos = Vec::new();
-        let mut nulls = Vec::new();
+        let mut series_done = 0;
+        let mut parry_next = false;
         for (i, &m) in moves.iter().enumerate() {
-            texts.push(self.move_text(m, i + 1 == moves.len()));
-            undos.push((m, self.board.make(m)));
-            if i + 1 < k {
-                nulls.push(self.board.make_null());
+            let numbered = series_done < k && !parry_next;
+            texts.push((numbered, self.move_text(m, i + 1 == moves.len())));
+            let u = self.board.make(m);
+            let mut null = None;
+            parry_next = false;
+            if numbered {
+                series_done += 1;
+                if series_done < k {
+                    if self.stip.parry != Parry::None && self.board.in_check(self.board.side) {
+                        parry_next = true;
+                    } else {
+                        null = Some(self.board.make_null());
+                    }
+                }
             }
+            undos.push((m, u, null));
         }
-        while let Some((m, u)) = undos.pop() {
-            if undos.len() + 1 < k {
-                let ep = nulls.pop().flatten();
+        while let Some((m, u, null)) = undos.pop() {
+            if let Some(ep) = null {
                 self.board.unmake_null(ep);
             }
             self.board.unmake(m, u);
@@ -627,8 +641,9 @@ impl Searcher {
         if self.tick() {
             return false;
         }
-        // ser-h#: the other side mates with one move after this series of k moves.
-        if self.help_mate && !check_reachable(&self.board, !self.board.side, 1, k) {
+        // ser-h#: the other side mates with one move after this series of k moves (a parry
+        // series gives it more moves).
+        if self.help_mate && self.stip.parry == Parry::None && !check_reachable(&self.board, !self.board.side, 1, k) {
             return false;
         }
         let key = self.board.key() ^ salt(k, 2);
@@ -655,13 +670,7 @@ impl Searcher {
                 continue;
             }
             line.push(m);
-            if k == 1 {
-                found |= self.series_tail(line, out);
-            } else if !self.board.in_check(!us) && !self.series_goal_early() {
-                let ep = self.board.make_null();
-                found |= self.series(k - 1, line, out);
-                self.board.unmake_null(ep);
-            }
+            found |= self.after_series_move(k, line, out);
             line.pop();
             self.board.unmake(m, u);
         }
@@ -669,6 +678,55 @@ impl Searcher {
         if k > 1 && !found {
             self.hash_put(key, false, k);
         }
+        found
+    }
+
+    /// After a series move (`k` moves of the series left, this one included; the other side to
+    /// move): the tail after the last one, else the rest of the series: the other side passes,
+    /// or in a parry series parries a check (Popeye's `pser-`: some parry for help parries, every
+    /// parry for defences; a check that cannot be parried ends the line).
+    fn after_series_move(&mut self, k: u32, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+        let us = !self.board.side;
+        if k == 1 {
+            return self.series_tail(line, out);
+        }
+        if self.board.in_check(!us) {
+            if self.stip.parry == Parry::None || self.series_goal_early() {
+                return false;
+            }
+            return self.series_parry(k, line, out);
+        }
+        if self.series_goal_early() {
+            return false;
+        }
+        let ep = self.board.make_null();
+        let found = self.series(k - 1, line, out);
+        self.board.unmake_null(ep);
+        found
+    }
+
+    /// A parry series move gave check: the other side's parries, then `k - 1` series moves.
+    #[cold]
+    fn series_parry(&mut self, k: u32, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+        let parries = self.board.legal_moves();
+        if parries.is_empty() {
+            return false;
+        }
+        let every = self.stip.parry == Parry::Defence;
+        let mut lines = Vec::new();
+        let mut found = false;
+        for &r in &parries {
+            let u = self.board.make(r);
+            line.push(r);
+            let ok = self.series(k - 1, line, &mut lines);
+            line.pop();
+            self.board.unmake(r, u);
+            if every && !ok {
+                return false;
+            }
+            found |= ok;
+        }
+        out.extend(lines);
         found
     }
 
@@ -1142,8 +1200,13 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         Special::Castle { rook_from, .. } => s.push_str(if rook_from % 8 == 7 { "0-0" } else { "0-0-0" }),
         _ => {
             let from = mysl_core::Square::from_index(m.from as u32);
-            // Attributes before the piece; with one, a pawn is written `P` too (`uPc3-c4`).
-            let attr = board.bul.contains(from) || board.uncapturable.contains(from);
+            // Attributes before the piece; with one, a pawn is written `P` too (`uPc3-c4`); a
+            // neutral piece `nPe7-e8=nQ`.
+            let neutral = board.neutral.contains(from);
+            let attr = neutral || board.bul.contains(from) || board.uncapturable.contains(from);
+            if neutral {
+                s.push('n');
+            }
             if board.bul.contains(from) {
                 s.push('b');
             }
@@ -1160,6 +1223,9 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
             s.push_str(&square_name(m.to));
             if let Special::Promote(k) = m.special {
                 s.push('=');
+                if neutral {
+                    s.push('n');
+                }
                 s.push_str(KINDS[k as usize].code);
             }
             if ep {
@@ -1174,8 +1240,14 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         s.push_str(if p.color == Color::White { "=b" } else { "=w" });
     }
     if let Some((r, rp)) = u.reborn() {
-        // Circe rebirth, Popeye's way: `[+bPc7]`.
-        let c = if rp.color == Color::White { 'w' } else { 'b' };
+        // Circe rebirth, Popeye's way: `[+bPc7]`; a neutral piece `[+nPe7]`.
+        let c = if board.neutral.contains(mysl_core::Square::from_index(r as u32)) {
+            'n'
+        } else if rp.color == Color::White {
+            'w'
+        } else {
+            'b'
+        };
         s.push_str(&format!("[+{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
     }
     if let Some((r, rp)) = fx.parrain_reborn() {
@@ -1394,12 +1466,14 @@ fn solve_series(s: &mut Searcher, threads: usize, sol: &mut Solution) {
     let fmt = |t: &mut Searcher, l: &[Move], k: usize| -> String {
         let texts = t.series_texts(l, k);
         let mut line = String::new();
-        for (i, tx) in texts.iter().enumerate() {
+        let mut num = 0;
+        for (i, (numbered, tx)) in texts.iter().enumerate() {
             if i > 0 {
                 line.push(' ');
             }
-            if i < k {
-                line.push_str(&format!("{}.{tx}", i + 1));
+            if *numbered {
+                num += 1;
+                line.push_str(&format!("{num}.{tx}"));
             } else {
                 line.push_str(tx);
             }
@@ -1424,16 +1498,9 @@ fn solve_series(s: &mut Searcher, threads: usize, sol: &mut Solution) {
         let roots = s.board.legal_moves();
         let (res, stopped) = par_map(s, &roots, threads, |t, m| {
             let mut out = Vec::new();
-            let us = t.board.side;
             let u = t.board.make(m);
             let mut line = vec![m];
-            if k == 1 {
-                t.series_tail(&line, &mut out);
-            } else if !t.board.in_check(!us) && !t.series_goal_early() {
-                let ep = t.board.make_null();
-                t.series(k - 1, &mut line, &mut out);
-                t.board.unmake_null(ep);
-            }
+            t.after_series_move(k, &mut line, &mut out);
             t.board.unmake(m, u);
             out.iter().map(|l| fmt(t, l, k as usize)).collect::<Vec<_>>()
         });

@@ -51,6 +51,20 @@ pub struct Stipulation {
     pub moves: u32,
     /// `n.5`: a half move more (help play starts with the other side).
     pub half: bool,
+    /// Parry series (`pser-`, `phser-`; with `series`): a series move may give check, and the
+    /// other side then parries it with one move before the series goes on.
+    pub parry: Parry,
+}
+
+/// How the other side parries a check in a parry series (Popeye's `pser-`/`phser-`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parry {
+    /// Not a parry series: a series move other than the last may not give check.
+    None,
+    /// The parry is a help move (`pser-h`, `phser-`): some parry must let the series go on.
+    Help,
+    /// The parry is a defence (`pser-` in direct, self and reflex play): every parry must.
+    Defence,
 }
 
 impl Stipulation {
@@ -65,8 +79,11 @@ impl Stipulation {
 
 impl fmt::Display for Stipulation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.series {
-            f.write_str("ser-")?;
+        match (self.series, self.parry) {
+            (false, _) => {}
+            (true, Parry::None) => f.write_str("ser-")?,
+            (true, Parry::Help) if self.play != Play::Help => f.write_str("phser-")?,
+            (true, _) => f.write_str("pser-")?,
         }
         f.write_str(match self.play {
             Play::Direct => "",
@@ -89,8 +106,19 @@ impl fmt::Display for Stipulation {
 pub fn parse(text: &str) -> Result<Stipulation, StipError> {
     let t = text.to_ascii_lowercase();
     let mut rest = t.as_str();
-    if rest.starts_with("pser-") {
-        return Err(StipError::Unsupported(format!("pser- stipulations ({text})")));
+    // Parry series: `pser-` (the parry is a help move in pser-h, a defence otherwise) and
+    // `phser-` (help parries); Popeye's `input/plaintext/stipulation.c`.
+    let mut parry = Parry::None;
+    if let Some(r) = rest.strip_prefix("ph") {
+        if r.starts_with("ser-") {
+            rest = r;
+            parry = Parry::Help;
+        }
+    } else if let Some(r) = rest.strip_prefix('p') {
+        if r.starts_with("ser-") {
+            rest = r;
+            parry = Parry::Defence;
+        }
     }
     for p in ["reci-", "exact-", "dia", "a=>b", "semi-h", "hr"] {
         if rest.starts_with(p) {
@@ -158,7 +186,14 @@ pub fn parse(text: &str) -> Result<Stipulation, StipError> {
     if series && play == Play::HelpSelf {
         return Err(StipError::Unsupported(format!("stipulation {text}")));
     }
-    Ok(Stipulation { play, series, goal, moves, half })
+    if play == Play::Help && parry != Parry::None {
+        if parry == Parry::Help {
+            // phser-h#: Popeye reads it as pser-h# too; keep the one spelling.
+            return Err(StipError::Unsupported(format!("stipulation {text}")));
+        }
+        parry = Parry::Help;
+    }
+    Ok(Stipulation { play, series, goal, moves, half, parry })
 }
 
 /// Why a stipulation was not accepted.
@@ -175,13 +210,39 @@ mod tests {
     #[test]
     fn parses_traditional_forms() {
         for s in [
-            "#2", "h#2", "h#2.5", "h=3", "h==3", "s#6", "r#2", "semi-r#2", "hs#3", "hs#3.5", "ser-#4", "ser-h#8",
-            "ser-h=5", "ser-s#6", "ser-r#2", "ser-=4", "h=0.5",
+            "#2",
+            "h#2",
+            "h#2.5",
+            "h=3",
+            "h==3",
+            "s#6",
+            "r#2",
+            "semi-r#2",
+            "hs#3",
+            "hs#3.5",
+            "ser-#4",
+            "ser-h#8",
+            "ser-h=5",
+            "ser-s#6",
+            "ser-r#2",
+            "ser-=4",
+            "h=0.5",
+            "pser-h#6",
+            "pser-#3",
+            "pser-=2",
+            "pser-s#4",
+            "phser-s#6",
+            "pser-h=3",
+            "pser-r#2",
         ] {
             let st = parse(s).unwrap_or_else(|e| panic!("{s}: {e:?}"));
             assert_eq!(st.to_string(), s);
         }
-        assert!(matches!(parse("pser-h#3"), Err(StipError::Unsupported(_))));
+        assert_eq!(parse("pser-h#3").expect("parsed").parry, Parry::Help);
+        assert_eq!(parse("pser-#3").expect("parsed").parry, Parry::Defence);
+        assert_eq!(parse("phser-#3").expect("parsed").parry, Parry::Help);
+        assert_eq!(parse("ser-#3").expect("parsed").parry, Parry::None);
+        assert!(matches!(parse("phser-h#3"), Err(StipError::Unsupported(_))));
         assert!(matches!(parse("h#x"), Err(StipError::Syntax(_))));
         assert!(matches!(parse("h"), Err(StipError::Syntax(_))));
     }

@@ -76,8 +76,8 @@ fn fairy_pieces_and_conditions_are_unsupported_not_errors() {
             "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe\ntwin condition AntiCirce Cage\nEndProblem\n",
             "AntiCirce Cage",
         ),
-        ("BeginProblem\nstip pser-h#2\npieces white Ka1 black Kh8\nEndProblem\n", "pser"),
-        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\nneutral Pe4\nEndProblem\n", "neutral"),
+        ("BeginProblem\nstip phser-h#2\npieces white Ka1 black Kh8\nEndProblem\n", "phser-h#2"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\nneutral Pe4\ncondition Madrasi\nEndProblem\n", "neutral"),
     ] {
         let res = parse_problems(text);
         let p = res[0].as_ref().expect("parsed");

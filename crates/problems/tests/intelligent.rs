@@ -10,7 +10,7 @@ use mysl_core::Color;
 use mysl_problems::board::{Board, Piece};
 use mysl_problems::input::{parse_problems, Options};
 use mysl_problems::solve::{solve_position, Limits};
-use mysl_problems::stipulation::{Goal, Play, Stipulation};
+use mysl_problems::stipulation::{Goal, Parry, Play, Stipulation};
 use mysl_problems::{solve_problem, walk};
 
 /// Entries whose exhaustive solve is too slow for the default test run (they are compared by the
@@ -200,7 +200,7 @@ fn intelligent_equals_exhaustive_on_random_helpmates() {
         // h#3 only with few pieces (the exhaustive search of a random h#3 with queens is slow).
         let moves = 1 + rnd(if series || nw + nb <= 3 { 3 } else { 2 }) as u32;
         let half = !series && moves < 3 && rnd(3) == 0;
-        let stip = Stipulation { play: Play::Help, goal: Goal::Mate, moves, half, series };
+        let stip = Stipulation { play: Play::Help, goal: Goal::Mate, moves, half, series, parry: Parry::None };
         let mut lines = Vec::new();
         for on in [true, false] {
             let opts = Options { intelligent: on, ..Options::default() };
