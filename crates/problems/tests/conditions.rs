@@ -1254,3 +1254,91 @@ fn parrain_is_parsed_and_solved() {
     let tw = mysl_problems::twin_positions(&p).expect("supported");
     assert_eq!(tw[1].0, "b) Circe Parrain");
 }
+
+// ------------------------------------------------------------------------ (Anti)Mars Circe
+
+/// Popeye texts of all legal moves of the piece on `from`, sorted.
+fn piece_texts(b: &mut Board, from: &str) -> Vec<String> {
+    let moves: Vec<Move> = b.legal_moves().into_iter().filter(|m| m.from == sq(from)).collect();
+    let mut v: Vec<String> = moves.into_iter().map(|m| move_text(b, Goal::Mate, m, true)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn mars_circe_captures_from_the_rebirth_square() {
+    use mysl_problems::board::Mars;
+    // Rd4 (a dark square: rebirth a1) takes from a1 (Sa5 up the a-file), not from d4 (Pd6);
+    // its non-captures are plain.
+    let mut b = board(&[(W, "K", "h2"), (W, "R", "d4"), (B, "K", "h8"), (B, "S", "a5"), (B, "P", "d6")]);
+    b.mars = Mars::Mars;
+    let t = piece_texts(&mut b, "d4");
+    assert!(t.contains(&"Rd4-a1*a5".to_string()), "{t:?}");
+    assert!(!t.iter().any(|m| m.contains("*d6")), "{t:?}");
+    assert!(t.contains(&"Rd4-d5".to_string()) && t.contains(&"Rd4-h4".to_string()), "{t:?}");
+    assert_eq!(t.len(), 12, "{t:?}");
+    // Checks likewise: Rd4 checks Ka7 from a1, not with a1 occupied; a rook on a1 checks as usual.
+    let mut b = board(&[(W, "K", "h2"), (W, "R", "d4"), (B, "K", "a7")]);
+    b.mars = Mars::Mars;
+    assert!(b.in_check(B));
+    b.put(sq("a1"), piece(W, "B"));
+    assert!(!b.in_check(B));
+    let mut b = board(&[(W, "K", "h2"), (W, "R", "a1"), (B, "K", "a7")]);
+    b.mars = Mars::Mars;
+    assert!(b.in_check(B));
+    let mut b = board(&[(W, "K", "h2"), (W, "R", "d5"), (B, "K", "a7")]);
+    b.mars = Mars::Mars;
+    assert!(!b.in_check(B), "d5 is light: the rook checks from h1");
+}
+
+#[test]
+fn mars_circe_mate_in_one_from_h1() {
+    // The rook a1 (dark: at home) moves to a light square and so attacks from h1, up the h-file:
+    // h7 is covered too, g8 and g7 are blocked. On a2, a4, a6 the black rook captures it from its
+    // own rebirth square a8 (g8 is light); on a8 it blocks that square. Orthodox: only Ra1-h1.
+    let lines =
+        solve_lines("BeginProblem\nstip #1\ncondition MarsCirce\npieces white Kc3 Ra1 black Kh8 Rg8 Pg7\nEndProblem\n");
+    assert_eq!(lines, ["1.Ra1-a8 # !", "1.Ra1-b1 # !", "1.Ra1-d1 # !", "1.Ra1-f1 # !", "1.Ra1-h1 # !"]);
+}
+
+#[test]
+fn anti_mars_circe_moves_from_the_rebirth_square_without_capturing() {
+    use mysl_problems::board::Mars;
+    // Rd4: non-captures from a1 (the a-file and the first rank), captures from d4.
+    let mut b = board(&[(W, "K", "h2"), (W, "R", "d4"), (B, "K", "h8"), (B, "P", "d6")]);
+    b.mars = Mars::AntiMars;
+    let t = piece_texts(&mut b, "d4");
+    assert!(t.contains(&"Rd4*d6".to_string()) && t.contains(&"Rd4-a1-a8 +".to_string()), "{t:?}");
+    assert!(t.contains(&"Rd4-a1-g1".to_string()) && !t.iter().any(|m| m == "Rd4-d5"), "{t:?}");
+    assert_eq!(t.len(), 1 + 7 + 7, "the capture, a2-a8, b1-h1");
+    // With a1 occupied the rook has only its captures.
+    b.put(sq("a1"), piece(W, "S"));
+    assert_eq!(piece_texts(&mut b, "d4"), ["Rd4*d6"]);
+    // A pawn on e4 steps from e2: to e3 only (e4 would be no move).
+    let mut b = board(&[(W, "K", "h2"), (W, "P", "e4"), (B, "K", "h8")]);
+    b.mars = Mars::AntiMars;
+    assert_eq!(piece_texts(&mut b, "e4"), ["e4-e2-e3"]);
+}
+
+#[test]
+fn anti_mars_circe_castles_from_the_rebirth_squares() {
+    use mysl_problems::board::{Mars, CASTLE_WK, CASTLE_WQ};
+    // Kf1 goes to e1 and castles with Rh1; the rook on c1 (dark: rebirth a1) castles long.
+    let mut b = board(&[(W, "K", "f1"), (W, "R", "h1"), (W, "R", "c1"), (B, "K", "a8")]);
+    b.mars = Mars::AntiMars;
+    b.castling = CASTLE_WK | CASTLE_WQ;
+    let t = piece_texts(&mut b, "f1");
+    assert!(t.contains(&"[wKf1->e1]0-0".to_string()), "{t:?}");
+    assert!(t.contains(&"[wKf1->e1][wRc1->a1]0-0-0".to_string()), "{t:?}");
+    // Made and taken back (king and rook squares overlap: f1 is the rook's arrival).
+    let before = b.key();
+    for m in b.legal_moves().into_iter().filter(|m| m.from == sq("f1") && (m.to == sq("g1") || m.to == sq("c1"))) {
+        let u = b.make(m);
+        assert_eq!(b.piece_at(m.to), Some(piece(W, "K")));
+        b.unmake(m, u);
+        assert_eq!(b.key(), before);
+        assert_eq!(b.piece_at(sq("f1")), Some(piece(W, "K")));
+        assert_eq!(b.piece_at(sq("h1")), Some(piece(W, "R")));
+        assert_eq!(b.piece_at(sq("c1")), Some(piece(W, "R")));
+    }
+}
