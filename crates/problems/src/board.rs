@@ -291,6 +291,11 @@ pub struct Board {
     pub parrain_pending: Option<(u8, Piece)>,
     /// Conditions MarsCirce and AntiMarsCirce (see [`Mars`]).
     pub mars: Mars,
+    /// Condition SingleBox Type1: no side may have more pieces of an orthodox kind than the game
+    /// array has (1 Q, 2 R, 2 B, 2 S, 8 P), so a pawn promotes only to a kind it has fewer of
+    /// (or to a fairy kind); a check by a capture that would promote counts only if such a
+    /// promotion is possible (Popeye's `singlebox/type1.c`).
+    pub singlebox: bool,
     /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
     /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
     checkless_depth: u8,
@@ -354,6 +359,7 @@ impl Board {
             parrain: false,
             parrain_pending: None,
             mars: Mars::Off,
+            singlebox: false,
             checkless_depth: 0,
             ext_undo: Vec::new(),
             promotion_fairies: 0,
@@ -441,6 +447,8 @@ impl Board {
             || self.parrain
             // (Anti)Mars Circe: moves and checks start from rebirth squares.
             || self.mars != Mars::Off
+            // SingleBox: promotions are restricted (the check generators do not know it).
+            || self.singlebox
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             || self.andernach
@@ -591,6 +599,7 @@ impl Board {
             || self.anticirce.plain()
             || self.annan
             || self.mars == Mars::Mars
+            || self.singlebox
         {
             return self.attacked_checked(s, by);
         }
@@ -678,6 +687,16 @@ impl Board {
             };
             if !hit {
                 continue;
+            }
+            // SingleBox: a pawn's capture on its last rank must be able to promote.
+            if self.singlebox && p.kind == walk::PAWN && s / 8 == if by == Color::White { 7 } else { 0 } {
+                let mut kinds = self.promotion_fairies;
+                for k in walk::PROMOTIONS {
+                    kinds |= 1 << k;
+                }
+                if !(0..NUM_KINDS as Kind).any(|k| kinds & (1 << k) != 0 && self.singlebox_allows(by, k)) {
+                    continue;
+                }
             }
             // Plain AntiCirce: the capture is a move only if the capturer can be reborn.
             if self.anticirce.plain() && !self.anticirce_capture_legal(f, p, s) {
@@ -1394,6 +1413,9 @@ impl Board {
         } else {
             self.pseudo_moves_plain(out);
         }
+        if self.singlebox {
+            self.singlebox_filter(start, out);
+        }
         if self.ext_active() {
             self.pseudo_moves_ext(start, out);
         }
@@ -1892,6 +1914,34 @@ impl Board {
                 out.push(Move { from: kd, to: king_to, special: Special::Castle { rook_from: rd, rook_to }, extra });
             }
         }
+    }
+
+    /// SingleBox Type1: may a piece of colour `c` become one of kind `k` (fewer of that orthodox
+    /// kind on the board than in the game array, or a fairy kind)?
+    pub fn singlebox_allows(&self, c: Color, k: Kind) -> bool {
+        self.kind_bb(c, k).count() < singlebox_max(k)
+    }
+
+    /// SingleBox Type1: drops the promotions of `out[start..]` to kinds the side has all of.
+    #[inline(never)]
+    fn singlebox_filter(&self, start: usize, out: &mut Vec<Move>) {
+        let us = self.side;
+        let mut w = start;
+        for i in start..out.len() {
+            let m = out[i];
+            let ok = match m.special {
+                Special::Promote(k)
+                | Special::HurdlePromote(k)
+                | Special::RebirthPromote(k)
+                | Special::EnPassantRebirthPromote { kind: k, .. } => self.singlebox_allows(us, k),
+                _ => true,
+            };
+            if ok {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
     }
 
     /// Does the pseudo-legal move `m` capture?
@@ -2634,6 +2684,7 @@ impl Board {
             annan: self.annan,
             parrain: self.parrain,
             mars: self.mars,
+            singlebox: self.singlebox,
         }
     }
 
@@ -2656,6 +2707,7 @@ impl Board {
         self.parrain = c.parrain;
         self.parrain_pending = None;
         self.mars = c.mars;
+        self.singlebox = c.singlebox;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -2701,6 +2753,7 @@ pub struct Conditions {
     pub annan: bool,
     pub parrain: bool,
     pub mars: Mars,
+    pub singlebox: bool,
 }
 
 impl Conditions {
@@ -2722,6 +2775,7 @@ impl Conditions {
         annan: false,
         parrain: false,
         mars: Mars::Off,
+        singlebox: false,
     };
 }
 
@@ -3002,6 +3056,17 @@ pub fn rebirth_square(p: Piece, s: u8) -> u8 {
         Walk::Bishop => home(2, 5),
         Walk::Knight => home(1, 6),
         _ => (56 - base) + file,
+    }
+}
+
+/// SingleBox: how many pieces of kind `k` a side has in the game array (1 K, 1 Q, 2 R, 2 B,
+/// 2 S, 8 P); fairy kinds are not limited.
+pub fn singlebox_max(k: Kind) -> u32 {
+    match k {
+        walk::KING | walk::QUEEN => 1,
+        walk::ROOK | walk::BISHOP | walk::KNIGHT => 2,
+        walk::PAWN => 8,
+        _ => u32::MAX,
     }
 }
 

@@ -117,6 +117,9 @@ impl Conditions {
         if self.parrain {
             v.push("Circe Parrain".into());
         }
+        if self.singlebox {
+            v.push("SingleBox Type1".into());
+        }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
@@ -975,6 +978,10 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             return Some(Conditions { parrain: true, ..none })
         }
         Some("circeparrain") if words.len() == 1 => return Some(Conditions { parrain: true, ..none }),
+        // `SingleBox Type1` (types 2 and 3, and the type left out: not supported).
+        Some("singlebox") if words.len() == 2 && words[1].eq_ignore_ascii_case("type1") => {
+            return Some(Conditions { singlebox: true, ..none })
+        }
         // `MarsCirce` and `AntiMarsCirce`, alone and without variants.
         Some("marscirce") if words.len() == 1 => return Some(Conditions { mars: Mars::Mars, ..none }),
         Some("antimarscirce") if words.len() == 1 => return Some(Conditions { mars: Mars::AntiMars, ..none }),

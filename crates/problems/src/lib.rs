@@ -257,6 +257,19 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         {
             return Err(SolveError::Unsupported("locust or orphan with conditions other than Circe".into()));
         }
+        // SingleBox: a position with more pieces of a kind than the game array makes every move
+        // illegal in Popeye; not taken on here.
+        if board.singlebox {
+            for c in [Color::White, Color::Black] {
+                for k in [walk::QUEEN, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::PAWN] {
+                    if board.kind_bb(c, k).count() > board::singlebox_max(k) {
+                        return Err(SolveError::Unsupported(
+                            "SingleBox with more pieces of a kind than the game array".into(),
+                        ));
+                    }
+                }
+            }
+        }
         validate(&board, &p.options)?;
         if board.holes.any() {
             validate_holes(&board, p)?;

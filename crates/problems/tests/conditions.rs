@@ -1342,3 +1342,73 @@ fn anti_mars_circe_castles_from_the_rebirth_squares() {
         assert_eq!(b.piece_at(sq("c1")), Some(piece(W, "R")));
     }
 }
+
+// ---------------------------------------------------------------------------- SingleBox
+
+#[test]
+fn singlebox_type1_promotes_only_to_kinds_not_all_on_the_board() {
+    // White has its queen and both rooks: c7 promotes to B or S only; with a knight more on the
+    // board (two) to B only.
+    let mut b =
+        board(&[(W, "K", "a1"), (W, "Q", "h1"), (W, "R", "h2"), (W, "R", "h3"), (W, "P", "c7"), (B, "K", "e5")]);
+    b.singlebox = true;
+    assert_eq!(piece_texts(&mut b, "c7"), ["c7-c8=B", "c7-c8=S"]);
+    b.put(sq("g1"), piece(W, "S"));
+    b.put(sq("g2"), piece(W, "S"));
+    assert_eq!(piece_texts(&mut b, "c7"), ["c7-c8=B"]);
+    // A pawn that could only take the king by promoting to a kind White has all of gives no
+    // check: c7 "attacks" d8, but c7*d8 would need a piece out of the box.
+    let mut b = board(&[
+        (W, "K", "a1"),
+        (W, "Q", "h1"),
+        (W, "R", "h2"),
+        (W, "R", "h3"),
+        (W, "B", "h4"),
+        (W, "B", "g4"),
+        (W, "S", "h5"),
+        (W, "S", "g5"),
+        (W, "P", "c7"),
+        (B, "K", "d8"),
+    ]);
+    b.singlebox = true;
+    assert!(!b.in_check(B));
+    b.clear(sq("g5"));
+    assert!(b.in_check(B), "a knight can be promoted to again");
+}
+
+#[test]
+fn singlebox_type1_mate_needs_a_piece_from_the_box() {
+    // 1.e7-e8=R # (rook e8 along the 8th rank; g7/g8 covered by Kf7, h7 blocked); e8=Q would
+    // be a second queen. Qb1 and Ra1 are shut in by their own pawns.
+    let lines = solve_lines(
+        "BeginProblem\nstip #1\ncondition SingleBox Type1\npieces white Kf7 Qb1 Ra1 Pa2b2c2e7 black Kh8 Ph7\nEndProblem\n",
+    );
+    assert_eq!(lines, ["1.e7-e8=R # !"]);
+    // With the second rook on the board there is no mate in one (orthodox: e8=Q and e8=R).
+    let lines = solve_lines(
+        "BeginProblem\nstip #1\ncondition SingleBox Type1\npieces white Kf7 Qb1 Ra1 Rc1 Pa2b2c2e7 black Kh8 Ph7\nEndProblem\n",
+    );
+    assert!(lines.is_empty(), "{lines:?}");
+    let lines =
+        solve_lines("BeginProblem\nstip #1\npieces white Kf7 Qb1 Ra1 Rc1 Pa2b2c2e7 black Kh8 Ph7\nEndProblem\n");
+    assert_eq!(lines, ["1.e7-e8=Q # !", "1.e7-e8=R # !"]);
+}
+
+#[test]
+fn singlebox_input() {
+    for (cond, ok) in
+        [("SingleBox Type1", true), ("SingleBox", false), ("SingleBox Type2", false), ("SingleBox Type3", false)]
+    {
+        let text = format!("BeginProblem\nstip #1\ncondition {cond}\npieces white Kf7 Pe7 black Kh8 Ph7\nEndProblem\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        match solve_problem(&p, &Limits::default()) {
+            Ok(_) => assert!(ok, "{cond}"),
+            Err(SolveError::Unsupported(m)) => assert!(!ok, "{cond}: {m}"),
+            Err(e) => panic!("{cond}: {e:?}"),
+        }
+    }
+    // Three white knights: beyond the game array.
+    let text = "BeginProblem\nstip #1\ncondition SingleBox Type1\npieces white Kf7 Sa1b1c1 black Kh8\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
