@@ -20,6 +20,10 @@ pub enum Special {
     None,
     /// Pawn double step (sets the en-passant square).
     Double,
+    /// En-passant capture; the captured pawn stands on `cap`.
+    EnPassant {
+        cap: u8,
+    },
     /// Castling; the rook moves `rook_from` -> `rook_to`.
     Castle {
         rook_from: u8,
@@ -33,10 +37,6 @@ pub enum Special {
     /// AntiCirce: the capturing pawn is reborn on its last rank ([`Move::extra`]) and promotes
     /// to the given kind.
     RebirthPromote(Kind),
-    /// En-passant capture; the captured pawn stands on `cap`.
-    EnPassant {
-        cap: u8,
-    },
     /// The same after an en-passant capture (the captured pawn stands on `cap`).
     EnPassantRebirthPromote {
         cap: u8,
@@ -2465,15 +2465,14 @@ impl Board {
             Undo { captured: None, reborn: None, castling: self.castling, ep: self.ep, key: self.key, ext: false };
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
-        if let Special::Castle { rook_from, rook_to } = m.special {
-            return self.make_castle(m, p, rook_from, rook_to, undo);
-        }
         match m.special {
             Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } | Special::Locust { cap } => {
                 let cp = self.squares[cap as usize].expect("en-passant or locust victim");
                 self.remove(cap, cp);
                 undo.captured = Some((cap, cp));
             }
+            // Anti-Mars Circe: the king may castle onto its rook's square (c1 from a1).
+            Special::Castle { .. } => {}
             _ => {
                 if let Some(cp) = self.squares[m.to as usize] {
                     self.remove(m.to, cp);
@@ -2486,7 +2485,25 @@ impl Board {
             Special::Promote(k) => Piece { color: p.color, kind: k },
             _ => p,
         };
-        self.add(m.to, placed);
+        if let Special::Castle { rook_from, rook_to } = m.special {
+            // The rook leaves before the king arrives (Anti-Mars Circe: a rook on c1 castling
+            // from a1, the king on f1 castling from e1).
+            let r = self.squares[rook_from as usize].expect("castling rook");
+            self.remove(rook_from, r);
+            self.add(m.to, placed);
+            self.add(rook_to, r);
+            let used = castle_bits(rook_from);
+            for &(a, b) in &self.castling_exclusive {
+                if a & used != 0 {
+                    self.castling &= !b;
+                }
+                if b & used != 0 {
+                    self.castling &= !a;
+                }
+            }
+        } else {
+            self.add(m.to, placed);
+        }
         self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
         if self.circe != Circe::Off {
             if let Some((cs, captured)) = undo.captured {
@@ -2536,62 +2553,12 @@ impl Board {
         undo
     }
 
-    /// `make` for castling (out of the way of the other moves): the rook leaves before the king
-    /// arrives and the king before the rook arrives (Anti-Mars Circe: a rook on c1 castling from
-    /// a1, the king on f1 castling from e1).
-    #[inline(never)]
-    fn make_castle(&mut self, m: Move, king: Piece, rook_from: u8, rook_to: u8, mut undo: Undo) -> Undo {
-        let r = self.squares[rook_from as usize].expect("castling rook");
-        self.remove(m.from, king);
-        self.remove(rook_from, r);
-        self.add(m.to, king);
-        self.add(rook_to, r);
-        let used = castle_bits(rook_from);
-        for &(a, b) in &self.castling_exclusive {
-            if a & used != 0 {
-                self.castling &= !b;
-            }
-            if b & used != 0 {
-                self.castling &= !a;
-            }
-        }
-        self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
-        if self.ext_active() {
-            if self.mars == Mars::AntiMars {
-                self.castling = antimars_castling(undo.castling, m);
-            }
-            let e = self.make_ext(m, king, None);
-            self.ext_undo.push(e);
-            undo.ext = true;
-        }
-        self.ep = None;
-        self.side = !self.side;
-        undo
-    }
-
-    /// `unmake` for castling, after the conditions' effects are taken back.
-    #[inline(never)]
-    fn unmake_castle(&mut self, m: Move, rook_from: u8, rook_to: u8, undo: Undo) {
-        let king = self.squares[m.to as usize].expect("castled king");
-        let r = self.squares[rook_to as usize].expect("castled rook");
-        self.remove(m.to, king);
-        self.remove(rook_to, r);
-        self.add(m.from, king);
-        self.add(rook_from, r);
-        self.castling = undo.castling;
-        self.ep = undo.ep;
-        self.key = undo.key;
-    }
-
     /// Takes back the move `m` made with `make`.
     pub fn unmake(&mut self, m: Move, undo: Undo) {
         self.side = !self.side;
         if undo.ext {
             let e = self.ext_undo.pop().expect("effects of the move");
             self.unmake_ext(m, e);
-        }
-        if let Special::Castle { rook_from, rook_to } = m.special {
-            return self.unmake_castle(m, rook_from, rook_to, undo);
         }
         if let Some((r, rp)) = undo.reborn {
             self.remove(r, rp);
@@ -2602,7 +2569,14 @@ impl Board {
             Special::Promote(_) => Piece { color: placed.color, kind: walk::PAWN },
             _ => placed,
         };
-        self.add(m.from, p);
+        if let Special::Castle { rook_from, rook_to } = m.special {
+            let r = self.squares[rook_to as usize].expect("castled rook");
+            self.remove(rook_to, r);
+            self.add(m.from, p);
+            self.add(rook_from, r);
+        } else {
+            self.add(m.from, p);
+        }
         if let Some((s, cp)) = undo.captured {
             self.add(s, cp);
         }
