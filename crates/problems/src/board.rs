@@ -42,6 +42,10 @@ pub enum Special {
         cap: u8,
         kind: Kind,
     },
+    /// Locust capture: the piece jumped over on `cap` is captured, the mover lands on `to`.
+    Locust {
+        cap: u8,
+    },
 }
 
 /// A move on the solver board.
@@ -292,6 +296,13 @@ pub struct Board {
     /// Circe Parrain: the capture of the last move (capture square, captured piece), waiting
     /// for its rebirth; part of the hash key.
     pub parrain_pending: Option<(u8, Piece)>,
+    /// Conditions MarsCirce and AntiMarsCirce (see [`Mars`]).
+    pub mars: Mars,
+    /// Condition SingleBox Type1: no side may have more pieces of an orthodox kind than the game
+    /// array has (1 Q, 2 R, 2 B, 2 S, 8 P), so a pawn promotes only to a kind it has fewer of
+    /// (or to a fairy kind); a check by a capture that would promote counts only if such a
+    /// promotion is possible (Popeye's `singlebox/type1.c`).
+    pub singlebox: bool,
     /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
     /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
     checkless_depth: u8,
@@ -355,6 +366,8 @@ impl Board {
             annan: false,
             parrain: false,
             parrain_pending: None,
+            mars: Mars::Off,
+            singlebox: false,
             checkless_depth: 0,
             ext_undo: Vec::new(),
             promotion_fairies: 0,
@@ -445,6 +458,10 @@ impl Board {
             || self.parrain
             // Neutral pieces check both kings and move for both sides.
             || self.neutral.any()
+            // (Anti)Mars Circe: moves and checks start from rebirth squares.
+            || self.mars != Mars::Off
+            // SingleBox: promotions are restricted (the check generators do not know it).
+            || self.singlebox
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             || self.andernach
@@ -596,6 +613,8 @@ impl Board {
             || self.transmuted_kings
             || self.anticirce.plain()
             || self.annan
+            || self.mars == Mars::Mars
+            || self.singlebox
         {
             return self.attacked_checked(s, by);
         }
@@ -668,7 +687,9 @@ impl Board {
             if self.bgl.on && bgl_cost(f, s) > self.bgl.left[by.index()] {
                 continue;
             }
-            let hit = if p.kind == walk::KING && self.transmuted_kings {
+            let hit = if self.mars == Mars::Mars {
+                self.mars_attacks(f, p, s)
+            } else if p.kind == walk::KING && self.transmuted_kings {
                 self.transmuted_king_attacks(f, by, s)
             } else if self.annan {
                 // Annan: the piece attacks with its annaniser's walk; a pawn walk on its own
@@ -681,6 +702,16 @@ impl Board {
             };
             if !hit {
                 continue;
+            }
+            // SingleBox: a pawn's capture on its last rank must be able to promote.
+            if self.singlebox && p.kind == walk::PAWN && s / 8 == if by == Color::White { 7 } else { 0 } {
+                let mut kinds = self.promotion_fairies;
+                for k in walk::PROMOTIONS {
+                    kinds |= 1 << k;
+                }
+                if !(0..NUM_KINDS as Kind).any(|k| kinds & (1 << k) != 0 && self.singlebox_allows(by, k)) {
+                    continue;
+                }
             }
             // Plain AntiCirce: the capture is a move only if the capturer can be reborn.
             if self.anticirce.plain() && !self.anticirce_capture_legal(f, p, s) {
@@ -809,6 +840,12 @@ impl Board {
                 Walk::Chinese(v) => v
                     .iter()
                     .any(|&d| self.ride_to_piece(s, d).and_then(|h| self.ride_to_piece(h, d)).is_some_and(found)),
+                // The locust is the first piece from `s` along `d`, and it would land on the
+                // empty square on the other side of `s`.
+                Walk::Locust(v) => v.iter().any(|&d| {
+                    self.step(s, (-d.0, -d.1)).is_some_and(|a| self.squares[a as usize].is_none())
+                        && self.ride_to_piece(s, d).is_some_and(found)
+                }),
                 _ => Iterator::any(&mut pieces.into_iter(), |f| self.fairy_targets(f as u8, kind, by).contains(sq(s))),
             };
             if hit {
@@ -841,7 +878,11 @@ impl Board {
     /// Target squares of a fairy piece of colour `us` on `from` (moves and captures; squares of
     /// own pieces excluded).
     pub fn fairy_targets(&self, from: u8, kind: Kind, us: Color) -> Bitboard {
-        self.walk_targets(from, KINDS[kind as usize].walk) & !(self.color_bb(us) | self.holes)
+        let t = match KINDS[kind as usize].walk {
+            Walk::Orphan => self.orphan_targets(from, us),
+            w => self.walk_targets(from, w),
+        };
+        t & !(self.color_bb(us) | self.holes)
     }
 
     /// Target squares of a fairy walk from `from`, own pieces included (masked by the caller).
@@ -1066,6 +1107,17 @@ impl Board {
                     out |= self.walk_targets(from, w);
                 }
             }
+            // The squares a locust attacks: the first piece on a line with an empty square
+            // directly behind it.
+            Walk::Locust(v) => {
+                for &d in v {
+                    if let Some(h) = self.ride_to_piece(from, d) {
+                        if self.step(h, d).is_some_and(|t| self.squares[t as usize].is_none()) {
+                            out.set(sq(h));
+                        }
+                    }
+                }
+            }
             Walk::AngleHopper(v, eighths) => {
                 let circle = &walk::QUEEN_DIRECTIONS_CIRCULAR;
                 for &d in v {
@@ -1251,7 +1303,8 @@ impl Board {
         match mask {
             None => true,
             Some(b) => {
-                b.contains(sq(m.from)) || matches!(m.special, Special::EnPassant { .. } | Special::Castle { .. })
+                b.contains(sq(m.from))
+                    || matches!(m.special, Special::EnPassant { .. } | Special::Castle { .. } | Special::Locust { .. })
             }
         }
     }
@@ -1388,7 +1441,14 @@ impl Board {
     /// an enemy (neutral pieces as they are coloured at the time).
     fn pseudo_moves_base(&self, out: &mut Vec<Move>) {
         let start = out.len();
-        self.pseudo_moves_plain(out);
+        if self.mars != Mars::Off {
+            self.mars_moves(out);
+        } else {
+            self.pseudo_moves_plain(out);
+        }
+        if self.singlebox {
+            self.singlebox_filter(start, out);
+        }
         if self.ext_active() {
             self.pseudo_moves_ext(start, out);
         }
@@ -1470,7 +1530,9 @@ impl Board {
             for i in start..out.len() {
                 let m = out[i];
                 let target = match m.special {
-                    Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } => cap,
+                    Special::EnPassant { cap }
+                    | Special::EnPassantRebirthPromote { cap, .. }
+                    | Special::Locust { cap } => cap,
                     _ => m.to,
                 };
                 if !self.uncapturable.contains(sq(target)) {
@@ -1518,7 +1580,7 @@ impl Board {
                 Special::Castle { rook_from, rook_to } => {
                     free = (free || r == rook_from) && r != rook_to;
                 }
-                Special::EnPassant { cap } if r == cap => free = true,
+                Special::EnPassant { cap } | Special::Locust { cap } if r == cap => free = true,
                 _ => {}
             }
             if !free {
@@ -1552,7 +1614,7 @@ impl Board {
         for i in start..end {
             let m = out[i];
             let cap = match m.special {
-                Special::EnPassant { cap } => cap,
+                Special::EnPassant { cap } | Special::Locust { cap } => cap,
                 Special::Castle { .. } => continue,
                 _ if self.squares[m.to as usize].is_some() => m.to,
                 _ => continue,
@@ -1676,7 +1738,7 @@ impl Board {
         for i in start..end {
             let m = out[i];
             let victim = match m.special {
-                Special::EnPassant { cap } => self.squares[cap as usize],
+                Special::EnPassant { cap } | Special::Locust { cap } => self.squares[cap as usize],
                 Special::Castle { .. } => None,
                 _ => self.squares[m.to as usize],
             };
@@ -1767,6 +1829,14 @@ impl Board {
                     self.pawn_moves(f, us, theirs, occ, out);
                     continue;
                 }
+                Walk::Locust(v) => {
+                    self.locust_moves(f, us, v, out);
+                    continue;
+                }
+                Walk::Orphan => {
+                    self.orphan_moves(f, us, out);
+                    continue;
+                }
                 _ => self.fairy_targets(f, p.kind, us),
             } & !blocked;
             for to in targets {
@@ -1774,6 +1844,302 @@ impl Board {
             }
         }
         self.castling_moves(out);
+    }
+
+    /// (Anti)Mars Circe: the pseudo-legal moves of the side to move. Each piece's moves of the
+    /// rebirth kind (Mars: captures, Anti-Mars: non-captures) are generated with the piece put
+    /// on its rebirth square (`Move::extra`, [`NO_EXTRA`] when that is its own square); the
+    /// others from its square. Castling (a non-capture of the king) is plain under Mars Circe;
+    /// under Anti-Mars Circe it is not generated (see docs/problems.md).
+    #[inline(never)]
+    fn mars_moves(&self, out: &mut Vec<Move>) {
+        let us = self.side;
+        let mut plain = Vec::new();
+        // Moves from the pieces' own squares: the plain generator, less the kind of moves
+        // made from the rebirth square.
+        self.pseudo_moves_plain(&mut plain);
+        let anti = self.mars == Mars::AntiMars;
+        for m in plain {
+            let capture = self.is_capture(m);
+            if matches!(m.special, Special::Castle { .. }) {
+                if !anti {
+                    out.push(m);
+                }
+                continue;
+            }
+            // On its rebirth square a piece moves as usual; elsewhere only the moves of the
+            // other kind (Mars: non-captures, Anti-Mars: captures) are made from its square.
+            let r = rebirth_square(self.squares[m.from as usize].expect("mover"), m.from);
+            if r == m.from || capture == anti {
+                out.push(m);
+            }
+        }
+        // Moves from the rebirth square.
+        for from in self.color_bb(us) {
+            let f = from as u8;
+            let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+            let r = rebirth_square(p, f);
+            if r == f || self.squares[r as usize].is_some() {
+                continue;
+            }
+            let mut b = self.clone();
+            b.mars = Mars::Off;
+            b.castling = 0;
+            b.clear(f);
+            b.put(r, p);
+            let mut moves = Vec::new();
+            b.pseudo_moves_plain(&mut moves);
+            for m in moves {
+                if m.from != r || m.to == f || b.is_capture(m) == anti {
+                    continue;
+                }
+                out.push(Move { from: f, to: m.to, special: m.special, extra: r });
+            }
+        }
+        if anti {
+            self.antimars_castling_moves(out);
+        }
+    }
+
+    /// Anti-Mars Circe castling (a non-capture, so from the rebirth squares): the king is put on
+    /// e1/e8 (empty, or its own square) and a rook whose rebirth square is the corner (the rook
+    /// on it, or one elsewhere with the corner empty) in that corner, then they castle as usual:
+    /// the squares between them empty, the king on e1/e8 and the square it passes not attacked
+    /// (attacks judged with both relocated). The castling right is the corner's (see
+    /// [`antimars_castling`]).
+    fn antimars_castling_moves(&self, out: &mut Vec<Move>) {
+        let us = self.side;
+        let Some(kd) = self.king_square(us) else { return };
+        let king = Piece { color: us, kind: walk::KING };
+        let base = if us == Color::White { 0u8 } else { 56 };
+        let ke = base + 4;
+        if kd != ke && self.squares[ke as usize].is_some() {
+            return;
+        }
+        let rook = Piece { color: us, kind: walk::ROOK };
+        // (corner, rook's arrival, king's arrival, squares to be empty, square passed)
+        let sides = [
+            (base + 7, base + 5, base + 6, [base + 5, base + 6, base + 6], base + 5),
+            (base, base + 3, base + 2, [base + 1, base + 2, base + 3], base + 3),
+        ];
+        for (corner, rook_to, king_to, between, passed) in sides {
+            if self.castling & castle_bits(corner) == 0 {
+                continue;
+            }
+            for rd in self.kind_bb(us, walk::ROOK) {
+                let rd = rd as u8;
+                if rebirth_square(rook, rd) != corner || (rd != corner && self.squares[corner as usize].is_some()) {
+                    continue;
+                }
+                let mut b = self.clone();
+                b.mars = Mars::Off;
+                b.clear(kd);
+                b.clear(rd);
+                b.put(ke, king);
+                b.put(corner, rook);
+                if between.iter().any(|&t| b.squares[t as usize].is_some())
+                    || b.attacked(ke, !us)
+                    || b.attacked(passed, !us)
+                {
+                    continue;
+                }
+                let extra = if kd == ke { NO_EXTRA } else { ke };
+                out.push(Move { from: kd, to: king_to, special: Special::Castle { rook_from: rd, rook_to }, extra });
+            }
+        }
+    }
+
+    /// SingleBox Type1: may a piece of colour `c` become one of kind `k` (fewer of that orthodox
+    /// kind on the board than in the game array, or a fairy kind)?
+    pub fn singlebox_allows(&self, c: Color, k: Kind) -> bool {
+        self.kind_bb(c, k).count() < singlebox_max(k)
+    }
+
+    /// SingleBox Type1: drops the promotions of `out[start..]` to kinds the side has all of.
+    #[inline(never)]
+    fn singlebox_filter(&self, start: usize, out: &mut Vec<Move>) {
+        let us = self.side;
+        let mut w = start;
+        for i in start..out.len() {
+            let m = out[i];
+            let ok = match m.special {
+                Special::Promote(k)
+                | Special::HurdlePromote(k)
+                | Special::RebirthPromote(k)
+                | Special::EnPassantRebirthPromote { kind: k, .. } => self.singlebox_allows(us, k),
+                _ => true,
+            };
+            if ok {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
+    }
+
+    /// Does the pseudo-legal move `m` capture?
+    fn is_capture(&self, m: Move) -> bool {
+        match m.special {
+            Special::EnPassant { .. } | Special::EnPassantRebirthPromote { .. } | Special::Locust { .. } => true,
+            Special::Castle { .. } => false,
+            _ => self.squares[m.to as usize].is_some(),
+        }
+    }
+
+    /// Mars Circe: does the piece `p` on `f` attack `s`? It captures from its rebirth square, which
+    /// must be empty or its own square; its own square is empty meanwhile.
+    fn mars_attacks(&self, f: u8, p: Piece, s: u8) -> bool {
+        let r = rebirth_square(p, f);
+        if r == f {
+            return self.piece_attacks(f, p, s);
+        }
+        if self.squares[r as usize].is_some() || r == s {
+            return false;
+        }
+        let occ = (self.occupied() & !Bitboard::from_square(sq(f))) | Bitboard::from_square(sq(r));
+        let (from, t) = (sq(r), sq(s));
+        match KINDS[p.kind as usize].walk {
+            Walk::King => attacks::king_attacks(from).contains(t),
+            Walk::Queen => attacks::queen_attacks(from, occ).contains(t),
+            Walk::Rook => attacks::rook_attacks(from, occ).contains(t),
+            Walk::Bishop => attacks::bishop_attacks(from, occ).contains(t),
+            Walk::Knight => attacks::knight_attacks(from).contains(t),
+            Walk::Pawn => attacks::pawn_attacks(p.color, from).contains(t),
+            _ => {
+                let mut b = self.clone();
+                b.mars = Mars::Off;
+                b.clear(f);
+                b.put(r, p);
+                b.piece_attacks(r, p, s)
+            }
+        }
+    }
+
+    /// The captures of a locust of colour `us` on `f` along the vectors `v`: over the first piece
+    /// on each line, an enemy, to the empty square directly behind it.
+    #[inline(never)]
+    fn locust_moves(&self, f: u8, us: Color, v: &[(i8, i8)], out: &mut Vec<Move>) {
+        for &d in v {
+            let Some(cap) = self.ride_to_piece(f, d) else { continue };
+            if self.squares[cap as usize].is_some_and(|p| p.color != us) {
+                if let Some(to) = self.step(cap, d).filter(|&t| self.squares[t as usize].is_none()) {
+                    out.push(Move { from: f, to, special: Special::Locust { cap }, extra: NO_EXTRA });
+                }
+            }
+        }
+    }
+
+    /// Orphan: is the piece of colour `c` on `t` observed by an enemy piece of kind `x` (not an
+    /// orphan), or by an enemy orphan that is itself observed that way, through a chain of
+    /// orphans of alternating colours (each orphan attacking with the walk of `x`)? `chain`: the
+    /// orphans already in the chain (Popeye's `orphan_find_observation_chain`, which replaces
+    /// them by dummies: they still block lines but are no links).
+    fn orphan_chain(&self, t: u8, x: Kind, c: Color, chain: Bitboard) -> bool {
+        let enemy = !c;
+        let px = Piece { color: enemy, kind: x };
+        let mut it = self.kind_bb(enemy, x).into_iter();
+        if Iterator::any(&mut it, |f| self.piece_attacks(f as u8, px, t)) {
+            return true;
+        }
+        let chain = chain | Bitboard::from_square(sq(t));
+        let orphans = self.kind_bb(enemy, walk::ORPHAN) & !chain;
+        let mut it = orphans.into_iter();
+        Iterator::any(&mut it, |o| self.piece_attacks(o as u8, px, t) && self.orphan_chain(o as u8, x, enemy, chain))
+    }
+
+    /// Orphan: the kinds (not orphans) on the board whose walk the orphan of colour `c` on `f`
+    /// has now, as a bit set.
+    fn orphan_walks(&self, f: u8, c: Color) -> KindSet {
+        let mut set: KindSet = 0;
+        for k in 0..NUM_KINDS as Kind {
+            if k != walk::ORPHAN
+                && (self.by_kind[0][k as usize].any() || self.by_kind[1][k as usize].any())
+                && self.orphan_chain(f, k, c, Bitboard(0))
+            {
+                set |= 1 << k;
+            }
+        }
+        set
+    }
+
+    /// Orphan: the squares the orphan of colour `c` on `f` attacks (own pieces included).
+    fn orphan_targets(&self, f: u8, c: Color) -> Bitboard {
+        let mut t = self.orphan_walks(f, c);
+        let (from, occ) = (sq(f), self.occupied());
+        let mut out = Bitboard(0);
+        while t != 0 {
+            let k = t.trailing_zeros() as Kind;
+            t &= t - 1;
+            out |= match KINDS[k as usize].walk {
+                Walk::King => attacks::king_attacks(from),
+                Walk::Queen => attacks::queen_attacks(from, occ),
+                Walk::Rook => attacks::rook_attacks(from, occ),
+                Walk::Bishop => attacks::bishop_attacks(from, occ),
+                Walk::Knight => attacks::knight_attacks(from),
+                Walk::Pawn => attacks::pawn_attacks(c, from),
+                w => self.walk_targets(f, w),
+            };
+        }
+        out
+    }
+
+    /// Orphan: the moves of the orphan of colour `us` on `f`: those of every walk it has now
+    /// ([`Board::orphan_walks`]), each move once. With a pawn's walk it steps, double-steps from
+    /// its second rank and captures like a pawn of its colour but does not promote; with a
+    /// king's it does not castle.
+    #[inline(never)]
+    fn orphan_moves(&self, f: u8, us: Color, out: &mut Vec<Move>) {
+        let start = out.len();
+        let mut t = self.orphan_walks(f, us);
+        let (from, occ) = (sq(f), self.occupied());
+        let blocked = self.color_bb(us) | self.holes;
+        while t != 0 {
+            let k = t.trailing_zeros() as Kind;
+            t &= t - 1;
+            let targets = match KINDS[k as usize].walk {
+                Walk::Pawn => {
+                    let n = out.len();
+                    self.pawn_moves(f, us, self.color_bb(!us), occ, out);
+                    // Not a pawn: no promotion (one move per arrival square), no en-passant right.
+                    let mut w = n;
+                    for i in n..out.len() {
+                        let mut m = out[i];
+                        match m.special {
+                            Special::Promote(k) if k != walk::PROMOTIONS[0] => continue,
+                            Special::Promote(_) | Special::Double => m.special = Special::None,
+                            _ => {}
+                        }
+                        out[w] = m;
+                        w += 1;
+                    }
+                    out.truncate(w);
+                    continue;
+                }
+                Walk::Locust(v) => {
+                    self.locust_moves(f, us, v, out);
+                    continue;
+                }
+                Walk::King => attacks::king_attacks(from),
+                Walk::Queen => attacks::queen_attacks(from, occ),
+                Walk::Rook => attacks::rook_attacks(from, occ),
+                Walk::Bishop => attacks::bishop_attacks(from, occ),
+                Walk::Knight => attacks::knight_attacks(from),
+                w => self.walk_targets(f, w),
+            } & !blocked;
+            for to in targets {
+                out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
+            }
+        }
+        // Each move once (Popeye's `remove_duplicate_moves_of_single_piece`).
+        let mut w = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if !out[start..w].contains(&m) {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
     }
 
     /// AnnanChess: the moves of the piece `p` on `f` with the walk of kind `kind` (its
@@ -2119,6 +2485,7 @@ impl Board {
             || self.bul.any()
             || self.parrain
             || self.neutral.any()
+            || self.mars == Mars::AntiMars
     }
 
     /// The condition effects of the move `u` was returned for, while it is the last move made
@@ -2138,11 +2505,13 @@ impl Board {
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
         match m.special {
-            Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } => {
-                let cp = self.squares[cap as usize].expect("en-passant victim");
+            Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } | Special::Locust { cap } => {
+                let cp = self.squares[cap as usize].expect("en-passant or locust victim");
                 self.remove(cap, cp);
                 undo.captured = Some((cap, cp));
             }
+            // Anti-Mars Circe: the king may castle onto its rook's square (c1 from a1).
+            Special::Castle { .. } => {}
             _ => {
                 if let Some(cp) = self.squares[m.to as usize] {
                     self.remove(m.to, cp);
@@ -2155,10 +2524,12 @@ impl Board {
             Special::Promote(k) => Piece { color: p.color, kind: k },
             _ => p,
         };
-        self.add(m.to, placed);
         if let Special::Castle { rook_from, rook_to } = m.special {
+            // The rook leaves before the king arrives (Anti-Mars Circe: a rook on c1 castling
+            // from a1, the king on f1 castling from e1).
             let r = self.squares[rook_from as usize].expect("castling rook");
             self.remove(rook_from, r);
+            self.add(m.to, placed);
             self.add(rook_to, r);
             let used = castle_bits(rook_from);
             for &(a, b) in &self.castling_exclusive {
@@ -2169,6 +2540,8 @@ impl Board {
                     self.castling &= !a;
                 }
             }
+        } else {
+            self.add(m.to, placed);
         }
         self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
         // A neutral piece reborn by Circe: its square (the attribute is set after the side stack
@@ -2211,6 +2584,9 @@ impl Board {
             }
         }
         if self.ext_active() {
+            if self.mars == Mars::AntiMars {
+                self.castling = antimars_castling(undo.castling, m);
+            }
             let e = self.make_ext(m, placed, undo.captured);
             self.ext_undo.push(e);
             undo.ext = true;
@@ -2219,6 +2595,12 @@ impl Board {
             self.neutral.set(sq(r));
         }
         self.ep = match m.special {
+            Special::Double if m.extra != NO_EXTRA && self.mars != Mars::Off => {
+                // Anti-Mars Circe: a double step from the rebirth square passes over the square
+                // between it and the arrival, unless that is the pawn's own square.
+                let over = (m.extra + m.to) / 2;
+                (over != m.from).then_some((over, m.to))
+            }
             Special::Double => Some(((m.from + m.to) / 2, m.to)),
             _ => None,
         };
@@ -2242,11 +2624,13 @@ impl Board {
             Special::Promote(_) => Piece { color: placed.color, kind: walk::PAWN },
             _ => placed,
         };
-        self.add(m.from, p);
         if let Special::Castle { rook_from, rook_to } = m.special {
             let r = self.squares[rook_to as usize].expect("castled rook");
             self.remove(rook_to, r);
+            self.add(m.from, p);
             self.add(rook_from, r);
+        } else {
+            self.add(m.from, p);
         }
         if let Some((s, cp)) = undo.captured {
             self.add(s, cp);
@@ -2354,6 +2738,8 @@ impl Board {
             holes: self.holes,
             annan: self.annan,
             parrain: self.parrain,
+            mars: self.mars,
+            singlebox: self.singlebox,
         }
     }
 
@@ -2375,6 +2761,8 @@ impl Board {
         self.annan = c.annan;
         self.parrain = c.parrain;
         self.parrain_pending = None;
+        self.mars = c.mars;
+        self.singlebox = c.singlebox;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -2419,6 +2807,8 @@ pub struct Conditions {
     pub holes: Bitboard,
     pub annan: bool,
     pub parrain: bool,
+    pub mars: Mars,
+    pub singlebox: bool,
 }
 
 impl Conditions {
@@ -2439,7 +2829,34 @@ impl Conditions {
         holes: Bitboard(0),
         annan: false,
         parrain: false,
+        mars: Mars::Off,
+        singlebox: false,
     };
+}
+
+/// Mars Circe and Anti-Mars Circe (Popeye's `conditions/marscirce`): a piece is first put on its
+/// own Circe rebirth square ([`rebirth_square`] for its own colour; kings too, e1/e8), which
+/// must be empty unless it is the piece's own square, and moves from there: under Mars Circe
+/// its captures (and so its checks), under Anti-Mars Circe its non-captures (a move back to
+/// its own square is no move). The other moves are plain. Nothing is reborn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mars {
+    Off,
+    /// `MarsCirce`: captures from the rebirth square.
+    Mars,
+    /// `AntiMarsCirce`: non-captures from the rebirth square.
+    AntiMars,
+}
+
+impl Mars {
+    /// Popeye's name of the condition.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mars::Off => "",
+            Mars::Mars => "MarsCirce",
+            Mars::AntiMars => "AntiMarsCirce",
+        }
+    }
 }
 
 /// Which Circe, if any (Popeye's `Circe`, `Circe Chameleon` = `ChameleonCirce`, `Circe Clone` =
@@ -2695,6 +3112,33 @@ pub fn rebirth_square(p: Piece, s: u8) -> u8 {
         Walk::Knight => home(1, 6),
         _ => (56 - base) + file,
     }
+}
+
+/// SingleBox: how many pieces of kind `k` a side has in the game array (1 K, 1 Q, 2 R, 2 B,
+/// 2 S, 8 P); fairy kinds are not limited.
+pub fn singlebox_max(k: Kind) -> u32 {
+    match k {
+        walk::KING | walk::QUEEN => 1,
+        walk::ROOK | walk::BISHOP | walk::KNIGHT => 2,
+        walk::PAWN => 8,
+        _ => u32::MAX,
+    }
+}
+
+/// Anti-Mars Circe: the castling rights after the move `m` (rights `before` it): Popeye's king
+/// flag does not count (a king castles from its rebirth square), a corner's right is lost when
+/// a piece leaves or enters the corner, also on the way from its rebirth square, and when its
+/// rook castles.
+fn antimars_castling(before: u8, m: Move) -> u8 {
+    let corner = |s: u8| if matches!(s, 0 | 7 | 56 | 63) { castle_bits(s) } else { 0 };
+    let mut lost = corner(m.from) | corner(m.to);
+    if m.extra != NO_EXTRA {
+        lost |= corner(m.extra);
+    }
+    if let Special::Castle { rook_to, .. } = m.special {
+        lost |= corner(if rook_to % 8 == 5 { rook_to + 2 } else { rook_to - 3 });
+    }
+    before & !lost
 }
 
 /// The hurdle of a hop from `from` to `to` (hoppers land directly behind it): the square one

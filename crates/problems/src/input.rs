@@ -8,7 +8,7 @@ use std::fmt;
 use mysl_core::Color;
 
 pub use crate::board::Conditions;
-use crate::board::{castle_bits, parse_square, AntiCirce, Bgl, Board, Circe, Paralysis, Piece, BGL_INFINITE};
+use crate::board::{castle_bits, parse_square, AntiCirce, Bgl, Board, Circe, Mars, Paralysis, Piece, BGL_INFINITE};
 use crate::stipulation::{self, StipError, Stipulation};
 use crate::walk::{self, Kind};
 
@@ -85,7 +85,7 @@ pub enum TwinChange {
 impl Conditions {
     /// Popeye's names, for twin headers (one condition a line in Popeye; here on one line).
     pub fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = [self.circe.name(), self.paralysis.name(), self.anticirce.name()]
+        let mut v: Vec<String> = [self.circe.name(), self.paralysis.name(), self.anticirce.name(), self.mars.name()]
             .iter()
             .filter(|n| !n.is_empty())
             .map(|n| n.to_string())
@@ -116,6 +116,9 @@ impl Conditions {
         }
         if self.parrain {
             v.push("Circe Parrain".into());
+        }
+        if self.singlebox {
+            v.push("SingleBox Type1".into());
         }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
@@ -981,6 +984,13 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             return Some(Conditions { parrain: true, ..none })
         }
         Some("circeparrain") if words.len() == 1 => return Some(Conditions { parrain: true, ..none }),
+        // `SingleBox Type1` (types 2 and 3, and the type left out: not supported).
+        Some("singlebox") if words.len() == 2 && words[1].eq_ignore_ascii_case("type1") => {
+            return Some(Conditions { singlebox: true, ..none })
+        }
+        // `MarsCirce` and `AntiMarsCirce`, alone and without variants.
+        Some("marscirce") if words.len() == 1 => return Some(Conditions { mars: Mars::Mars, ..none }),
+        Some("antimarscirce") if words.len() == 1 => return Some(Conditions { mars: Mars::AntiMars, ..none }),
         // `Hole` (Popeye also reads `Holes`) and one or more square lists (`Hole d4e5`).
         Some("hole") | Some("holes") if words.len() > 1 => {
             let mut holes = mysl_core::Bitboard(0);

@@ -264,11 +264,42 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         if board.parrain && (stip.play != Play::Help || stip.series || p.options.set_play) {
             return Err(SolveError::Unsupported("Circe Parrain outside help play without set play".into()));
         }
+        // Locusts and orphans: with Circe (a locust's victim is reborn as any captured piece)
+        // or alone; other conditions are not checked with them.
+        let locust_orphan = (0b1111 << walk::LOCUST) | (1 << walk::ORPHAN);
+        if board.fairy_kinds_present() & locust_orphan != 0
+            && board.conditions() != (board::Conditions { circe: board.circe, ..board::Conditions::NONE })
+        {
+            return Err(SolveError::Unsupported("locust or orphan with conditions other than Circe".into()));
+        }
+        // Neutral locusts and orphans (and orphans beside neutral pieces) were not checked.
+        if board.fairy_kinds_present() & locust_orphan != 0 && board.neutral.any() {
+            return Err(SolveError::Unsupported("locust or orphan with neutral pieces".into()));
+        }
+        // SingleBox: a position with more pieces of a kind than the game array makes every move
+        // illegal in Popeye; not taken on here.
+        if board.singlebox {
+            for c in [Color::White, Color::Black] {
+                for k in [walk::QUEEN, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::PAWN] {
+                    if board.kind_bb(c, k).count() > board::singlebox_max(k) {
+                        return Err(SolveError::Unsupported(
+                            "SingleBox with more pieces of a kind than the game array".into(),
+                        ));
+                    }
+                }
+            }
+        }
         validate(&board, &p.options)?;
         if board.holes.any() {
             validate_holes(&board, p)?;
         }
-        board.castling = board.default_castling();
+        // Anti-Mars Circe: castling starts from the rebirth squares, so Popeye grants every
+        // right (its flags are lost only by moves from and to the corners).
+        board.castling = if board.mars == board::Mars::AntiMars {
+            board::CASTLE_WK | board::CASTLE_WQ | board::CASTLE_BK | board::CASTLE_BQ
+        } else {
+            board.default_castling()
+        };
         let mut ct = board.castling;
         for &s in &p.options.no_castling {
             ct &= !board::castle_bits(s);

@@ -1197,7 +1197,19 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
     let p = board.piece_at(m.from).expect("moving piece");
     let mut s = String::new();
     match m.special {
-        Special::Castle { rook_from, .. } => s.push_str(if rook_from % 8 == 7 { "0-0" } else { "0-0-0" }),
+        Special::Castle { rook_from, rook_to } => {
+            // Anti-Mars Circe: king and rook first go to their rebirth squares,
+            // `[bKf6->e8][bRh5->a8]0-0-0`.
+            let col = if p.color == Color::White { 'w' } else { 'b' };
+            if m.extra != crate::board::NO_EXTRA {
+                s.push_str(&format!("[{col}K{}->{}]", square_name(m.from), square_name(m.extra)));
+            }
+            let corner = if rook_to % 8 == 5 { rook_to + 2 } else { rook_to - 3 };
+            if rook_from != corner {
+                s.push_str(&format!("[{col}R{}->{}]", square_name(rook_from), square_name(corner)));
+            }
+            s.push_str(if rook_to % 8 == 5 { "0-0" } else { "0-0-0" })
+        }
         _ => {
             let from = mysl_core::Square::from_index(m.from as u32);
             // Attributes before the piece; with one, a pawn is written `P` too (`uPc3-c4`); a
@@ -1217,9 +1229,21 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
                 s.push_str(KINDS[p.kind as usize].code);
             }
             s.push_str(&square_name(m.from));
+            if board.mars != crate::board::Mars::Off && m.extra != crate::board::NO_EXTRA {
+                // (Anti)Mars Circe: the piece is first put on its rebirth square, `Rh5-h8-e8`.
+                s.push('-');
+                s.push_str(&square_name(m.extra));
+            }
             let ep = matches!(m.special, Special::EnPassant { .. } | Special::EnPassantRebirthPromote { .. });
-            let capture = board.piece_at(m.to).is_some() || ep;
-            s.push(if capture { '*' } else { '-' });
+            if let Special::Locust { cap } = m.special {
+                // A locust capture, Popeye's way: departure, capture square, arrival (`Lb3*d5-e6`).
+                s.push('*');
+                s.push_str(&square_name(cap));
+                s.push('-');
+            } else {
+                let capture = board.piece_at(m.to).is_some() || ep;
+                s.push(if capture { '*' } else { '-' });
+            }
             s.push_str(&square_name(m.to));
             if let Special::Promote(k) = m.special {
                 s.push('=');

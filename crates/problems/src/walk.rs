@@ -68,6 +68,15 @@ pub enum Walk {
     /// to the first piece, then lands on the square next to it in a direction turned by the
     /// angle (`eighths` × 45°) either way from the approach.
     AngleHopper(&'static [(i8, i8)], u8),
+    /// Locust (queen, rook, bishop or nightrider lines): moves only by capturing: rides to the
+    /// first piece on a line, which must be an enemy, and lands on the square directly behind
+    /// it, which must be empty; the piece jumped over is captured (Popeye's `locusts.c`). It
+    /// attacks (checks) the first piece on a line when the square behind it is empty.
+    Locust(&'static [(i8, i8)]),
+    /// Orphan: no walk of its own; it moves and attacks like each kind of piece that observes it,
+    /// an enemy piece of that kind or, transitively, an enemy orphan observed that way (Popeye's
+    /// `orphan.c`). See `Board::orphan_chain`.
+    Orphan,
 }
 
 /// The eight queen directions counter-clockwise from east (an angle hopper turns through them).
@@ -105,7 +114,11 @@ pub const GRASSHOPPER: Kind = 6;
 pub const NIGHTRIDER: Kind = 7;
 pub const NIGHTRIDER_HOPPER: Kind = 8;
 /// Number of supported kinds.
-pub const NUM_KINDS: usize = 76;
+pub const NUM_KINDS: usize = 81;
+/// The locust (`L`; `LR`, `LB`, `LN` follow it).
+pub const LOCUST: Kind = 76;
+/// The orphan (`O`).
+pub const ORPHAN: Kind = 80;
 const _: () = assert!(NUM_KINDS <= KindSet::BITS as usize);
 
 /// The eight images of an (x,y) step (x != y, both > 0, or one of them 0).
@@ -315,7 +328,14 @@ pub const KINDS: [KindInfo; NUM_KINDS] = [
     KindInfo { walk: Walk::Rose(RoseKind::Hopper), code: "RP" },
     KindInfo { walk: Walk::Rose(RoseKind::Lion), code: "RN" },
     KindInfo { walk: Walk::Rose(RoseKind::Rao), code: "RA" },
+    KindInfo { walk: Walk::Locust(&QUEEN_VECTORS), code: "L" },
+    KindInfo { walk: Walk::Locust(&ROOK_VECTORS), code: "LR" },
+    KindInfo { walk: Walk::Locust(&BISHOP_VECTORS), code: "LB" },
+    KindInfo { walk: Walk::Locust(&KNIGHT_VECTORS), code: "LN" },
+    KindInfo { walk: Walk::Orphan, code: "O" },
 ];
+const _: () = assert!(matches!(KINDS[LOCUST as usize].walk, Walk::Locust(_)));
+const _: () = assert!(matches!(KINDS[ORPHAN as usize].walk, Walk::Orphan));
 
 /// Orthodox kinds a pawn may promote to, in Popeye's output order (the fairy kinds present in
 /// the position follow, see `Board::promotion_fairies`).

@@ -1254,3 +1254,161 @@ fn parrain_is_parsed_and_solved() {
     let tw = mysl_problems::twin_positions(&p).expect("supported");
     assert_eq!(tw[1].0, "b) Circe Parrain");
 }
+
+// ------------------------------------------------------------------------ (Anti)Mars Circe
+
+/// Popeye texts of all legal moves of the piece on `from`, sorted.
+fn piece_texts(b: &mut Board, from: &str) -> Vec<String> {
+    let moves: Vec<Move> = b.legal_moves().into_iter().filter(|m| m.from == sq(from)).collect();
+    let mut v: Vec<String> = moves.into_iter().map(|m| move_text(b, Goal::Mate, m, true)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn mars_circe_captures_from_the_rebirth_square() {
+    use mysl_problems::board::Mars;
+    // Rd4 (a dark square: rebirth a1) takes from a1 (Sa5 up the a-file), not from d4 (Pd6);
+    // its non-captures are plain.
+    let mut b = board(&[(W, "K", "h2"), (W, "R", "d4"), (B, "K", "h8"), (B, "S", "a5"), (B, "P", "d6")]);
+    b.mars = Mars::Mars;
+    let t = piece_texts(&mut b, "d4");
+    assert!(t.contains(&"Rd4-a1*a5".to_string()), "{t:?}");
+    assert!(!t.iter().any(|m| m.contains("*d6")), "{t:?}");
+    assert!(t.contains(&"Rd4-d5".to_string()) && t.contains(&"Rd4-h4".to_string()), "{t:?}");
+    assert_eq!(t.len(), 12, "{t:?}");
+    // Checks likewise: Rd4 checks Ka7 from a1, not with a1 occupied; a rook on a1 checks as usual.
+    let mut b = board(&[(W, "K", "h2"), (W, "R", "d4"), (B, "K", "a7")]);
+    b.mars = Mars::Mars;
+    assert!(b.in_check(B));
+    b.put(sq("a1"), piece(W, "B"));
+    assert!(!b.in_check(B));
+    let mut b = board(&[(W, "K", "h2"), (W, "R", "a1"), (B, "K", "a7")]);
+    b.mars = Mars::Mars;
+    assert!(b.in_check(B));
+    let mut b = board(&[(W, "K", "h2"), (W, "R", "d5"), (B, "K", "a7")]);
+    b.mars = Mars::Mars;
+    assert!(!b.in_check(B), "d5 is light: the rook checks from h1");
+}
+
+#[test]
+fn mars_circe_mate_in_one_from_h1() {
+    // The rook a1 (dark: at home) moves to a light square and so attacks from h1, up the h-file:
+    // h7 is covered too, g8 and g7 are blocked. On a2, a4, a6 the black rook captures it from its
+    // own rebirth square a8 (g8 is light); on a8 it blocks that square. Orthodox: only Ra1-h1.
+    let lines =
+        solve_lines("BeginProblem\nstip #1\ncondition MarsCirce\npieces white Kc3 Ra1 black Kh8 Rg8 Pg7\nEndProblem\n");
+    assert_eq!(lines, ["1.Ra1-a8 # !", "1.Ra1-b1 # !", "1.Ra1-d1 # !", "1.Ra1-f1 # !", "1.Ra1-h1 # !"]);
+}
+
+#[test]
+fn anti_mars_circe_moves_from_the_rebirth_square_without_capturing() {
+    use mysl_problems::board::Mars;
+    // Rd4: non-captures from a1 (the a-file and the first rank), captures from d4.
+    let mut b = board(&[(W, "K", "h2"), (W, "R", "d4"), (B, "K", "h8"), (B, "P", "d6")]);
+    b.mars = Mars::AntiMars;
+    let t = piece_texts(&mut b, "d4");
+    assert!(t.contains(&"Rd4*d6".to_string()) && t.contains(&"Rd4-a1-a8 +".to_string()), "{t:?}");
+    assert!(t.contains(&"Rd4-a1-g1".to_string()) && !t.iter().any(|m| m == "Rd4-d5"), "{t:?}");
+    assert_eq!(t.len(), 1 + 7 + 7, "the capture, a2-a8, b1-h1");
+    // With a1 occupied the rook has only its captures.
+    b.put(sq("a1"), piece(W, "S"));
+    assert_eq!(piece_texts(&mut b, "d4"), ["Rd4*d6"]);
+    // A pawn on e4 steps from e2: to e3 only (e4 would be no move).
+    let mut b = board(&[(W, "K", "h2"), (W, "P", "e4"), (B, "K", "h8")]);
+    b.mars = Mars::AntiMars;
+    assert_eq!(piece_texts(&mut b, "e4"), ["e4-e2-e3"]);
+}
+
+#[test]
+fn anti_mars_circe_castles_from_the_rebirth_squares() {
+    use mysl_problems::board::{Mars, CASTLE_WK, CASTLE_WQ};
+    // Kf1 goes to e1 and castles with Rh1; the rook on c1 (dark: rebirth a1) castles long.
+    let mut b = board(&[(W, "K", "f1"), (W, "R", "h1"), (W, "R", "c1"), (B, "K", "a8")]);
+    b.mars = Mars::AntiMars;
+    b.castling = CASTLE_WK | CASTLE_WQ;
+    let t = piece_texts(&mut b, "f1");
+    assert!(t.contains(&"[wKf1->e1]0-0".to_string()), "{t:?}");
+    assert!(t.contains(&"[wKf1->e1][wRc1->a1]0-0-0".to_string()), "{t:?}");
+    // Made and taken back (king and rook squares overlap: f1 is the rook's arrival).
+    let before = b.key();
+    for m in b.legal_moves().into_iter().filter(|m| m.from == sq("f1") && (m.to == sq("g1") || m.to == sq("c1"))) {
+        let u = b.make(m);
+        assert_eq!(b.piece_at(m.to), Some(piece(W, "K")));
+        b.unmake(m, u);
+        assert_eq!(b.key(), before);
+        assert_eq!(b.piece_at(sq("f1")), Some(piece(W, "K")));
+        assert_eq!(b.piece_at(sq("h1")), Some(piece(W, "R")));
+        assert_eq!(b.piece_at(sq("c1")), Some(piece(W, "R")));
+    }
+}
+
+// ---------------------------------------------------------------------------- SingleBox
+
+#[test]
+fn singlebox_type1_promotes_only_to_kinds_not_all_on_the_board() {
+    // White has its queen and both rooks: c7 promotes to B or S only; with a knight more on the
+    // board (two) to B only.
+    let mut b =
+        board(&[(W, "K", "a1"), (W, "Q", "h1"), (W, "R", "h2"), (W, "R", "h3"), (W, "P", "c7"), (B, "K", "e5")]);
+    b.singlebox = true;
+    assert_eq!(piece_texts(&mut b, "c7"), ["c7-c8=B", "c7-c8=S"]);
+    b.put(sq("g1"), piece(W, "S"));
+    b.put(sq("g2"), piece(W, "S"));
+    assert_eq!(piece_texts(&mut b, "c7"), ["c7-c8=B"]);
+    // A pawn that could only take the king by promoting to a kind White has all of gives no
+    // check: c7 "attacks" d8, but c7*d8 would need a piece out of the box.
+    let mut b = board(&[
+        (W, "K", "a1"),
+        (W, "Q", "h1"),
+        (W, "R", "h2"),
+        (W, "R", "h3"),
+        (W, "B", "h4"),
+        (W, "B", "g4"),
+        (W, "S", "h5"),
+        (W, "S", "g5"),
+        (W, "P", "c7"),
+        (B, "K", "d8"),
+    ]);
+    b.singlebox = true;
+    assert!(!b.in_check(B));
+    b.clear(sq("g5"));
+    assert!(b.in_check(B), "a knight can be promoted to again");
+}
+
+#[test]
+fn singlebox_type1_mate_needs_a_piece_from_the_box() {
+    // 1.e7-e8=R # (rook e8 along the 8th rank; g7/g8 covered by Kf7, h7 blocked); e8=Q would
+    // be a second queen. Qb1 and Ra1 are shut in by their own pawns.
+    let lines = solve_lines(
+        "BeginProblem\nstip #1\ncondition SingleBox Type1\npieces white Kf7 Qb1 Ra1 Pa2b2c2e7 black Kh8 Ph7\nEndProblem\n",
+    );
+    assert_eq!(lines, ["1.e7-e8=R # !"]);
+    // With the second rook on the board there is no mate in one (orthodox: e8=Q and e8=R).
+    let lines = solve_lines(
+        "BeginProblem\nstip #1\ncondition SingleBox Type1\npieces white Kf7 Qb1 Ra1 Rc1 Pa2b2c2e7 black Kh8 Ph7\nEndProblem\n",
+    );
+    assert!(lines.is_empty(), "{lines:?}");
+    let lines =
+        solve_lines("BeginProblem\nstip #1\npieces white Kf7 Qb1 Ra1 Rc1 Pa2b2c2e7 black Kh8 Ph7\nEndProblem\n");
+    assert_eq!(lines, ["1.e7-e8=Q # !", "1.e7-e8=R # !"]);
+}
+
+#[test]
+fn singlebox_input() {
+    for (cond, ok) in
+        [("SingleBox Type1", true), ("SingleBox", false), ("SingleBox Type2", false), ("SingleBox Type3", false)]
+    {
+        let text = format!("BeginProblem\nstip #1\ncondition {cond}\npieces white Kf7 Pe7 black Kh8 Ph7\nEndProblem\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        match solve_problem(&p, &Limits::default()) {
+            Ok(_) => assert!(ok, "{cond}"),
+            Err(SolveError::Unsupported(m)) => assert!(!ok, "{cond}: {m}"),
+            Err(e) => panic!("{cond}: {e:?}"),
+        }
+    }
+    // Three white knights: beyond the game array.
+    let text = "BeginProblem\nstip #1\ncondition SingleBox Type1\npieces white Kf7 Sa1b1c1 black Kh8\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}

@@ -55,8 +55,10 @@ fn codes_parse_to_kinds() {
     }
     assert_eq!(kind_by_code("s"), Some(walk::KNIGHT));
     assert_eq!(kind_by_code("nh"), Some(walk::NIGHTRIDER_HOPPER));
-    assert_eq!(kind_by_code("L"), None, "the locust is not implemented");
-    assert_eq!(walk::fairy_name("L"), Some("locust"));
+    assert_eq!(kind_by_code("F"), None, "the friend is not implemented");
+    assert_eq!(walk::fairy_name("F"), Some("friend"));
+    assert_eq!(kind_by_code("L"), Some(walk::LOCUST));
+    assert_eq!(kind_by_code("o"), Some(walk::ORPHAN));
 }
 
 #[test]
@@ -674,4 +676,131 @@ fn rose_hopper_lion_and_rao_use_the_rose_lines() {
     // other line).
     assert_eq!(targets(&with_rook("RA"), "a1"), ["a5", "b3", "c2", "e1", "g1"]);
     assert_eq!(targets(&with_rook("RO"), "a1"), ["a5", "b3", "c2", "d4", "e1"]);
+}
+
+// ------------------------------------------------------------------------- locust and orphan
+
+/// Popeye texts of all legal moves of the piece on `from`, sorted.
+fn move_texts(b: &mut Board, from: &str) -> Vec<String> {
+    use mysl_problems::solve::move_text;
+    use mysl_problems::stipulation::Goal;
+    let moves: Vec<_> = b.legal_moves().into_iter().filter(|m| m.from == sq(from)).collect();
+    let mut v: Vec<String> = moves.into_iter().map(|m| move_text(b, Goal::Mate, m, true)).collect();
+    v.sort();
+    v
+}
+
+fn solve_lines(text: &str) -> Vec<String> {
+    let p = mysl_problems::input::parse_problems(text).remove(0).expect("parsed");
+    let r = mysl_problems::solve_problem(&p, &mysl_problems::solve::Limits::default()).expect("supported");
+    r.twins[0].lines.clone()
+}
+
+#[test]
+fn locust_moves_only_by_capturing_over_an_enemy_to_the_empty_square_behind() {
+    // Ld4: d6 (black pawn, d7 empty) and b6 (a7 empty) can be taken; f6 cannot (g7 occupied),
+    // the own king a1 is no hurdle, the empty lines give nothing.
+    let mut b = board(&[
+        (W, "K", "a1"),
+        (W, "L", "d4"),
+        (B, "K", "h8"),
+        (B, "P", "d6"),
+        (B, "S", "f6"),
+        (B, "P", "g7"),
+        (B, "P", "b6"),
+    ]);
+    assert_eq!(move_texts(&mut b, "d4"), ["Ld4*b6-a7", "Ld4*d6-d7"]);
+    // It attacks the pieces it could take: d6 and b6, not f6 (nothing to land on), no empty square.
+    assert_eq!(targets(&b, "d4"), ["b6", "d6"]);
+    // The capture is made and taken back: the pawn on d6 is gone, the locust stands on d7.
+    let m = b.legal_moves().into_iter().find(|m| m.to == sq("d7")).expect("the capture");
+    let before = b.key();
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("d6")), None);
+    assert_eq!(b.piece_at(sq("d7")), Some(piece(W, "L")));
+    b.unmake(m, u);
+    assert_eq!(b.key(), before);
+    assert_eq!(b.piece_at(sq("d6")), Some(piece(B, "P")));
+}
+
+#[test]
+fn locust_checks_only_with_an_empty_square_behind_the_king() {
+    // On the e-file: Le1 checks Ke7 when e8 is empty, not when e8 is occupied; never a king in
+    // the corner (no square behind it on the board).
+    let b = board(&[(W, "K", "a1"), (W, "L", "e1"), (B, "K", "e7")]);
+    assert!(b.in_check(B));
+    let b = board(&[(W, "K", "a1"), (W, "L", "e1"), (B, "K", "e7"), (B, "R", "e8")]);
+    assert!(!b.in_check(B));
+    let b = board(&[(W, "K", "a2"), (W, "L", "a8"), (B, "K", "h8")]);
+    assert!(!b.in_check(B));
+    // Rook-, bishop- and nightrider-locusts keep to their lines.
+    let b = board(&[(W, "K", "a1"), (W, "LR", "e1"), (B, "K", "e7")]);
+    assert!(b.in_check(B));
+    let b = board(&[(W, "K", "a1"), (W, "LB", "e1"), (B, "K", "e7")]);
+    assert!(!b.in_check(B));
+    let b = board(&[(W, "K", "a1"), (W, "LB", "b4"), (B, "K", "e7")]);
+    assert!(b.in_check(B));
+    let b = board(&[(W, "K", "a1"), (W, "LN", "a1"), (B, "K", "e5")]);
+    assert!(!b.in_check(B), "a1-c2-e3: e3 is no king square");
+    let b = board(&[(W, "K", "h1"), (W, "LN", "a1"), (B, "K", "e3")]);
+    assert!(b.in_check(B), "a1-c2-e3, landing on g4");
+}
+
+#[test]
+fn locust_mate_in_one_is_written_the_popeye_way() {
+    // 1.Lh1*h3-h4 #: the locust lands on h4 and attacks h5 (h6 empty behind the king); g4, g5,
+    // g6 are covered by Kg3 and Rg8, h4 is guarded by Kg3, h6 by the locust (h7 empty behind).
+    let lines = solve_lines("BeginProblem\nstip #1\npieces white Kg3 Rg8 Lh1 black Kh5 Ph3\nEndProblem\n");
+    assert_eq!(lines, ["1.Lh1*h3-h4 # !"]);
+    // With a black piece on h6 the locust on h4 gives no check: no mate.
+    let lines = solve_lines("BeginProblem\nstip #1\npieces white Kg3 Rg8 Lh1 black Kh5 Ph3 Sh6\nEndProblem\n");
+    assert!(!lines.iter().any(|l| l.contains("Lh1*h3-h4")), "{lines:?}");
+}
+
+#[test]
+fn orphan_moves_like_the_enemy_pieces_that_observe_it() {
+    // Black rook d8 observes the white orphan d4: it moves as a rook (7 squares on the file up to
+    // d8, 7 on the rank); a black knight f5 adds the knight's moves.
+    let b = board(&[(W, "K", "a1"), (W, "O", "d4"), (B, "K", "h8"), (B, "R", "d8")]);
+    assert_eq!(count(&b, "d4"), 14);
+    let b = board(&[(W, "K", "a1"), (W, "O", "d4"), (B, "K", "h8"), (B, "R", "d8"), (B, "S", "f5")]);
+    assert_eq!(count(&b, "d4"), 14 + 8, "the knight's eight moves, f5 itself a capture");
+    // A white rook does not lend its walk to a white orphan.
+    let b = board(&[(W, "K", "a1"), (W, "O", "d4"), (W, "R", "d8"), (B, "K", "h8")]);
+    assert_eq!(count(&b, "d4"), 0);
+}
+
+#[test]
+fn orphan_chains_pass_the_walk_on() {
+    // White orphan a1, black orphan a8, white rook h8: the white rook observes the black orphan,
+    // which (as a rook) observes the white orphan: both move as rooks.
+    let pieces = [(W, "K", "c4"), (W, "O", "a1"), (W, "R", "h8"), (B, "K", "f4"), (B, "O", "a8")];
+    let b = board(&pieces);
+    assert_eq!(targets(&b, "a1"), ["a2", "a3", "a4", "a5", "a6", "a7", "a8", "b1", "c1", "d1", "e1", "f1", "g1", "h1"]);
+    assert_eq!(count(&b, "a8"), 7 + 7, "b8-h8 (taking the rook) and a7-a1 (taking the orphan)");
+    // Without the rook nothing observes either orphan: the chain cannot come back through the
+    // white orphan itself.
+    let b = board(&[(W, "K", "c4"), (W, "O", "a1"), (B, "K", "f4"), (B, "O", "a8")]);
+    assert_eq!(count(&b, "a1"), 0);
+    assert_eq!(count(&b, "a8"), 0);
+}
+
+#[test]
+fn orphan_next_to_the_king_checks_it_with_the_kings_walk() {
+    let b = board(&[(W, "K", "a1"), (W, "O", "g8"), (B, "K", "h8")]);
+    assert!(b.in_check(B), "the black king observes g8, so the orphan attacks h8 as a king");
+    let b = board(&[(W, "K", "a1"), (W, "O", "f8"), (B, "K", "h8")]);
+    assert!(!b.in_check(B));
+    // 1.Od5-g8 #: the black bishop h1 lends the bishop's walk (d5-e6-f7-g8); on g8 the black king
+    // lends the king's; Sf6 guards g8, g7 and h7 are blocked.
+    let lines = solve_lines("BeginProblem\nstip #1\npieces white Ka1 Sf6 Od5 black Kh8 Bh1 Pg7h7\nEndProblem\n");
+    assert_eq!(lines, ["1.Od5-g8 # !"]);
+}
+
+#[test]
+fn pawns_promote_to_locusts_and_orphans_present() {
+    let mut b = board(&[(W, "K", "a1"), (W, "P", "c7"), (W, "L", "h1"), (B, "K", "h8"), (B, "O", "a8")]);
+    b.promotion_fairies = b.fairy_kinds_present();
+    let t = move_texts(&mut b, "c7");
+    assert!(t.contains(&"c7-c8=L".to_string()) && t.contains(&"c7-c8=O".to_string()), "{t:?}");
 }

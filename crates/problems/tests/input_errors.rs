@@ -68,7 +68,8 @@ fn one_bad_problem_does_not_stop_the_others() {
 #[test]
 fn fairy_pieces_and_conditions_are_unsupported_not_errors() {
     for (text, what) in [
-        ("BeginProblem\nstip h#2\npieces white Ka1 Ld4 black Kh8\nEndProblem\n", "locust"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 Fd4 black Kh8\nEndProblem\n", "F"),
+        ("BeginProblem\nstip h#2\npieces white Ka1 Ld4 black Kh8\ncondition Madrasi\nEndProblem\n", "locust"),
         ("BeginProblem\nstip h#2\npieces white Ka1 SSd4 black Kh8\nEndProblem\n", "SS"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Madrasi RexInclusive\nEndProblem\n", "RexInclusive"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe Parrain Madrasi\nEndProblem\n", "Parrain"),
