@@ -2098,21 +2098,7 @@ impl Board {
             t &= t - 1;
             let targets = match KINDS[k as usize].walk {
                 Walk::Pawn => {
-                    let n = out.len();
-                    self.pawn_moves(f, us, self.color_bb(!us), occ, out);
-                    // Not a pawn: no promotion (one move per arrival square), no en-passant right.
-                    let mut w = n;
-                    for i in n..out.len() {
-                        let mut m = out[i];
-                        match m.special {
-                            Special::Promote(k) if k != walk::PROMOTIONS[0] => continue,
-                            Special::Promote(_) | Special::Double => m.special = Special::None,
-                            _ => {}
-                        }
-                        out[w] = m;
-                        w += 1;
-                    }
-                    out.truncate(w);
+                    self.borrowed_pawn_moves(f, us, self.color_bb(!us), occ, out);
                     continue;
                 }
                 Walk::Locust(v) => {
@@ -2142,6 +2128,25 @@ impl Board {
         out.truncate(w);
     }
 
+    /// Pawn moves of a piece that only borrows the pawn's walk (an orphan, ...): no promotion (one move
+    /// per arrival square) and no en-passant right.
+    fn borrowed_pawn_moves(&self, f: u8, us: Color, theirs: Bitboard, occ: Bitboard, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.pawn_moves(f, us, theirs, occ, out);
+        let mut w = start;
+        for i in start..out.len() {
+            let mut m = out[i];
+            match m.special {
+                Special::Promote(k) if k != walk::PROMOTIONS[0] => continue,
+                Special::Promote(_) | Special::Double => m.special = Special::None,
+                _ => {}
+            }
+            out[w] = m;
+            w += 1;
+        }
+        out.truncate(w);
+    }
+
     /// AnnanChess: the moves of the piece `p` on `f` with the walk of kind `kind` (its
     /// annaniser's, another kind than its own). A pawn that arrives on its last rank this way
     /// promotes (Popeye promotes a pawn that stands on its promotion square, whatever walk took
@@ -2154,21 +2159,7 @@ impl Board {
         let us = p.color;
         let theirs = self.color_bb(!us);
         if kind == walk::PAWN {
-            let start = out.len();
-            self.pawn_moves(f, us, theirs, occ, out);
-            // Not a pawn: no promotion (one move per arrival square), no en-passant right.
-            let mut w = start;
-            for i in start..out.len() {
-                let mut m = out[i];
-                match m.special {
-                    Special::Promote(k) if k != walk::PROMOTIONS[0] => continue,
-                    Special::Promote(_) | Special::Double => m.special = Special::None,
-                    _ => {}
-                }
-                out[w] = m;
-                w += 1;
-            }
-            out.truncate(w);
+            self.borrowed_pawn_moves(f, us, theirs, occ, out);
             return;
         }
         let from = sq(f);

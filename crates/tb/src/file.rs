@@ -1227,14 +1227,12 @@ impl TableFile {
         Ok(out)
     }
 
-    /// With [`FLAG_CAPTURES`]: the decoded WDL values (generation order, both sides) raised to the best value
-    /// of each position's captures, probed in `subs`.
-    #[allow(clippy::needless_range_loop)] // both sides' vectors at index i
-    fn resolve_captures(&self, wdl: &mut [Vec<i16>], subs: &HashMap<Material, Arc<Table>>) -> Result<(), TbError> {
-        if !self.resolves_captures() {
-            return Ok(());
-        }
-        let tb = crate::probe::Tablebase::from_tables(subs.clone());
+    /// Calls `f(index, side, position, its legal zeroing moves)` for every canonical legal position of the
+    /// generation index and side to move (the whole-file resolvers below).
+    fn for_each_position(
+        &self,
+        mut f: impl FnMut(usize, usize, &TbPos, &[crate::pos::TbMove]) -> Result<(), TbError>,
+    ) -> Result<(), TbError> {
         let l = &self.layout;
         let n = l.len();
         let mut sq = [0u8; 8];
@@ -1244,28 +1242,38 @@ impl TableFile {
                 continue;
             }
             for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
-                let w = wdl[side][i];
-                if w == 2 || w == INVALID {
-                    continue;
-                }
                 let p = TbPos::new(&l.pieces, &sq[..n], stm);
                 if !p.is_legal() {
                     continue;
                 }
                 p.zeroing_moves(&mut moves);
-                let mut best = w;
-                for m in moves.as_slice().iter().filter(|m| m.capture.is_some()) {
-                    best = best.max(-tb.probe(&p.play(m))?.wdl() as i16);
-                }
-                wdl[side][i] = best;
+                f(i, side, &p, moves.as_slice())?;
             }
         }
         Ok(())
     }
 
+    /// With [`FLAG_CAPTURES`]: the decoded WDL values (generation order, both sides) raised to the best value
+    /// of each position's captures, probed in `subs`.
+    fn resolve_captures(&self, wdl: &mut [Vec<i16>], subs: &HashMap<Material, Arc<Table>>) -> Result<(), TbError> {
+        if !self.resolves_captures() {
+            return Ok(());
+        }
+        let tb = crate::probe::Tablebase::from_tables(subs.clone());
+        self.for_each_position(|i, side, p, moves| {
+            let w = wdl[side][i];
+            if w == 2 || w == INVALID {
+                return Ok(());
+            }
+            for m in moves.iter().filter(|m| m.capture.is_some()) {
+                wdl[side][i] = wdl[side][i].max(-tb.probe(&p.play(m))?.wdl() as i16);
+            }
+            Ok(())
+        })
+    }
+
     /// With [`FLAG_ZEROING`]: the decoded DTZ values (generation order, both sides) of wins with a winning
     /// zeroing move set to 1 (101 for a cursed win); `wdl` are the resolved WDL values of this table.
-    #[allow(clippy::needless_range_loop)] // both sides' vectors at index i
     fn resolve_zeroing(
         &self,
         wdl: &[Vec<i16>],
@@ -1277,78 +1285,49 @@ impl TableFile {
         }
         let tb = crate::probe::Tablebase::from_tables(subs.clone());
         let l = &self.layout;
-        let n = l.len();
-        let (mut sq, mut csq) = ([0u8; 8], [0u8; 8]);
-        let mut moves = crate::pos::Moves::default();
-        for i in 0..l.size as usize {
-            if l.decode(i as u64, &mut sq).is_none() || l.index(&sq[..n]) != Some(i as u64) {
-                continue;
+        let mut csq = [0u8; 8];
+        self.for_each_position(|i, side, p, moves| {
+            let w = wdl[side][i];
+            if w <= 0 || w == INVALID {
+                return Ok(());
             }
-            for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
-                let w = wdl[side][i];
-                if w <= 0 || w == INVALID {
-                    continue;
-                }
-                let p = TbPos::new(&l.pieces, &sq[..n], stm);
-                if !p.is_legal() {
-                    continue;
-                }
-                p.zeroing_moves(&mut moves);
-                for m in moves.as_slice() {
-                    if !zeroing_may_decide(&p, m) {
-                        continue;
-                    }
-                    let c = p.play(m);
-                    let cw = if c.material() == self.layout.material {
-                        c.table_order_squares(&mut csq);
-                        let g =
-                            l.index(&csq[..c.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
-                        wdl[c.stm as usize][g as usize] as i8
-                    } else {
-                        tb.probe(&c)?.wdl()
-                    };
-                    if -cw as i16 == w {
-                        dtz[side][i] = if w == 2 { 1 } else { 101 };
-                        break;
-                    }
+            for m in moves.iter().filter(|m| zeroing_may_decide(p, m)) {
+                let c = p.play(m);
+                let cw = if c.material() == l.material {
+                    c.table_order_squares(&mut csq);
+                    let g = l.index(&csq[..c.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
+                    wdl[c.stm as usize][g as usize] as i8
+                } else {
+                    tb.probe(&c)?.wdl()
+                };
+                if -cw as i16 == w {
+                    dtz[side][i] = if w == 2 { 1 } else { 101 };
+                    break;
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// With [`FLAG_DTM_CAPTURES`]: the decoded DTM values (generation order, both sides, after
     /// [`TableFile::finish_decoded`]) of positions that are not drawn raised to their best capture's.
-    #[allow(clippy::needless_range_loop)] // both sides' vectors at index i
     fn resolve_dtm_captures(&self, dtm: &mut [Vec<i16>], subs: &HashMap<Material, Arc<Table>>) -> Result<(), TbError> {
         if !self.resolves_dtm_captures() {
             return Ok(());
         }
         let tb = crate::probe::Tablebase::from_tables(subs.clone());
-        let l = &self.layout;
-        let n = l.len();
-        let mut sq = [0u8; 8];
-        let mut moves = crate::pos::Moves::default();
-        for i in 0..l.size as usize {
-            if l.decode(i as u64, &mut sq).is_none() {
-                continue;
+        self.for_each_position(|i, side, p, moves| {
+            if dtm[side][i] == INVALID || dtm[side][i] == 0 {
+                return Ok(());
             }
-            for (side, stm) in [mysl_core::Color::White, mysl_core::Color::Black].into_iter().enumerate() {
-                let d = dtm[side][i];
-                if d == INVALID || d == 0 {
-                    continue;
-                }
-                let p = TbPos::new(&l.pieces, &sq[..n], stm);
-                p.zeroing_moves(&mut moves);
-                for m in moves.as_slice().iter().filter(|m| m.capture.is_some()) {
-                    let c = value::parent_of(tb.probe(&p.play(m))?.dtm_raw);
-                    if value::rank(c) > value::rank(dtm[side][i]) {
-                        dtm[side][i] = c;
-                    }
+            for m in moves.iter().filter(|m| m.capture.is_some()) {
+                let c = value::parent_of(tb.probe(&p.play(m))?.dtm_raw);
+                if value::rank(c) > value::rank(dtm[side][i]) {
+                    dtm[side][i] = c;
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Marks the holes of the generation index and its illegal positions [`INVALID`], gives drawn positions
