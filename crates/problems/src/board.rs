@@ -224,6 +224,11 @@ pub struct Board {
     /// is reborn on its game-array square ([`rebirth_square`]) if that square is empty after the
     /// move, else it vanishes.
     pub circe: Circe,
+    /// Circe RexInclusive: kings are reborn too (on e1/e8, or e8/e1 for Mirror Circe), so a king
+    /// is in check only if its capture would leave its rebirth square occupied (Popeye's
+    /// `STValidateCheckMoveByPlayingCapture` with the king-capture goal), and a king whose capture
+    /// would be reborn may be captured (it is reborn).
+    pub circe_rex: bool,
     /// Madrasi or Isardam (see [`Paralysis`]).
     pub paralysis: Paralysis,
     /// Condition Breton: after a capture, one of the mover's own pieces of the captured piece's
@@ -345,6 +350,7 @@ impl Board {
             ep: None,
             castling_exclusive: Vec::new(),
             circe: Circe::Off,
+            circe_rex: false,
             paralysis: Paralysis::Off,
             breton: false,
             bgl: Bgl::OFF,
@@ -462,6 +468,9 @@ impl Board {
             || self.mars != Mars::Off
             // SingleBox: promotions are restricted (the check generators do not know it).
             || self.singlebox
+            // Circe RexInclusive: a move that fills or empties a king's rebirth square makes or
+            // removes a check.
+            || self.circe_rex
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             || self.andernach
@@ -1176,6 +1185,7 @@ impl Board {
         }
         let plain = match self.king_square(c) {
             Some(k) if self.pepo => self.pepo_attackers(k, !c) >= 2,
+            Some(k) if self.circe_rex => self.rex_circe_checked(k, c),
             Some(k) => self.attacked(k, !c),
             None => false,
         };
@@ -1198,6 +1208,25 @@ impl Board {
         let mut b = self.clone();
         b.checkless_depth += 1;
         b.has_legal_move()
+    }
+
+    /// Circe RexInclusive: is the king of `c` on `k` in check, i.e. could a piece of `!c` capture
+    /// it with its rebirth square occupied after the capture (the capture square itself, or an
+    /// occupied square other than the capturer's departure square)?
+    #[inline(never)]
+    fn rex_circe_checked(&self, k: u8, c: Color) -> bool {
+        let r = self.circe.rebirth_square(Piece { color: c, kind: walk::KING }, k);
+        match self.squares[r as usize] {
+            _ if r == k => self.attacked(k, !c),
+            None => false,
+            Some(q) if q.color == c => self.attacked(k, !c),
+            // An enemy piece on the rebirth square: its capture frees the square, so only the
+            // other attackers check.
+            Some(_) => Iterator::any(&mut self.color_bb(!c).into_iter(), |f| {
+                let f = f as u8;
+                f != r && self.piece_attacks(f, self.squares[f as usize].expect("bitboard and mailbox agree"), k)
+            }),
+        }
     }
 
     /// Pepo: how many pieces of colour `by` other than the king attack `s` (counting stops at 2).
@@ -2540,7 +2569,7 @@ impl Board {
         let mut neutral_reborn = None;
         if self.circe != Circe::Off {
             if let Some((cs, captured)) = undo.captured {
-                if captured.kind != walk::KING {
+                if captured.kind != walk::KING || self.circe_rex {
                     let cp = self.circe.reborn_piece(captured, p);
                     let neutral = self.neutral.any() && self.neutral.contains(sq(cs));
                     // A neutral piece is reborn as a piece of the side it was captured from
@@ -2632,13 +2661,23 @@ impl Board {
     }
 
     /// A "null move": the side to move passes (used for threats and series play).
+    ///
+    /// Circe Parrain: a capture waiting for its rebirth is lost, as in Popeye, whose null move
+    /// (`null_move_player_solve`) skips the move's Circe slices and whose next move finds no
+    /// capture in the ply before it (kept on the side stack for [`Board::unmake_null`]).
     pub fn make_null(&mut self) -> Option<(u8, u8)> {
+        if self.parrain {
+            self.ext_undo.push(Effects { parrain_before: self.parrain_pending.take(), ..Effects::default() });
+        }
         let ep = self.ep.take();
         self.side = !self.side;
         ep
     }
 
     pub fn unmake_null(&mut self, ep: Option<(u8, u8)>) {
+        if self.parrain {
+            self.parrain_pending = self.ext_undo.pop().expect("null move effects").parrain_before;
+        }
         self.side = !self.side;
         self.ep = ep;
     }
@@ -2715,6 +2754,7 @@ impl Board {
     pub fn conditions(&self) -> Conditions {
         Conditions {
             circe: self.circe,
+            circe_rex: self.circe_rex,
             paralysis: self.paralysis,
             breton: self.breton,
             bgl: self.bgl,
@@ -2737,6 +2777,7 @@ impl Board {
     /// Plays by the conditions `c` from now on (problem set-up and twins; not during a solve).
     pub fn set_conditions(&mut self, c: &Conditions) {
         self.circe = c.circe;
+        self.circe_rex = c.circe_rex;
         self.paralysis = c.paralysis;
         self.breton = c.breton;
         self.bgl = c.bgl;
@@ -2783,6 +2824,8 @@ pub struct CheckInfo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Conditions {
     pub circe: Circe,
+    /// Circe RexInclusive (with `circe` Plain, Chameleon or Mirror).
+    pub circe_rex: bool,
     pub paralysis: Paralysis,
     pub breton: bool,
     pub bgl: Bgl,
@@ -2806,6 +2849,7 @@ impl Conditions {
     /// Orthodox chess.
     pub const NONE: Conditions = Conditions {
         circe: Circe::Off,
+        circe_rex: false,
         paralysis: Paralysis::Off,
         breton: false,
         bgl: Bgl::OFF,

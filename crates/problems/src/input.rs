@@ -85,11 +85,13 @@ pub enum TwinChange {
 impl Conditions {
     /// Popeye's names, for twin headers (one condition a line in Popeye; here on one line).
     pub fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = [self.circe.name(), self.paralysis.name(), self.anticirce.name(), self.mars.name()]
-            .iter()
-            .filter(|n| !n.is_empty())
-            .map(|n| n.to_string())
-            .collect();
+        let rex = if self.circe_rex { "RexInclusive" } else { "" };
+        let mut v: Vec<String> =
+            [self.circe.name(), rex, self.paralysis.name(), self.anticirce.name(), self.mars.name()]
+                .iter()
+                .filter(|n| !n.is_empty())
+                .map(|n| n.to_string())
+                .collect();
         if self.breton {
             v.push("Breton".into());
         }
@@ -1023,8 +1025,12 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
     let mut circe = None;
     let mut variant = Circe::Plain;
     let mut paralysis = Paralysis::Off;
+    let mut rex = false;
     for w in words {
         match w.to_ascii_lowercase().as_str() {
+            // Kings are reborn too (Popeye's default for Circe is RexExclusive).
+            "rexinclusive" => rex = true,
+            "rexexclusive" if !rex => {}
             "madrasi" if paralysis == Paralysis::Off => paralysis = Paralysis::Madrasi,
             "isardam" if paralysis == Paralysis::Off => paralysis = Paralysis::Isardam,
             "circe" => circe = Some(()),
@@ -1046,7 +1052,12 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             _ => return None,
         }
     }
-    Some(Conditions { circe: circe.map_or(Circe::Off, |()| variant), paralysis, ..none })
+    // RexInclusive: with Circe (plain, Chameleon, Mirror) alone; with Clone (a king reborn
+    // with the capturer's walk), Madrasi or Isardam (kings paralysed) not supported.
+    if rex && (circe.is_none() || variant == Circe::Clone || paralysis != Paralysis::Off) {
+        return None;
+    }
+    Some(Conditions { circe: circe.map_or(Circe::Off, |()| variant), circe_rex: rex, paralysis, ..none })
 }
 
 /// A list of squares written together (`d4e5`), if the word is one.

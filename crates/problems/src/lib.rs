@@ -259,11 +259,6 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         if board.chameleon_pursuit && (stip.play != Play::Help || stip.series || p.options.set_play) {
             return Err(SolveError::Unsupported("ChameleonPursuit outside help play without set play".into()));
         }
-        // Circe Parrain: a null move (threats, series, set play) would need Popeye's rule for the
-        // rebirth after it; help play only so far.
-        if board.parrain && (stip.play != Play::Help || stip.series || p.options.set_play) {
-            return Err(SolveError::Unsupported("Circe Parrain outside help play without set play".into()));
-        }
         // Locusts and orphans: with Circe (a locust's victim is reborn as any captured piece)
         // or alone; other conditions are not checked with them.
         let locust_orphan = (0b1111 << walk::LOCUST) | (1 << walk::ORPHAN);

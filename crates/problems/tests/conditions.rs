@@ -1244,15 +1244,119 @@ fn parrain_is_parsed_and_solved() {
         assert!(p.conditions.parrain && p.unsupported.is_empty(), "{c}: {:?}", p.unsupported);
     }
     assert!(!cond("Circe Parrain Madrasi").unsupported.is_empty());
-    // Outside help play: not supported yet.
+    // Outside help play too (direct, self, series, set play).
     let p = parse_problems("BeginProblem\nstip #2\npieces white Ka1 black Kh8\ncondition Circe Parrain\nEndProblem\n")
         .remove(0)
         .expect("parsed");
-    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+    assert!(solve_problem(&p, &Limits::default()).is_ok());
     let t = "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ntwin condition Circe Parrain\nEndProblem\n";
     let p = parse_problems(t).remove(0).expect("parsed");
     let tw = mysl_problems::twin_positions(&p).expect("supported");
     assert_eq!(tw[1].0, "b) Circe Parrain");
+}
+
+#[test]
+fn parrain_null_move_loses_the_pending_capture() {
+    // Popeye's null move (threats, series, set play) skips the rebirth, and the move after it
+    // finds no capture in the ply before: the captured pawn is gone for good.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d5")]);
+    b.parrain = true;
+    let _ = play(&mut b, "d1", "d5");
+    let (key, pending) = (b.key(), b.parrain_pending);
+    assert!(pending.is_some());
+    let ep = b.make_null();
+    assert_eq!(b.parrain_pending, None);
+    assert_eq!(texts(&mut b, "h1", "g1"), ["Kh1-g1"]);
+    b.unmake_null(ep);
+    assert_eq!((b.key(), b.parrain_pending), (key, pending));
+    assert_eq!(texts(&mut b, "h8", "g8"), ["Kh8-g8[+bPc5]"]);
+}
+
+#[test]
+fn parrain_in_self_play_and_series() {
+    // s#1 White Kh1 Rg1 Bd1 Pa6 Pg2 Ph2, Black Ka8 Pa7 Se2. 1.Bd1*e2: Black's only move
+    // Ka8-b8 (b7 is the pawn's, a7 blocked) has the vector (+1,0) and brings the knight back on
+    // f2, mating Kh1 (g1, g2, h2 own pieces; nothing takes f2). Orthodox: no solution (the
+    // knight's own moves do not mate, Kb8 neither).
+    let text = "BeginProblem\nstip s#1\npieces white Kh1 Rg1 Bd1 Pa6 Pg2 Ph2 black Ka8 Pa7 Se2\n";
+    assert!(solve_lines(&format!("{text}EndProblem\n")).is_empty());
+    let lines = solve_lines(&format!("{text}condition Circe Parrain\nEndProblem\n"));
+    assert_eq!(lines, ["1...Ka8-b8[+bSf2] #", "1.Bd1*e2 !"]);
+    // ser-#3 from the same position: Black only passes, so a piece White takes is never
+    // reborn (no rebirth after a pass) and the series is the orthodox one.
+    let ser = "BeginProblem\nstip ser-#3\npieces white Kh1 Rg1 Bd1 Pa6 Pg2 Ph2 black Ka8 Pa7 Se2\n";
+    let orthodox = solve_lines(&format!("{ser}EndProblem\n"));
+    assert!(!orthodox.is_empty());
+    assert_eq!(solve_lines(&format!("{ser}condition Circe Parrain\nEndProblem\n")), orthodox);
+}
+
+// ------------------------------------------------------------------------ Circe RexInclusive
+
+#[test]
+fn circe_rex_inclusive_checks_only_with_the_rebirth_square_occupied() {
+    use mysl_problems::board::Circe;
+    // Rd8 attacks Kd4; e1 empty: no check, and Black may take the king, which is reborn on e1.
+    let mut b = board(&[(W, "K", "d4"), (B, "R", "d8"), (B, "K", "a8")]);
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert!(!b.in_check(W));
+    b.side = B;
+    assert_eq!(texts(&mut b, "d8", "d4"), ["Rd8*d4[+wKe1]"]);
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("d8") && m.to == sq("d4")).expect("Rd8*d4");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("e1")), Some(piece(W, "K")));
+    b.unmake(m, u);
+    assert_eq!((b.key(), b.piece_at(sq("d4"))), (key, Some(piece(W, "K"))));
+    let mut b = board(&[(W, "K", "d4"), (B, "R", "d8"), (B, "K", "a8"), (W, "P", "e1")]);
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert!(b.in_check(W), "e1 occupied: the capture would be final");
+    // The attacker on the rebirth square frees it by capturing: no check; a second attacker
+    // checks.
+    let mut b = board(&[(W, "K", "e4"), (B, "R", "e1"), (B, "K", "a8")]);
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert!(!b.in_check(W));
+    b.put(sq("h4"), piece(B, "R"));
+    assert!(b.in_check(W));
+    // A king captured on its rebirth square stays captured: check.
+    let mut b = board(&[(W, "K", "e1"), (B, "R", "e8"), (B, "K", "a8")]);
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert!(b.in_check(W));
+    // Mirror Circe: the white king goes to e8.
+    let mut b = board(&[(W, "K", "d4"), (B, "R", "d8"), (B, "K", "a8"), (W, "P", "e1")]);
+    b.circe = Circe::Mirror;
+    b.circe_rex = true;
+    assert!(!b.in_check(W));
+    // Kings may stand side by side when their rebirth squares are free.
+    let mut b = board(&[(W, "K", "d4"), (B, "K", "d5")]);
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert!(!b.in_check(W) && !b.in_check(B));
+    assert_eq!(texts(&mut b, "d4", "d5"), ["Kd4*d5[+bKe8]"]);
+}
+
+#[test]
+fn circe_rex_inclusive_is_parsed_and_solved() {
+    // #1 White Kc7 Ra1 Ba4, Black Ka8. Orthodox: every bishop move discovers mate (b3, c2,
+    // d1, b5, c6, d7, e8: a7 is the rook's, b7 and b8 the king's). RexInclusive: the rook's
+    // attack is a check only with e8 occupied (the black king would be reborn there), so only
+    // 1.Ba4-e8 # mates (the flights stay covered: every capture of the king would be final).
+    let text = "BeginProblem\nstip #1\npieces white Kc7 Ra1 Ba4 black Ka8\n";
+    assert_eq!(solve_lines(&format!("{text}EndProblem\n")).len(), 7);
+    let lines = solve_lines(&format!("{text}condition Circe RexInclusive\nEndProblem\n"));
+    assert_eq!(lines, ["1.Ba4-e8 # !"], "{lines:?}");
+    let cond = |c: &str| parse_problems(&format!("{text}condition {c}\nEndProblem\n")).remove(0).expect("parsed");
+    for c in ["Circe RexInclusive", "circe rexinclusive", "MirrorCirce RexInclusive", "Circe Chameleon RexInclusive"] {
+        let p = cond(c);
+        assert!(p.conditions.circe_rex && p.unsupported.is_empty(), "{c}: {:?}", p.unsupported);
+    }
+    assert!(!cond("Circe RexExclusive").conditions.circe_rex);
+    for c in ["RexInclusive", "CirceClone RexInclusive", "Madrasi RexInclusive", "Circe Madrasi RexInclusive"] {
+        assert!(!cond(c).unsupported.is_empty(), "{c}");
+    }
 }
 
 // ------------------------------------------------------------------------ (Anti)Mars Circe
