@@ -1229,6 +1229,20 @@ impl Board {
         }
     }
 
+    /// Circe RexInclusive, castling: would the king of `c` standing on `king` be in check on `s`
+    /// (the square itself or one it passes)? The king's home square is empty when it stands
+    /// elsewhere.
+    fn rex_circe_passing_checked(&self, s: u8, king: u8, c: Color) -> bool {
+        if s == king {
+            return self.rex_circe_checked(s, c);
+        }
+        let r = self.circe.rebirth_square(Piece { color: c, kind: walk::KING }, s);
+        if r == king {
+            return false;
+        }
+        self.rex_circe_checked(s, c)
+    }
+
     /// Pepo: how many pieces of colour `by` other than the king attack `s` (counting stops at 2).
     fn pepo_attackers(&self, s: u8, by: Color) -> u32 {
         let mut n = 0;
@@ -2281,13 +2295,18 @@ impl Board {
         }
         let occ = self.occupied();
         let king = base + 4;
-        if self.piece_at(king) != Some(Piece { color: us, kind: walk::KING }) || self.attacked(king, !us) {
+        // Circe RexInclusive: "attacked" means "in check there" (Popeye plays the king's step to
+        // the square passed and tests its legality); with the king off e1 (e8), a square passed
+        // is never in check when the king's rebirth square is that one.
+        let attacked =
+            |s: u8| if self.circe_rex { self.rex_circe_passing_checked(s, king, us) } else { self.attacked(s, !us) };
+        if self.piece_at(king) != Some(Piece { color: us, kind: walk::KING }) || attacked(king) {
             return;
         }
         if self.castling & k_side != 0
             && !occ.contains(sq(base + 5))
             && !occ.contains(sq(base + 6))
-            && !self.attacked(base + 5, !us)
+            && !attacked(base + 5)
         {
             out.push(Move {
                 from: king,
@@ -2300,7 +2319,7 @@ impl Board {
             && !occ.contains(sq(base + 3))
             && !occ.contains(sq(base + 2))
             && !occ.contains(sq(base + 1))
-            && !self.attacked(base + 3, !us)
+            && !attacked(base + 3)
         {
             out.push(Move {
                 from: king,

@@ -1336,6 +1336,16 @@ fn circe_rex_inclusive_checks_only_with_the_rebirth_square_occupied() {
     b.circe_rex = true;
     assert!(!b.in_check(W) && !b.in_check(B));
     assert_eq!(texts(&mut b, "d4", "d5"), ["Kd4*d5[+bKe8]"]);
+    // Castling over f1 attacked by Rf8: with the king off e1 that attack is no check.
+    let mut b = board(&[(W, "K", "e1"), (W, "R", "h1"), (B, "R", "f8"), (B, "K", "a8")]);
+    b.castling = b.default_castling();
+    assert!(texts(&mut b, "e1", "g1").is_empty());
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert_eq!(texts(&mut b, "e1", "g1"), ["0-0"]);
+    // The king on e1 attacked: in check there (its capture would be final), no castling.
+    b.put(sq("e8"), piece(B, "R"));
+    assert!(texts(&mut b, "e1", "g1").is_empty());
 }
 
 #[test]
