@@ -66,6 +66,50 @@ const MAX_GHOSTS: usize = 32;
 /// `Move::extra` when the move has no extra effect.
 pub const NO_EXTRA: u8 = 255;
 
+/// `Move::extra` of a promotion (`Special::Promote`, any kind) under Condition Imitator: the pawn
+/// becomes an imitator on its promotion square (`e7-e8=I`).
+pub const IMITATOR_PROMOTION: u8 = 254;
+
+/// Condition Imitator: at most this many imitators (Popeye: `maxinum`, 10).
+pub const MAX_IMITATORS: usize = 10;
+
+/// Condition Imitator: the imitators' squares, in Popeye's order (the order of the condition, a
+/// pawn promoted into an imitator last); `n == 0`: no imitators.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Imitators {
+    pub sq: [u8; MAX_IMITATORS],
+    pub n: u8,
+}
+
+impl Imitators {
+    pub const NONE: Imitators = Imitators { sq: [0; MAX_IMITATORS], n: 0 };
+
+    /// The squares, in order.
+    pub fn squares(&self) -> &[u8] {
+        &self.sq[..self.n as usize]
+    }
+
+    /// Adds an imitator on `s` (false if there are already [`MAX_IMITATORS`]).
+    pub fn push(&mut self, s: u8) -> bool {
+        if (self.n as usize) < MAX_IMITATORS {
+            self.sq[self.n as usize] = s;
+            self.n += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The squares as a bitboard.
+    pub fn bitboard(&self) -> Bitboard {
+        let mut b = Bitboard(0);
+        for &s in self.squares() {
+            b.set(sq(s));
+        }
+        b
+    }
+}
+
 /// ChecklessChess: the mate test of a checking move asks whether the checked side has a legal
 /// reply, and a reply that checks back asks the same of the other side. Popeye stops such nested
 /// tests at its ply limit and then takes the move as illegal (its "undecidable" case); we stop
@@ -123,6 +167,8 @@ pub struct Effects {
     /// by this move (square, piece as placed).
     parrain_before: Option<(u8, Piece)>,
     parrain_reborn: Option<(u8, Piece)>,
+    /// Imitator: the imitators before the move.
+    imitators: Imitators,
 }
 
 impl Effects {
@@ -303,6 +349,11 @@ pub struct Board {
     pub parrain_pending: Option<(u8, Piece)>,
     /// Conditions MarsCirce and AntiMarsCirce (see [`Mars`]).
     pub mars: Mars,
+    /// Condition Imitator (see [`Board::imitators_follow`]): the imitators, which move with every
+    /// move by its vector (the king's plus the rook's for castling); part of the hash key.
+    pub imitators: Imitators,
+    /// `NoIProm` (with Imitator): pawns do not promote into imitators.
+    pub no_iprom: bool,
     /// Condition SingleBox Type1: no side may have more pieces of an orthodox kind than the game
     /// array has (1 Q, 2 R, 2 B, 2 S, 8 P), so a pawn promotes only to a kind it has fewer of
     /// (or to a fairy kind); a check by a capture that would promote counts only if such a
@@ -374,6 +425,8 @@ impl Board {
             parrain_pending: None,
             mars: Mars::Off,
             singlebox: false,
+            imitators: Imitators::NONE,
+            no_iprom: false,
             checkless_depth: 0,
             ext_undo: Vec::new(),
             promotion_fairies: 0,
@@ -432,6 +485,9 @@ impl Board {
         if let Some((cs, p)) = self.parrain_pending {
             k ^= splitmix(0x7061_7200_0000_0000 ^ z_piece(p, cs));
         }
+        if self.imitators.n > 0 {
+            k ^= splitmix(self.imitators.bitboard().0 ^ 0x696d_6900_0000_0000);
+        }
         if self.ghost_chess {
             k ^= splitmix(self.uncapturable.0 ^ 0x7563_0000_0000_0000);
             for (i, &(g, p)) in self.ghosts[..self.n_ghosts as usize].iter().enumerate() {
@@ -471,6 +527,8 @@ impl Board {
             // Circe RexInclusive: a move that fills or empties a king's rebirth square makes or
             // removes a check.
             || self.circe_rex
+            // Imitator: a move is legal only if the imitators can follow it.
+            || self.imitators.n > 0
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             || self.andernach
@@ -624,6 +682,7 @@ impl Board {
             || self.annan
             || self.mars == Mars::Mars
             || self.singlebox
+            || self.imitators.n > 0
         {
             return self.attacked_checked(s, by);
         }
@@ -710,6 +769,10 @@ impl Board {
                 self.piece_attacks(f, p, s)
             };
             if !hit {
+                continue;
+            }
+            // Imitator: the capture is a move only if the imitators can follow it.
+            if self.imitators.n > 0 && !self.imitators_follow(f, s, p.kind, Special::None) {
                 continue;
             }
             // SingleBox: a pawn's capture on its last rank must be able to promote.
@@ -1567,6 +1630,9 @@ impl Board {
         if self.parrain {
             self.parrain_choices(start, out);
         }
+        if self.imitators.n > 0 {
+            self.imitator_filter(start, out);
+        }
         if self.uncapturable.any() {
             // Uncapturable pieces (ghosts) are not taken.
             let mut w = start;
@@ -1585,6 +1651,69 @@ impl Board {
             }
             out.truncate(w);
         }
+    }
+
+    /// Imitator: of the moves `out[start..]`, only those the imitators can follow stay; each
+    /// promotion gets a twin promoting into an imitator ([`IMITATOR_PROMOTION`]) unless `NoIProm`.
+    fn imitator_filter(&self, start: usize, out: &mut Vec<Move>) {
+        let end = out.len();
+        for i in start..end {
+            let m = out[i];
+            let p = self.squares[m.from as usize].expect("moving piece");
+            if !self.imitators_follow(m.from, m.to, p.kind, m.special) {
+                out[i].to = out[i].from;
+                continue;
+            }
+            if !self.no_iprom && m.special == Special::Promote(walk::QUEEN) {
+                out.push(Move { extra: IMITATOR_PROMOTION, ..m });
+            }
+        }
+        drop_marked(out, start);
+    }
+
+    /// Imitator: can every imitator follow the move of the piece of kind `kind` from `from` to `to`
+    /// (`special` as in [`Move`])? Popeye's `conditions/imitator.c` (`remove_illegal_moves`,
+    /// `imitator_validate_observation`): each imitator makes the same steps, and every square it
+    /// passes or lands on must be on the board and empty (the mover's departure square counts as
+    /// empty): a leaper (king, knight, pawn step or capture, fairy leapers) makes one step, a
+    /// rider (queen, rook, bishop, fairy riders, a pawn's double step) every step of its line.
+    /// Castling (Popeye's `castlingimok`): with the king taken off, every imitator must be able
+    /// to step one and two squares the king's way; for the long castling then, with the king on
+    /// its arrival square, also one square back, its own square and one square on (the rook's
+    /// way). Other walks: not supported (the solver refuses them with imitators).
+    pub fn imitators_follow(&self, from: u8, to: u8, kind: Kind, special: Special) -> bool {
+        let ims = self.imitators;
+        // Every imitator displaced by `d` is on the board and on an empty square (or on `vacated`,
+        // and not on `filled`).
+        let all_free = |d: (i8, i8), vacated: u8, filled: u8| {
+            ims.squares().iter().all(|&i| match offset(i, d) {
+                Some(t) => t != filled && (t == vacated || self.squares[t as usize].is_none()),
+                None => false,
+            })
+        };
+        let (dx, dy) = ((to % 8) as i8 - (from % 8) as i8, (to / 8) as i8 - (from / 8) as i8);
+        if let Special::Castle { .. } = special {
+            let s = dx.signum();
+            if !(all_free((s, 0), from, NO_EXTRA) && all_free((2 * s, 0), from, NO_EXTRA)) {
+                return false;
+            }
+            if s < 0 {
+                // Long castling: the rook's way back, the king now on its arrival square.
+                return all_free((s, 0), from, to) && all_free((0, 0), from, to) && all_free((-s, 0), from, to);
+            }
+            return true;
+        }
+        let line = match KINDS[kind as usize].walk {
+            Walk::Queen | Walk::Rook | Walk::Bishop | Walk::Rider(_) => true,
+            Walk::Pawn => special == Special::Double,
+            _ => false,
+        };
+        if !line {
+            return all_free((dx, dy), from, NO_EXTRA);
+        }
+        let g = gcd(dx.unsigned_abs(), dy.unsigned_abs()) as i8;
+        let (sx, sy) = (dx / g, dy / g);
+        (1..=g).all(|j| all_free((j * sx, j * sy), from, NO_EXTRA))
     }
 
     /// Circe Parrain: the rebirth square of the capture on `cs` after the move `m`: `cs` moved by
@@ -2346,6 +2475,27 @@ impl Board {
         if self.neutral.any() {
             self.neutral_moved(m, captured);
         }
+        if self.imitators.n > 0 {
+            e.imitators = self.imitators;
+            let v = |a: u8, b: u8| ((b % 8) as i8 - (a % 8) as i8, (b / 8) as i8 - (a / 8) as i8);
+            let (mut dx, mut dy) = v(m.from, m.to);
+            if let Special::Castle { rook_from, rook_to } = m.special {
+                let (rx, ry) = v(rook_from, rook_to);
+                dx += rx;
+                dy += ry;
+            }
+            let mut moved = self.imitators;
+            for i in 0..moved.n as usize {
+                // The generator made sure every imitator lands on the board.
+                moved.sq[i] = offset(moved.sq[i], (dx, dy)).unwrap_or(moved.sq[i]);
+            }
+            if m.extra == IMITATOR_PROMOTION {
+                // The pawn (placed as a queen) becomes an imitator on its promotion square.
+                self.remove(m.to, placed);
+                moved.push(m.to);
+            }
+            self.imitators = moved;
+        }
         if self.parrain {
             e.parrain_before = self.parrain_pending;
             if let Some((cs, p)) = self.parrain_pending {
@@ -2468,6 +2618,14 @@ impl Board {
     /// Takes back [`Board::make_ext`] (before the move proper is taken back).
     #[inline(never)]
     fn unmake_ext(&mut self, m: Move, e: Effects) {
+        if self.imitators.n > 0 {
+            if m.extra == IMITATOR_PROMOTION {
+                // (`unmake` has given the move back to the mover's side.)
+                let q = Piece { color: self.side, kind: walk::QUEEN };
+                self.add(m.to, q);
+            }
+            self.imitators = e.imitators;
+        }
         if self.ghost_chess {
             if let Some((i, g, gp)) = e.ghost_summoned {
                 self.remove(g, gp);
@@ -2525,6 +2683,7 @@ impl Board {
             || self.parrain
             || self.neutral.any()
             || self.mars == Mars::AntiMars
+            || self.imitators.n > 0
     }
 
     /// The condition effects of the move `u` was returned for, while it is the last move made
@@ -2790,6 +2949,8 @@ impl Board {
             parrain: self.parrain,
             mars: self.mars,
             singlebox: self.singlebox,
+            imitators: self.imitators,
+            no_iprom: self.no_iprom,
         }
     }
 
@@ -2814,6 +2975,8 @@ impl Board {
         self.parrain_pending = None;
         self.mars = c.mars;
         self.singlebox = c.singlebox;
+        self.imitators = c.imitators;
+        self.no_iprom = c.no_iprom;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -2862,6 +3025,9 @@ pub struct Conditions {
     pub parrain: bool,
     pub mars: Mars,
     pub singlebox: bool,
+    /// Condition Imitator: the imitators' squares; `NoIProm`.
+    pub imitators: Imitators,
+    pub no_iprom: bool,
 }
 
 impl Conditions {
@@ -2885,6 +3051,8 @@ impl Conditions {
         parrain: false,
         mars: Mars::Off,
         singlebox: false,
+        imitators: Imitators::NONE,
+        no_iprom: false,
     };
 }
 
@@ -3165,6 +3333,15 @@ pub fn rebirth_square(p: Piece, s: u8) -> u8 {
         Walk::Bishop => home(2, 5),
         Walk::Knight => home(1, 6),
         _ => (56 - base) + file,
+    }
+}
+
+/// Greatest common divisor (`gcd(0, n) = n`).
+fn gcd(a: u8, b: u8) -> u8 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 

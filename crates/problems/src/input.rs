@@ -122,6 +122,13 @@ impl Conditions {
         if self.singlebox {
             v.push("SingleBox Type1".into());
         }
+        if self.imitators.n > 0 {
+            let squares: String = self.imitators.squares().iter().map(|&s| crate::board::square_name(s)).collect();
+            v.push(format!("Imitator {squares}"));
+        }
+        if self.no_iprom {
+            v.push("NoIProm".into());
+        }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
@@ -1002,6 +1009,25 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
                 }
             }
             return Some(Conditions { holes, ..none });
+        }
+        // `Imitator <squares>` (several words allowed), optionally with `NoIProm`.
+        Some("imitator") | Some("noiprom") => {
+            let mut c = Conditions { ..none };
+            for w in words {
+                match w.to_ascii_lowercase().as_str() {
+                    "imitator" => {}
+                    "noiprom" => c.no_iprom = true,
+                    w => {
+                        for s in square_list(w)? {
+                            if c.imitators.squares().contains(&s) || !c.imitators.push(s) {
+                                return None;
+                            }
+                        }
+                    }
+                }
+            }
+            // NoIProm alone means nothing here.
+            return (c.imitators.n > 0).then_some(c);
         }
         Some("whitemaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [true, false], ..none }),
         Some("blackmaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [false, true], ..none }),

@@ -288,6 +288,9 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         if board.holes.any() {
             validate_holes(&board, p)?;
         }
+        if board.imitators.n > 0 {
+            validate_imitators(&board, p)?;
+        }
         // Anti-Mars Circe: castling starts from the rebirth squares, so Popeye grants every
         // right (its flags are lost only by moves from and to the corners).
         board.castling = if board.mars == board::Mars::AntiMars {
@@ -362,6 +365,40 @@ fn validate_holes(b: &Board, p: &Problem) -> Result<(), SolveError> {
         |c: &TwinChange| matches!(c, TwinChange::Rotate(_) | TwinChange::Mirror(_) | TwinChange::Shift(..));
     if p.twins.iter().any(|t| t.changes.iter().any(moves_board)) {
         return Err(SolveError::Unsupported("Hole with twins that rotate, mirror or shift the board".into()));
+    }
+    Ok(())
+}
+
+/// Condition Imitator: no piece on an imitator; alone (no other condition, no neutral pieces),
+/// with orthodox pieces and fairy leapers and riders only (whose imitation was checked against
+/// Popeye's `conditions/imitator.c`); no twins that move the board.
+fn validate_imitators(b: &Board, p: &Problem) -> Result<(), SolveError> {
+    let on = b.imitators.bitboard();
+    if let Some((s, _)) = b.pieces().find(|&(s, _)| on.contains(mysl_core::Square::from_index(s as u32))) {
+        return Err(SolveError::Invalid(format!("a piece stands on the imitator {}", square_name(s))));
+    }
+    let mut other = b.conditions();
+    other.imitators = board::Imitators::NONE;
+    other.no_iprom = false;
+    if other != board::Conditions::NONE || b.neutral.any() || b.bul.any() {
+        return Err(SolveError::Unsupported("Imitator with other conditions or neutral pieces".into()));
+    }
+    use walk::Walk::*;
+    if let Some((_, pc)) = b.pieces().find(|&(_, pc)| {
+        !matches!(
+            walk::KINDS[pc.kind as usize].walk,
+            King | Queen | Rook | Bishop | Knight | Pawn | Leaper(_) | Rider(_)
+        )
+    }) {
+        return Err(SolveError::Unsupported(format!(
+            "Imitator with the fairy piece {}",
+            walk::KINDS[pc.kind as usize].code
+        )));
+    }
+    let moves_board =
+        |c: &TwinChange| matches!(c, TwinChange::Rotate(_) | TwinChange::Mirror(_) | TwinChange::Shift(..));
+    if p.twins.iter().any(|t| t.changes.iter().any(moves_board)) {
+        return Err(SolveError::Unsupported("Imitator with twins that rotate, mirror or shift the board".into()));
     }
     Ok(())
 }

@@ -643,6 +643,21 @@ fn random_playouts_restore_the_board_under_each_condition() {
         ("annan", Box::new(|b: &mut Board| b.annan = true)),
         ("circe parrain", Box::new(|b: &mut Board| b.parrain = true)),
         (
+            "circe rex inclusive",
+            Box::new(|b: &mut Board| {
+                b.circe = mysl_problems::board::Circe::Plain;
+                b.circe_rex = true;
+            }),
+        ),
+        (
+            "imitator",
+            Box::new(|b: &mut Board| {
+                for s in ["d4", "e5"] {
+                    assert!(b.imitators.push(sq(s)));
+                }
+            }),
+        ),
+        (
             "hole",
             Box::new(|b: &mut Board| {
                 for s in ["d4", "e5", "b6", "g3"] {
@@ -1367,6 +1382,134 @@ fn circe_rex_inclusive_is_parsed_and_solved() {
     for c in ["RexInclusive", "CirceClone RexInclusive", "Madrasi RexInclusive", "Circe Madrasi RexInclusive"] {
         assert!(!cond(c).unsupported.is_empty(), "{c}");
     }
+}
+
+// ------------------------------------------------------------------------------- Imitator
+
+fn imitators(squares: &[&str]) -> mysl_problems::board::Imitators {
+    let mut ims = mysl_problems::board::Imitators::NONE;
+    for s in squares {
+        assert!(ims.push(sq(s)));
+    }
+    ims
+}
+
+#[test]
+fn imitators_follow_every_move_step_by_step() {
+    // The rook's three steps left take the imitator h8 to e8 (g8, f8, e8 empty).
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d5"), (B, "K", "a1")]);
+    b.imitators = imitators(&["h8"]);
+    assert_eq!(texts(&mut b, "d5", "a5"), ["Rd5-a5[Ie8] +"]);
+    // Up: the imitator would leave the board.
+    assert!(texts(&mut b, "d5", "d6").is_empty());
+    // A piece on a square the imitator passes stops the rider there: Rd5-b5 needs g8 and f8
+    // free, Rd5-a5 also e8.
+    b.put(sq("e8"), piece(B, "S"));
+    assert_eq!(texts(&mut b, "d5", "b5"), ["Rd5-b5[If8]"]);
+    assert!(texts(&mut b, "d5", "a5").is_empty());
+    // The imitators move with the mover, so they never meet it: the imitator b2 passes c2, the
+    // rook's arrival square, and the rook may land on b2, the imitator's square.
+    let mut b = board(&[(W, "K", "h8"), (W, "R", "a2"), (B, "K", "h6")]);
+    b.imitators = imitators(&["b2"]);
+    assert_eq!(texts(&mut b, "a2", "c2"), ["Ra2-c2[Id2]"]);
+    let mut b = board(&[(W, "K", "h8"), (W, "R", "c2"), (B, "K", "h6")]);
+    b.imitators = imitators(&["b2"]);
+    assert_eq!(texts(&mut b, "c2", "c1"), ["Rc2-c1[Ib1]"]);
+    assert_eq!(texts(&mut b, "c2", "b2"), ["Rc2-b2[Ia2]"]);
+    assert!(texts(&mut b, "c2", "a2").is_empty(), "b2 -> a2 -> off the board");
+    // Pawns: the double step is two steps, the imitator must make both.
+    let mut b = board(&[(W, "K", "h1"), (W, "P", "e2"), (B, "K", "h8")]);
+    b.imitators = imitators(&["c4"]);
+    assert_eq!(texts(&mut b, "e2", "e4"), ["e2-e4[Ic6]"]);
+    b.put(sq("c6"), piece(B, "P"));
+    assert!(texts(&mut b, "e2", "e4").is_empty());
+    assert_eq!(texts(&mut b, "e2", "e3"), ["e2-e3[Ic5]"]);
+}
+
+#[test]
+fn imitator_promotions_and_castling() {
+    // A promotion may also turn the pawn into an imitator (unless NoIProm), added last.
+    let mut b = board(&[(W, "K", "a1"), (W, "P", "e7"), (B, "K", "a8")]);
+    b.imitators = imitators(&["c4"]);
+    b.promotion_fairies = 0;
+    assert_eq!(
+        texts(&mut b, "e7", "e8"),
+        ["e7-e8=B[Ic5]", "e7-e8=I[Ic5,e8]", "e7-e8=Q[Ic5]", "e7-e8=R[Ic5]", "e7-e8=S[Ic5]"]
+    );
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.extra == mysl_problems::board::IMITATOR_PROMOTION).expect("=I");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("e8")), None);
+    assert_eq!(b.imitators.squares(), [sq("c5"), sq("e8")]);
+    b.unmake(m, u);
+    assert_eq!((b.key(), b.piece_at(sq("e7")), b.imitators.squares()), (key, Some(piece(W, "P")), &[sq("c4")][..]));
+    b.no_iprom = true;
+    assert_eq!(texts(&mut b, "e7", "e8").len(), 4);
+    // Castling: king side, the imitator steps one and two squares right (f3 -> g3, h3) and
+    // comes back (king +2, rook -2); from g3 it would leave the board.
+    let mut b = board(&[(W, "K", "e1"), (W, "R", "h1"), (W, "R", "a1"), (B, "K", "e8")]);
+    b.castling = b.default_castling();
+    b.imitators = imitators(&["f3"]);
+    assert_eq!(texts(&mut b, "e1", "g1"), ["0-0[If3]"]);
+    b.imitators = imitators(&["g3"]);
+    assert!(texts(&mut b, "e1", "g1").is_empty());
+    // Queen side: two steps left (b3, a3), then with the king on c1 back over b3, c3, d3; the
+    // imitator ends one square right (king -2, rook +3).
+    b.imitators = imitators(&["c3"]);
+    assert_eq!(texts(&mut b, "e1", "c1"), ["0-0-0[Id3]"]);
+    b.imitators = imitators(&["b3"]);
+    assert!(texts(&mut b, "e1", "c1").is_empty());
+    // c2 -> b2, a2 (the king's way), then with the king on c1 b2, c2, d2 (the rook's way): d2
+    // must be empty too.
+    b.imitators = imitators(&["c2"]);
+    assert_eq!(texts(&mut b, "e1", "c1"), ["0-0-0[Id2]"]);
+    b.put(sq("d2"), piece(W, "P"));
+    assert!(texts(&mut b, "e1", "c1").is_empty());
+}
+
+#[test]
+fn imitator_checks_need_the_imitators_to_follow() {
+    // Ra5 attacks Ka1 down the file; the imitator e8 can follow (e7..e4 empty), e2 cannot
+    // (e1, then off the board).
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a5"), (B, "K", "a1")]);
+    b.imitators = imitators(&["e8"]);
+    assert!(b.in_check(B));
+    b.imitators = imitators(&["e2"]);
+    assert!(!b.in_check(B));
+    b.imitators = imitators(&["e8"]);
+    b.put(sq("e6"), piece(W, "P"));
+    assert!(!b.in_check(B), "e6 blocks the imitator's way");
+}
+
+#[test]
+fn imitator_is_parsed_and_solved() {
+    // #1 White Kh1 Sd2 Rd5, Black Ka1, Imitator h8. 1.Rd5-a5 (the imitator to e8) checks down
+    // the a-file (the imitator can go e7..e4); Ka1-a2 and Ka1-b2 would take the imitator off
+    // the board (up), Ka1-b1 is covered by the knight (its capture d2-b1 takes the imitator
+    // to c7). Orthodox: no mate (Kb2 escapes). 1.Rd5-d1+ lets Ka2 go (h4 -> h5 is free).
+    let text = "BeginProblem\nstip #1\npieces white Kh1 Sd2 Rd5 black Ka1\n";
+    assert!(solve_lines(&format!("{text}EndProblem\n")).is_empty());
+    assert_eq!(solve_lines(&format!("{text}condition Imitator h8\nEndProblem\n")), ["1.Rd5-a5[Ie8] # !"]);
+    // #1 White Kc2 Rd5, Black Ka1: orthodox 1.Rd5-a5 #; with an imitator on h2 the rook's
+    // attack from a5 is no check (the imitator, then on e2, cannot go four squares down).
+    let text = "BeginProblem\nstip #1\npieces white Kc2 Rd5 black Ka1\n";
+    assert_eq!(solve_lines(&format!("{text}EndProblem\n")), ["1.Rd5-a5 # !"]);
+    assert!(solve_lines(&format!("{text}condition Imitator h2\nEndProblem\n")).is_empty());
+    let cond = |c: &str| parse_problems(&format!("{text}condition {c}\nEndProblem\n")).remove(0).expect("parsed");
+    let p = cond("Imitator c4e5 b2");
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    assert_eq!(p.conditions.imitators.squares(), [sq("c4"), sq("e5"), sq("b2")]);
+    assert!(!p.conditions.no_iprom);
+    assert!(cond("imitator c4 NoIProm").conditions.no_iprom);
+    for c in ["Imitator", "Imitator c4 Circe", "Imitator c4c4", "NoIProm"] {
+        assert!(!cond(c).unsupported.is_empty(), "{c}");
+    }
+    // Other pieces and conditions are refused, a piece on an imitator is an error.
+    let solve = |t: &str| solve_problem(&parse_problems(t).remove(0).expect("parsed"), &Limits::default());
+    let t = "BeginProblem\nstip #1\npieces white Kc2 Gd5 black Ka1\ncondition Imitator h2\nEndProblem\n";
+    assert!(matches!(solve(t), Err(SolveError::Unsupported(m)) if m.contains("Imitator")));
+    let t = "BeginProblem\nstip #1\npieces white Kc2 Rd5 black Ka1\ncondition Imitator d5\nEndProblem\n";
+    assert!(matches!(solve(t), Err(SolveError::Invalid(_))));
 }
 
 // ------------------------------------------------------------------------ (Anti)Mars Circe
