@@ -503,35 +503,37 @@ impl Board {
     /// piece changing sides may attack its former king, or mate for its new side).
     #[inline(always)]
     pub fn attack_conditions(&self) -> bool {
-        self.paralysis != Paralysis::Off
-            || self.breton
-            || self.bgl.on
-            || self.chameleon_pursuit
-            || self.bul.any()
-            || self.anticirce != AntiCirce::Off
-            || self.transmuted_kings
-            || self.pepo
-            || self.ghost_chess
+        // Non-short-circuit `|`: the flags are loaded and or-ed without a branch each (orthodox
+        // solving asks this for every move).
+        (self.paralysis != Paralysis::Off)
+            | self.breton
+            | self.bgl.on
+            | self.chameleon_pursuit
+            | self.bul.any()
+            | (self.anticirce != AntiCirce::Off)
+            | self.transmuted_kings
+            | self.pepo
+            | self.ghost_chess
             // A checking move is legal only if it mates: no move is legal without the test.
-            || self.checkless
+            | self.checkless
             // Annan: a piece's walk depends on the piece behind it.
-            || self.annan
+            | self.annan
             // Circe Parrain: a rebirth may check or block a check.
-            || self.parrain
+            | self.parrain
             // Neutral pieces check both kings and move for both sides.
-            || self.neutral.any()
+            | self.neutral.any()
             // (Anti)Mars Circe: moves and checks start from rebirth squares.
-            || self.mars != Mars::Off
+            | (self.mars != Mars::Off)
             // SingleBox: promotions are restricted (the check generators do not know it).
-            || self.singlebox
+            | self.singlebox
             // Circe RexInclusive: a move that fills or empties a king's rebirth square makes or
             // removes a check.
-            || self.circe_rex
+            | self.circe_rex
             // Imitator: a move is legal only if the imitators can follow it.
-            || self.imitators.n > 0
+            | (self.imitators.n > 0)
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
-            || self.andernach
+            | self.andernach
     }
 
     /// TransmutedKings: the kinds of the pieces of `!c` that attack the king of `c` (plain
@@ -1247,8 +1249,14 @@ impl Board {
             return true;
         }
         let plain = match self.king_square(c) {
-            Some(k) if self.pepo => self.pepo_attackers(k, !c) >= 2,
-            Some(k) if self.circe_rex => self.rex_circe_checked(k, c),
+            // (One test for the two rare king rules.)
+            Some(k) if self.pepo | self.circe_rex => {
+                if self.pepo {
+                    self.pepo_attackers(k, !c) >= 2
+                } else {
+                    self.rex_circe_checked(k, c)
+                }
+            }
             Some(k) => self.attacked(k, !c),
             None => false,
         };
@@ -2674,16 +2682,16 @@ impl Board {
     #[inline(always)]
     pub fn ext_active(&self) -> bool {
         self.breton
-            || self.bgl.on
-            || self.chameleon_pursuit
-            || self.andernach
-            || self.anticirce != AntiCirce::Off
-            || self.ghost_chess
-            || self.bul.any()
-            || self.parrain
-            || self.neutral.any()
-            || self.mars == Mars::AntiMars
-            || self.imitators.n > 0
+            | self.bgl.on
+            | self.chameleon_pursuit
+            | self.andernach
+            | (self.anticirce != AntiCirce::Off)
+            | self.ghost_chess
+            | self.bul.any()
+            | self.parrain
+            | self.neutral.any()
+            | (self.mars == Mars::AntiMars)
+            | (self.imitators.n > 0)
     }
 
     /// The condition effects of the move `u` was returned for, while it is the last move made
