@@ -1719,9 +1719,23 @@ impl Board {
         if !line {
             return all_free((dx, dy), from, NO_EXTRA);
         }
-        let g = gcd(dx.unsigned_abs(), dy.unsigned_abs()) as i8;
-        let (sx, sy) = (dx / g, dy / g);
-        (1..=g).all(|j| all_free((j * sx, j * sy), from, NO_EXTRA))
+        // The rider's step: its vector of which (dx, dy) is a multiple (the primitive one for
+        // the orthodox lines and a pawn's double step).
+        let (sx, sy) = match KINDS[kind as usize].walk {
+            Walk::Rider(v) => {
+                match v.iter().find(|&&(x, y)| x * dy == y * dx && x.signum() == dx.signum() && y.signum() == dy.signum())
+                {
+                    Some(&d) => d,
+                    None => return false,
+                }
+            }
+            _ => {
+                let g = gcd(dx.unsigned_abs(), dy.unsigned_abs()) as i8;
+                (dx / g, dy / g)
+            }
+        };
+        let n = if sx != 0 { dx / sx } else { dy / sy };
+        (1..=n).all(|j| all_free((j * sx, j * sy), from, NO_EXTRA))
     }
 
     /// Circe Parrain: the rebirth square of the capture on `cs` after the move `m`: `cs` moved by

@@ -1424,6 +1424,13 @@ fn imitators_follow_every_move_step_by_step() {
     b.put(sq("c6"), piece(B, "P"));
     assert!(texts(&mut b, "e2", "e4").is_empty());
     assert_eq!(texts(&mut b, "e2", "e3"), ["e2-e3[Ic5]"]);
+    // A nightrider's steps are knight leaps: Nb1-d2-f3 takes the imitator a5 over c6 to e7.
+    let mut b = board(&[(W, "K", "h1"), (W, "N", "b1"), (B, "K", "h8")]);
+    b.imitators = imitators(&["a5"]);
+    assert_eq!(texts(&mut b, "b1", "f3"), ["Nb1-f3[Ie7]"]);
+    b.put(sq("c6"), piece(B, "P"));
+    assert!(texts(&mut b, "b1", "f3").is_empty());
+    assert!(texts(&mut b, "b1", "d2").is_empty());
 }
 
 #[test]
