@@ -116,6 +116,11 @@ impl Imitators {
 /// after this many nested tests.
 pub const CHECKLESS_MAX_DEPTH: u8 = 24;
 
+/// BackHome: how deep the tests "has this side a legal move back home?" may nest (a move's
+/// legality asks whether the other side checks, which under BackHome asks whether the other side
+/// has a legal move back home, ...); deeper, the answer is no (Popeye stops at its ply limit).
+pub const BACK_HOME_MAX_DEPTH: u8 = 8;
+
 /// What is needed to take a move back.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
@@ -169,6 +174,10 @@ pub struct Effects {
     parrain_reborn: Option<(u8, Piece)>,
     /// Imitator: the imitators before the move.
     imitators: Imitators,
+    /// BackHome: the moved piece's home, the captured piece's home, the castling rook's home.
+    home_moved: u8,
+    home_captured: u8,
+    home_rook: u8,
 }
 
 impl Effects {
@@ -354,6 +363,15 @@ pub struct Board {
     pub imitators: Imitators,
     /// `NoIProm` (with Imitator): pawns do not promote into imitators.
     pub no_iprom: bool,
+    /// Condition BackHome (Popeye's `conditions/backhome.c`): a side that has a legal move taking
+    /// a piece back to its diagram square (its *home*; a promoted pawn keeps the pawn's) must play
+    /// such a move; a piece observes (checks) only by such a capture, or when its side has no
+    /// legal move back home. See [`Board::init_back_home`].
+    pub back_home: bool,
+    /// BackHome: for each square, the home of the piece on it ([`NO_EXTRA`]: none).
+    home: [u8; 64],
+    /// BackHome: how deep the legal-move-back-home tests are nested ([`BACK_HOME_MAX_DEPTH`]).
+    back_home_depth: u8,
     /// Condition SingleBox Type1: no side may have more pieces of an orthodox kind than the game
     /// array has (1 Q, 2 R, 2 B, 2 S, 8 P), so a pawn promotes only to a kind it has fewer of
     /// (or to a fairy kind); a check by a capture that would promote counts only if such a
@@ -427,6 +445,9 @@ impl Board {
             singlebox: false,
             imitators: Imitators::NONE,
             no_iprom: false,
+            back_home: false,
+            home: [NO_EXTRA; 64],
+            back_home_depth: 0,
             checkless_depth: 0,
             ext_undo: Vec::new(),
             promotion_fairies: 0,
@@ -488,6 +509,11 @@ impl Board {
         if self.imitators.n > 0 {
             k ^= splitmix(self.imitators.bitboard().0 ^ 0x696d_6900_0000_0000);
         }
+        if self.back_home {
+            for s in self.occupied() {
+                k ^= splitmix(0x6268_0000 ^ ((s as u64) << 8) ^ self.home[s as usize] as u64);
+            }
+        }
         if self.ghost_chess {
             k ^= splitmix(self.uncapturable.0 ^ 0x7563_0000_0000_0000);
             for (i, &(g, p)) in self.ghosts[..self.n_ghosts as usize].iter().enumerate() {
@@ -531,6 +557,8 @@ impl Board {
             | self.circe_rex
             // Imitator: a move is legal only if the imitators can follow it.
             | (self.imitators.n > 0)
+            // BackHome: a piece checks only by going back home, or when its side cannot.
+            | self.back_home
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             | self.andernach
@@ -685,6 +713,7 @@ impl Board {
             || self.mars == Mars::Mars
             || self.singlebox
             || self.imitators.n > 0
+            || self.back_home
         {
             return self.attacked_checked(s, by);
         }
@@ -751,6 +780,8 @@ impl Board {
     /// (Popeye's observation validator for Isardam type A). BGL: only if the attacker's side can
     /// pay the distance to `s`.
     fn attacked_checked(&self, s: u8, by: Color) -> bool {
+        // BackHome: whether `by` has a legal move back home (asked once, when needed).
+        let mut home_move: Option<bool> = None;
         for f in self.color_bb(by) {
             let f = f as u8;
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
@@ -771,6 +802,14 @@ impl Board {
                 self.piece_attacks(f, p, s)
             };
             if !hit {
+                continue;
+            }
+            // BackHome: only a capture going back home observes, unless the side has no legal
+            // move back home (Popeye's `back_home_validate_observation`).
+            if self.back_home
+                && self.home[f as usize] != s
+                && *home_move.get_or_insert_with(|| self.back_home_exists(by))
+            {
                 continue;
             }
             // Imitator: the capture is a move only if the imitators can follow it.
@@ -1575,7 +1614,7 @@ impl Board {
     /// [`Board::pseudo_moves`] gives exactly the allowed moves, and generators that skip it
     /// ([`Board::checking_candidates`]) must not be used.
     pub fn restricts_moves(&self) -> bool {
-        self.maximummer[self.side.index()]
+        self.maximummer[self.side.index()] | self.back_home
     }
 
     /// Maximummer: of the moves `out[start..]`, only the legal ones of the greatest length stay.
@@ -1641,6 +1680,9 @@ impl Board {
         if self.imitators.n > 0 {
             self.imitator_filter(start, out);
         }
+        if self.back_home {
+            self.back_home_filter(start, out);
+        }
         if self.uncapturable.any() {
             // Uncapturable pieces (ghosts) are not taken.
             let mut w = start;
@@ -1659,6 +1701,62 @@ impl Board {
             }
             out.truncate(w);
         }
+    }
+
+    /// BackHome: sets every piece's home to the square it stands on (the diagram; called when the
+    /// problem's board is set up).
+    pub fn init_back_home(&mut self) {
+        for s in 0..64u8 {
+            self.home[s as usize] = if self.squares[s as usize].is_some() { s } else { NO_EXTRA };
+        }
+    }
+
+    /// BackHome: does the move `m` take its piece back to its home (castling: the king)?
+    #[inline]
+    fn goes_back_home(&self, m: &Move) -> bool {
+        self.home[m.from as usize] == m.to
+    }
+
+    /// BackHome: has side `c` a legal move back home (whoever is to move)? Past
+    /// [`BACK_HOME_MAX_DEPTH`] nested tests: no.
+    #[inline(never)]
+    fn back_home_exists(&self, c: Color) -> bool {
+        if self.back_home_depth >= BACK_HOME_MAX_DEPTH {
+            return false;
+        }
+        let mut b = self.clone();
+        b.back_home_depth += 1;
+        if b.side != c {
+            b.side = c;
+            b.ep = None;
+        }
+        let mut moves = Vec::new();
+        b.pseudo_moves_plain(&mut moves);
+        for m in moves {
+            if b.goes_back_home(&m) {
+                let u = b.make(m);
+                let legal = !b.in_check(c);
+                b.unmake(m, u);
+                if legal {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// BackHome: if the side to move has a legal move back home among `out[start..]`, only the
+    /// moves back home stay (Popeye's `backhome_remove_illegal_moves_solve`).
+    fn back_home_filter(&self, start: usize, out: &mut Vec<Move>) {
+        if !out[start..].iter().any(|m| self.goes_back_home(m)) || !self.back_home_exists(self.side) {
+            return;
+        }
+        for m in &mut out[start..] {
+            if !self.goes_back_home(m) {
+                m.to = m.from;
+            }
+        }
+        drop_marked(out, start);
     }
 
     /// Imitator: of the moves `out[start..]`, only those the imitators can follow stay; each
@@ -1723,7 +1821,9 @@ impl Board {
         // the orthodox lines and a pawn's double step).
         let (sx, sy) = match KINDS[kind as usize].walk {
             Walk::Rider(v) => {
-                match v.iter().find(|&&(x, y)| x * dy == y * dx && x.signum() == dx.signum() && y.signum() == dy.signum())
+                match v
+                    .iter()
+                    .find(|&&(x, y)| x * dy == y * dx && x.signum() == dx.signum() && y.signum() == dy.signum())
                 {
                     Some(&d) => d,
                     None => return false,
@@ -2497,6 +2597,23 @@ impl Board {
         if self.neutral.any() {
             self.neutral_moved(m, captured);
         }
+        if self.back_home {
+            // The moved piece takes its home along (a promoted pawn keeps the pawn's); a
+            // captured piece's home goes with it.
+            let cs = captured.map(|(c, _)| c);
+            e.home_captured = cs.map_or(NO_EXTRA, |c| self.home[c as usize]);
+            if let Some(c) = cs {
+                self.home[c as usize] = NO_EXTRA;
+            }
+            e.home_moved = self.home[m.from as usize];
+            self.home[m.from as usize] = NO_EXTRA;
+            if let Special::Castle { rook_from, rook_to } = m.special {
+                e.home_rook = self.home[rook_from as usize];
+                self.home[rook_from as usize] = NO_EXTRA;
+                self.home[rook_to as usize] = e.home_rook;
+            }
+            self.home[m.to as usize] = e.home_moved;
+        }
         if self.imitators.n > 0 {
             e.imitators = self.imitators;
             let v = |a: u8, b: u8| ((b % 8) as i8 - (a % 8) as i8, (b / 8) as i8 - (a / 8) as i8);
@@ -2640,6 +2757,24 @@ impl Board {
     /// Takes back [`Board::make_ext`] (before the move proper is taken back).
     #[inline(never)]
     fn unmake_ext(&mut self, m: Move, e: Effects) {
+        if self.back_home {
+            self.home[m.to as usize] = NO_EXTRA;
+            if let Special::Castle { rook_from, rook_to } = m.special {
+                self.home[rook_to as usize] = NO_EXTRA;
+                self.home[rook_from as usize] = e.home_rook;
+            }
+            self.home[m.from as usize] = e.home_moved;
+            let cs = match m.special {
+                Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } | Special::Locust { cap } => {
+                    Some(cap)
+                }
+                Special::Castle { .. } => None,
+                _ => (e.home_captured != NO_EXTRA).then_some(m.to),
+            };
+            if let Some(c) = cs {
+                self.home[c as usize] = e.home_captured;
+            }
+        }
         if self.imitators.n > 0 {
             if m.extra == IMITATOR_PROMOTION {
                 // (`unmake` has given the move back to the mover's side.)
@@ -2706,6 +2841,7 @@ impl Board {
             | self.neutral.any()
             | (self.mars == Mars::AntiMars)
             | (self.imitators.n > 0)
+            | self.back_home
     }
 
     /// The condition effects of the move `u` was returned for, while it is the last move made
@@ -2973,6 +3109,7 @@ impl Board {
             singlebox: self.singlebox,
             imitators: self.imitators,
             no_iprom: self.no_iprom,
+            back_home: self.back_home,
         }
     }
 
@@ -2999,6 +3136,7 @@ impl Board {
         self.singlebox = c.singlebox;
         self.imitators = c.imitators;
         self.no_iprom = c.no_iprom;
+        self.back_home = c.back_home;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -3050,6 +3188,8 @@ pub struct Conditions {
     /// Condition Imitator: the imitators' squares; `NoIProm`.
     pub imitators: Imitators,
     pub no_iprom: bool,
+    /// Condition BackHome.
+    pub back_home: bool,
 }
 
 impl Conditions {
@@ -3075,6 +3215,7 @@ impl Conditions {
         singlebox: false,
         imitators: Imitators::NONE,
         no_iprom: false,
+        back_home: false,
     };
 }
 

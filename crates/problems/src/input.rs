@@ -129,6 +129,9 @@ impl Conditions {
         if self.no_iprom {
             v.push("NoIProm".into());
         }
+        if self.back_home {
+            v.push("BackHome".into());
+        }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
@@ -1029,6 +1032,7 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             // NoIProm alone means nothing here.
             return (c.imitators.n > 0).then_some(c);
         }
+        Some("backhome") if words.len() == 1 => return Some(Conditions { back_home: true, ..none }),
         Some("whitemaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [true, false], ..none }),
         Some("blackmaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [false, true], ..none }),
         // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.

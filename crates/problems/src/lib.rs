@@ -291,6 +291,14 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         if board.imitators.n > 0 {
             validate_imitators(&board, p)?;
         }
+        if board.back_home {
+            // BackHome: alone (with other conditions or neutral pieces not checked).
+            let other = board::Conditions { back_home: false, ..board.conditions() };
+            if other != board::Conditions::NONE || board.neutral.any() || board.bul.any() {
+                return Err(SolveError::Unsupported("BackHome with other conditions or neutral pieces".into()));
+            }
+            board.init_back_home();
+        }
         // Anti-Mars Circe: castling starts from the rebirth squares, so Popeye grants every
         // right (its flags are lost only by moves from and to the corners).
         board.castling = if board.mars == board::Mars::AntiMars {

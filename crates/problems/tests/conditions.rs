@@ -643,6 +643,13 @@ fn random_playouts_restore_the_board_under_each_condition() {
         ("annan", Box::new(|b: &mut Board| b.annan = true)),
         ("circe parrain", Box::new(|b: &mut Board| b.parrain = true)),
         (
+            "back home",
+            Box::new(|b: &mut Board| {
+                b.back_home = true;
+                b.init_back_home();
+            }),
+        ),
+        (
             "circe rex inclusive",
             Box::new(|b: &mut Board| {
                 b.circe = mysl_problems::board::Circe::Plain;
@@ -1517,6 +1524,39 @@ fn imitator_is_parsed_and_solved() {
     assert!(matches!(solve(t), Err(SolveError::Unsupported(m)) if m.contains("Imitator")));
     let t = "BeginProblem\nstip #1\npieces white Kc2 Rd5 black Ka1\ncondition Imitator d5\nEndProblem\n";
     assert!(matches!(solve(t), Err(SolveError::Invalid(_))));
+}
+
+// ------------------------------------------------------------------------------- BackHome
+
+#[test]
+fn back_home_moves_are_forced_and_only_they_check() {
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a1"), (B, "K", "e6")]);
+    b.back_home = true;
+    b.init_back_home();
+    let key = b.key();
+    let _ = play(&mut b, "a1", "a5");
+    // Black may step into the rook's line: White has a legal move back home (Ra5-a1), so only
+    // a capture back home would check. (Orthodox: e5 is attacked.)
+    assert_eq!(texts(&mut b, "e6", "e5"), ["Ke6-e5"]);
+    let _ = play(&mut b, "e6", "e5");
+    // White must play its move back home; no other move of the rook or the king.
+    let all: Vec<String> = b.legal_moves().into_iter().map(|m| move_text(&mut b, Goal::Mate, m, true)).collect();
+    assert_eq!(all, ["Ra5-a1"]);
+    // Black in turn must take its king back home to e6, then White is free again.
+    let _ = play(&mut b, "a5", "a1");
+    let all: Vec<String> = b.legal_moves().into_iter().map(|m| move_text(&mut b, Goal::Mate, m, true)).collect();
+    assert_eq!(all, ["Ke5-e6"]);
+    let _ = play(&mut b, "e5", "e6");
+    assert!(b.legal_moves().len() > 2);
+    // Back in the diagram position, with every piece home: the same key.
+    assert_eq!(b.key(), key);
+    // Parsed alone; with other conditions not supported.
+    let t = "BeginProblem\nstip #1\npieces white Kc2 Rd5 black Ka1\ncondition BackHome\nEndProblem\n";
+    let p = parse_problems(t).remove(0).expect("parsed");
+    assert!(p.conditions.back_home && p.unsupported.is_empty());
+    assert!(solve_problem(&p, &Limits::default()).is_ok());
+    let t = "BeginProblem\nstip #1\npieces white Kc2 Rd5 black Ka1\ncondition BackHome Circe\nEndProblem\n";
+    assert!(!parse_problems(t).remove(0).expect("parsed").unsupported.is_empty());
 }
 
 // ------------------------------------------------------------------------ (Anti)Mars Circe
