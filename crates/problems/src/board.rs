@@ -704,16 +704,13 @@ impl Board {
 
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
-        if self.paralysis != Paralysis::Off
-            || self.bgl.on
+        // The plain flags or-ed without a branch each, the others tested one by one.
+        if (self.bgl.on | self.transmuted_kings | self.annan | self.singlebox | self.back_home)
+            || self.paralysis != Paralysis::Off
             || self.bul.any()
-            || self.transmuted_kings
             || self.anticirce.plain()
-            || self.annan
             || self.mars == Mars::Mars
-            || self.singlebox
             || self.imitators.n > 0
-            || self.back_home
         {
             return self.attacked_checked(s, by);
         }
@@ -1284,18 +1281,25 @@ impl Board {
 
     /// [`Board::in_check`] with neutral pieces as they are coloured at the time.
     fn in_check_base(&self, c: Color) -> bool {
+        // One test for the rare rules (orthodox solving asks this after every move).
+        if (self.pepo | self.circe_rex | self.checkless) || self.paralysis == Paralysis::Isardam {
+            return self.in_check_rare(c);
+        }
+        match self.king_square(c) {
+            Some(k) => self.attacked(k, !c),
+            None => false,
+        }
+    }
+
+    /// [`Board::in_check_base`] under Isardam, Pepo, Circe RexInclusive or ChecklessChess.
+    #[inline(never)]
+    fn in_check_rare(&self, c: Color) -> bool {
         if self.paralysis == Paralysis::Isardam && self.any_same_walk_observation() {
             return true;
         }
         let plain = match self.king_square(c) {
-            // (One test for the two rare king rules.)
-            Some(k) if self.pepo | self.circe_rex => {
-                if self.pepo {
-                    self.pepo_attackers(k, !c) >= 2
-                } else {
-                    self.rex_circe_checked(k, c)
-                }
-            }
+            Some(k) if self.pepo => self.pepo_attackers(k, !c) >= 2,
+            Some(k) if self.circe_rex => self.rex_circe_checked(k, c),
             Some(k) => self.attacked(k, !c),
             None => false,
         };
