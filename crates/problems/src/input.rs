@@ -940,9 +940,11 @@ impl Parser<'_> {
 /// `CirceClone` (= `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `Madrasi`, `Isardam` and their
 /// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiCirce` (plain, Calvet or Cheylan), `AntiSuperCirce`,
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
-/// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`. `None` for anything else (another condition, an option or parameter we do
-/// not implement such as `RexInclusive` or `TypeB`, a condition above with one it does not
-/// combine with), which makes the problem unsupported.
+/// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`,
+/// `Circe RexInclusive` (plain, Mirror, Chameleon), `Imitator <squares>` (`NoIProm`), `BackHome`.
+/// `None` for anything else (another condition, an option or parameter we do not implement such
+/// as `TypeB`, a condition above with one it does not combine with), which makes the problem
+/// unsupported.
 fn parse_conditions(words: &[String]) -> Option<Conditions> {
     let first = words.first().map(|w| w.to_ascii_lowercase());
     let none = Conditions::NONE;
