@@ -66,11 +66,60 @@ const MAX_GHOSTS: usize = 32;
 /// `Move::extra` when the move has no extra effect.
 pub const NO_EXTRA: u8 = 255;
 
+/// `Move::extra` of a promotion (`Special::Promote`, any kind) under Condition Imitator: the pawn
+/// becomes an imitator on its promotion square (`e7-e8=I`).
+pub const IMITATOR_PROMOTION: u8 = 254;
+
+/// Condition Imitator: at most this many imitators (Popeye: `maxinum`, 10).
+pub const MAX_IMITATORS: usize = 10;
+
+/// Condition Imitator: the imitators' squares, in Popeye's order (the order of the condition, a
+/// pawn promoted into an imitator last); `n == 0`: no imitators.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Imitators {
+    pub sq: [u8; MAX_IMITATORS],
+    pub n: u8,
+}
+
+impl Imitators {
+    pub const NONE: Imitators = Imitators { sq: [0; MAX_IMITATORS], n: 0 };
+
+    /// The squares, in order.
+    pub fn squares(&self) -> &[u8] {
+        &self.sq[..self.n as usize]
+    }
+
+    /// Adds an imitator on `s` (false if there are already [`MAX_IMITATORS`]).
+    pub fn push(&mut self, s: u8) -> bool {
+        if (self.n as usize) < MAX_IMITATORS {
+            self.sq[self.n as usize] = s;
+            self.n += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The squares as a bitboard.
+    pub fn bitboard(&self) -> Bitboard {
+        let mut b = Bitboard(0);
+        for &s in self.squares() {
+            b.set(sq(s));
+        }
+        b
+    }
+}
+
 /// ChecklessChess: the mate test of a checking move asks whether the checked side has a legal
 /// reply, and a reply that checks back asks the same of the other side. Popeye stops such nested
 /// tests at its ply limit and then takes the move as illegal (its "undecidable" case); we stop
 /// after this many nested tests.
 pub const CHECKLESS_MAX_DEPTH: u8 = 24;
+
+/// BackHome: how deep the tests "has this side a legal move back home?" may nest (a move's
+/// legality asks whether the other side checks, which under BackHome asks whether the other side
+/// has a legal move back home, ...); deeper, the answer is no (Popeye stops at its ply limit).
+pub const BACK_HOME_MAX_DEPTH: u8 = 8;
 
 /// What is needed to take a move back.
 #[derive(Clone, Copy, Debug)]
@@ -123,6 +172,12 @@ pub struct Effects {
     /// by this move (square, piece as placed).
     parrain_before: Option<(u8, Piece)>,
     parrain_reborn: Option<(u8, Piece)>,
+    /// Imitator: the imitators before the move.
+    imitators: Imitators,
+    /// BackHome: the moved piece's home, the captured piece's home, the castling rook's home.
+    home_moved: u8,
+    home_captured: u8,
+    home_rook: u8,
 }
 
 impl Effects {
@@ -224,6 +279,11 @@ pub struct Board {
     /// is reborn on its game-array square ([`rebirth_square`]) if that square is empty after the
     /// move, else it vanishes.
     pub circe: Circe,
+    /// Circe RexInclusive: kings are reborn too (on e1/e8, or e8/e1 for Mirror Circe), so a king
+    /// is in check only if its capture would leave its rebirth square occupied (Popeye's
+    /// `STValidateCheckMoveByPlayingCapture` with the king-capture goal), and a king whose capture
+    /// would be reborn may be captured (it is reborn).
+    pub circe_rex: bool,
     /// Madrasi or Isardam (see [`Paralysis`]).
     pub paralysis: Paralysis,
     /// Condition Breton: after a capture, one of the mover's own pieces of the captured piece's
@@ -298,6 +358,20 @@ pub struct Board {
     pub parrain_pending: Option<(u8, Piece)>,
     /// Conditions MarsCirce and AntiMarsCirce (see [`Mars`]).
     pub mars: Mars,
+    /// Condition Imitator (see [`Board::imitators_follow`]): the imitators, which move with every
+    /// move by its vector (the king's plus the rook's for castling); part of the hash key.
+    pub imitators: Imitators,
+    /// `NoIProm` (with Imitator): pawns do not promote into imitators.
+    pub no_iprom: bool,
+    /// Condition BackHome (Popeye's `conditions/backhome.c`): a side that has a legal move taking
+    /// a piece back to its diagram square (its *home*; a promoted pawn keeps the pawn's) must play
+    /// such a move; a piece observes (checks) only by such a capture, or when its side has no
+    /// legal move back home. See [`Board::init_back_home`].
+    pub back_home: bool,
+    /// BackHome: for each square, the home of the piece on it ([`NO_EXTRA`]: none).
+    home: [u8; 64],
+    /// BackHome: how deep the legal-move-back-home tests are nested ([`BACK_HOME_MAX_DEPTH`]).
+    back_home_depth: u8,
     /// Condition SingleBox Type1: no side may have more pieces of an orthodox kind than the game
     /// array has (1 Q, 2 R, 2 B, 2 S, 8 P), so a pawn promotes only to a kind it has fewer of
     /// (or to a fairy kind); a check by a capture that would promote counts only if such a
@@ -345,6 +419,7 @@ impl Board {
             ep: None,
             castling_exclusive: Vec::new(),
             circe: Circe::Off,
+            circe_rex: false,
             paralysis: Paralysis::Off,
             breton: false,
             bgl: Bgl::OFF,
@@ -368,6 +443,11 @@ impl Board {
             parrain_pending: None,
             mars: Mars::Off,
             singlebox: false,
+            imitators: Imitators::NONE,
+            no_iprom: false,
+            back_home: false,
+            home: [NO_EXTRA; 64],
+            back_home_depth: 0,
             checkless_depth: 0,
             ext_undo: Vec::new(),
             promotion_fairies: 0,
@@ -426,6 +506,14 @@ impl Board {
         if let Some((cs, p)) = self.parrain_pending {
             k ^= splitmix(0x7061_7200_0000_0000 ^ z_piece(p, cs));
         }
+        if self.imitators.n > 0 {
+            k ^= splitmix(self.imitators.bitboard().0 ^ 0x696d_6900_0000_0000);
+        }
+        if self.back_home {
+            for s in self.occupied() {
+                k ^= splitmix(0x6268_0000 ^ ((s as u64) << 8) ^ self.home[s as usize] as u64);
+            }
+        }
         if self.ghost_chess {
             k ^= splitmix(self.uncapturable.0 ^ 0x7563_0000_0000_0000);
             for (i, &(g, p)) in self.ghosts[..self.n_ghosts as usize].iter().enumerate() {
@@ -441,30 +529,39 @@ impl Board {
     /// piece changing sides may attack its former king, or mate for its new side).
     #[inline(always)]
     pub fn attack_conditions(&self) -> bool {
-        self.paralysis != Paralysis::Off
-            || self.breton
-            || self.bgl.on
-            || self.chameleon_pursuit
-            || self.bul.any()
-            || self.anticirce != AntiCirce::Off
-            || self.transmuted_kings
-            || self.pepo
-            || self.ghost_chess
+        // Non-short-circuit `|`: the flags are loaded and or-ed without a branch each (orthodox
+        // solving asks this for every move).
+        (self.paralysis != Paralysis::Off)
+            | self.breton
+            | self.bgl.on
+            | self.chameleon_pursuit
+            | self.bul.any()
+            | (self.anticirce != AntiCirce::Off)
+            | self.transmuted_kings
+            | self.pepo
+            | self.ghost_chess
             // A checking move is legal only if it mates: no move is legal without the test.
-            || self.checkless
+            | self.checkless
             // Annan: a piece's walk depends on the piece behind it.
-            || self.annan
+            | self.annan
             // Circe Parrain: a rebirth may check or block a check.
-            || self.parrain
+            | self.parrain
             // Neutral pieces check both kings and move for both sides.
-            || self.neutral.any()
+            | self.neutral.any()
             // (Anti)Mars Circe: moves and checks start from rebirth squares.
-            || self.mars != Mars::Off
+            | (self.mars != Mars::Off)
             // SingleBox: promotions are restricted (the check generators do not know it).
-            || self.singlebox
+            | self.singlebox
+            // Circe RexInclusive: a move that fills or empties a king's rebirth square makes or
+            // removes a check.
+            | self.circe_rex
+            // Imitator: a move is legal only if the imitators can follow it.
+            | (self.imitators.n > 0)
+            // BackHome: a piece checks only by going back home, or when its side cannot.
+            | self.back_home
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
-            || self.andernach
+            | self.andernach
     }
 
     /// TransmutedKings: the kinds of the pieces of `!c` that attack the king of `c` (plain
@@ -607,14 +704,13 @@ impl Board {
 
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
-        if self.paralysis != Paralysis::Off
-            || self.bgl.on
+        // The plain flags or-ed without a branch each, the others tested one by one.
+        if (self.bgl.on | self.transmuted_kings | self.annan | self.singlebox | self.back_home)
+            || self.paralysis != Paralysis::Off
             || self.bul.any()
-            || self.transmuted_kings
             || self.anticirce.plain()
-            || self.annan
             || self.mars == Mars::Mars
-            || self.singlebox
+            || self.imitators.n > 0
         {
             return self.attacked_checked(s, by);
         }
@@ -681,6 +777,8 @@ impl Board {
     /// (Popeye's observation validator for Isardam type A). BGL: only if the attacker's side can
     /// pay the distance to `s`.
     fn attacked_checked(&self, s: u8, by: Color) -> bool {
+        // BackHome: whether `by` has a legal move back home (asked once, when needed).
+        let mut home_move: Option<bool> = None;
         for f in self.color_bb(by) {
             let f = f as u8;
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
@@ -701,6 +799,18 @@ impl Board {
                 self.piece_attacks(f, p, s)
             };
             if !hit {
+                continue;
+            }
+            // BackHome: only a capture going back home observes, unless the side has no legal
+            // move back home (Popeye's `back_home_validate_observation`).
+            if self.back_home
+                && self.home[f as usize] != s
+                && *home_move.get_or_insert_with(|| self.back_home_exists(by))
+            {
+                continue;
+            }
+            // Imitator: the capture is a move only if the imitators can follow it.
+            if self.imitators.n > 0 && !self.imitators_follow(f, s, p.kind, Special::None) {
                 continue;
             }
             // SingleBox: a pawn's capture on its last rank must be able to promote.
@@ -1171,11 +1281,25 @@ impl Board {
 
     /// [`Board::in_check`] with neutral pieces as they are coloured at the time.
     fn in_check_base(&self, c: Color) -> bool {
+        // One test for the rare rules (orthodox solving asks this after every move).
+        if (self.pepo | self.circe_rex | self.checkless) || self.paralysis == Paralysis::Isardam {
+            return self.in_check_rare(c);
+        }
+        match self.king_square(c) {
+            Some(k) => self.attacked(k, !c),
+            None => false,
+        }
+    }
+
+    /// [`Board::in_check_base`] under Isardam, Pepo, Circe RexInclusive or ChecklessChess.
+    #[inline(never)]
+    fn in_check_rare(&self, c: Color) -> bool {
         if self.paralysis == Paralysis::Isardam && self.any_same_walk_observation() {
             return true;
         }
         let plain = match self.king_square(c) {
             Some(k) if self.pepo => self.pepo_attackers(k, !c) >= 2,
+            Some(k) if self.circe_rex => self.rex_circe_checked(k, c),
             Some(k) => self.attacked(k, !c),
             None => false,
         };
@@ -1198,6 +1322,39 @@ impl Board {
         let mut b = self.clone();
         b.checkless_depth += 1;
         b.has_legal_move()
+    }
+
+    /// Circe RexInclusive: is the king of `c` on `k` in check, i.e. could a piece of `!c` capture
+    /// it with its rebirth square occupied after the capture (the capture square itself, or an
+    /// occupied square other than the capturer's departure square)?
+    #[inline(never)]
+    fn rex_circe_checked(&self, k: u8, c: Color) -> bool {
+        let r = self.circe.rebirth_square(Piece { color: c, kind: walk::KING }, k);
+        match self.squares[r as usize] {
+            _ if r == k => self.attacked(k, !c),
+            None => false,
+            Some(q) if q.color == c => self.attacked(k, !c),
+            // An enemy piece on the rebirth square: its capture frees the square, so only the
+            // other attackers check.
+            Some(_) => Iterator::any(&mut self.color_bb(!c).into_iter(), |f| {
+                let f = f as u8;
+                f != r && self.piece_attacks(f, self.squares[f as usize].expect("bitboard and mailbox agree"), k)
+            }),
+        }
+    }
+
+    /// Circe RexInclusive, castling: would the king of `c` standing on `king` be in check on `s`
+    /// (the square itself or one it passes)? The king's home square is empty when it stands
+    /// elsewhere.
+    fn rex_circe_passing_checked(&self, s: u8, king: u8, c: Color) -> bool {
+        if s == king {
+            return self.rex_circe_checked(s, c);
+        }
+        let r = self.circe.rebirth_square(Piece { color: c, kind: walk::KING }, s);
+        if r == king {
+            return false;
+        }
+        self.rex_circe_checked(s, c)
     }
 
     /// Pepo: how many pieces of colour `by` other than the king attack `s` (counting stops at 2).
@@ -1461,7 +1618,7 @@ impl Board {
     /// [`Board::pseudo_moves`] gives exactly the allowed moves, and generators that skip it
     /// ([`Board::checking_candidates`]) must not be used.
     pub fn restricts_moves(&self) -> bool {
-        self.maximummer[self.side.index()]
+        self.maximummer[self.side.index()] | self.back_home
     }
 
     /// Maximummer: of the moves `out[start..]`, only the legal ones of the greatest length stay.
@@ -1524,6 +1681,12 @@ impl Board {
         if self.parrain {
             self.parrain_choices(start, out);
         }
+        if self.imitators.n > 0 {
+            self.imitator_filter(start, out);
+        }
+        if self.back_home {
+            self.back_home_filter(start, out);
+        }
         if self.uncapturable.any() {
             // Uncapturable pieces (ghosts) are not taken.
             let mut w = start;
@@ -1542,6 +1705,141 @@ impl Board {
             }
             out.truncate(w);
         }
+    }
+
+    /// BackHome: sets every piece's home to the square it stands on (the diagram; called when the
+    /// problem's board is set up).
+    pub fn init_back_home(&mut self) {
+        for s in 0..64u8 {
+            self.home[s as usize] = if self.squares[s as usize].is_some() { s } else { NO_EXTRA };
+        }
+    }
+
+    /// BackHome: does the move `m` take its piece back to its home (castling: the king)?
+    #[inline]
+    fn goes_back_home(&self, m: &Move) -> bool {
+        self.home[m.from as usize] == m.to
+    }
+
+    /// BackHome: has side `c` a legal move back home (whoever is to move)? Past
+    /// [`BACK_HOME_MAX_DEPTH`] nested tests: no.
+    #[inline(never)]
+    fn back_home_exists(&self, c: Color) -> bool {
+        if self.back_home_depth >= BACK_HOME_MAX_DEPTH {
+            return false;
+        }
+        let mut b = self.clone();
+        b.back_home_depth += 1;
+        if b.side != c {
+            b.side = c;
+            b.ep = None;
+        }
+        let mut moves = Vec::new();
+        b.pseudo_moves_plain(&mut moves);
+        for m in moves {
+            if b.goes_back_home(&m) {
+                let u = b.make(m);
+                let legal = !b.in_check(c);
+                b.unmake(m, u);
+                if legal {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// BackHome: if the side to move has a legal move back home among `out[start..]`, only the
+    /// moves back home stay (Popeye's `backhome_remove_illegal_moves_solve`).
+    fn back_home_filter(&self, start: usize, out: &mut Vec<Move>) {
+        if !out[start..].iter().any(|m| self.goes_back_home(m)) || !self.back_home_exists(self.side) {
+            return;
+        }
+        for m in &mut out[start..] {
+            if !self.goes_back_home(m) {
+                m.to = m.from;
+            }
+        }
+        drop_marked(out, start);
+    }
+
+    /// Imitator: of the moves `out[start..]`, only those the imitators can follow stay; each
+    /// promotion gets a twin promoting into an imitator ([`IMITATOR_PROMOTION`]) unless `NoIProm`.
+    fn imitator_filter(&self, start: usize, out: &mut Vec<Move>) {
+        let end = out.len();
+        for i in start..end {
+            let m = out[i];
+            let p = self.squares[m.from as usize].expect("moving piece");
+            if !self.imitators_follow(m.from, m.to, p.kind, m.special) {
+                out[i].to = out[i].from;
+                continue;
+            }
+            if !self.no_iprom && m.special == Special::Promote(walk::QUEEN) {
+                out.push(Move { extra: IMITATOR_PROMOTION, ..m });
+            }
+        }
+        drop_marked(out, start);
+    }
+
+    /// Imitator: can every imitator follow the move of the piece of kind `kind` from `from` to `to`
+    /// (`special` as in [`Move`])? Popeye's `conditions/imitator.c` (`remove_illegal_moves`,
+    /// `imitator_validate_observation`): each imitator makes the same steps, and every square it
+    /// passes or lands on must be on the board and empty (the mover's departure square counts as
+    /// empty): a leaper (king, knight, pawn step or capture, fairy leapers) makes one step, a
+    /// rider (queen, rook, bishop, fairy riders, a pawn's double step) every step of its line.
+    /// Castling (Popeye's `castlingimok`): with the king taken off, every imitator must be able
+    /// to step one and two squares the king's way; for the long castling then, with the king on
+    /// its arrival square, also one square back, its own square and one square on (the rook's
+    /// way). Other walks: not supported (the solver refuses them with imitators).
+    pub fn imitators_follow(&self, from: u8, to: u8, kind: Kind, special: Special) -> bool {
+        let ims = self.imitators;
+        // Every imitator displaced by `d` is on the board and on an empty square (or on `vacated`,
+        // and not on `filled`).
+        let all_free = |d: (i8, i8), vacated: u8, filled: u8| {
+            ims.squares().iter().all(|&i| match offset(i, d) {
+                Some(t) => t != filled && (t == vacated || self.squares[t as usize].is_none()),
+                None => false,
+            })
+        };
+        let (dx, dy) = ((to % 8) as i8 - (from % 8) as i8, (to / 8) as i8 - (from / 8) as i8);
+        if let Special::Castle { .. } = special {
+            let s = dx.signum();
+            if !(all_free((s, 0), from, NO_EXTRA) && all_free((2 * s, 0), from, NO_EXTRA)) {
+                return false;
+            }
+            if s < 0 {
+                // Long castling: the rook's way back, the king now on its arrival square.
+                return all_free((s, 0), from, to) && all_free((0, 0), from, to) && all_free((-s, 0), from, to);
+            }
+            return true;
+        }
+        let line = match KINDS[kind as usize].walk {
+            Walk::Queen | Walk::Rook | Walk::Bishop | Walk::Rider(_) => true,
+            Walk::Pawn => special == Special::Double,
+            _ => false,
+        };
+        if !line {
+            return all_free((dx, dy), from, NO_EXTRA);
+        }
+        // The rider's step: its vector of which (dx, dy) is a multiple (the primitive one for
+        // the orthodox lines and a pawn's double step).
+        let (sx, sy) = match KINDS[kind as usize].walk {
+            Walk::Rider(v) => {
+                match v
+                    .iter()
+                    .find(|&&(x, y)| x * dy == y * dx && x.signum() == dx.signum() && y.signum() == dy.signum())
+                {
+                    Some(&d) => d,
+                    None => return false,
+                }
+            }
+            _ => {
+                let g = gcd(dx.unsigned_abs(), dy.unsigned_abs()) as i8;
+                (dx / g, dy / g)
+            }
+        };
+        let n = if sx != 0 { dx / sx } else { dy / sy };
+        (1..=n).all(|j| all_free((j * sx, j * sy), from, NO_EXTRA))
     }
 
     /// Circe Parrain: the rebirth square of the capture on `cs` after the move `m`: `cs` moved by
@@ -2252,13 +2550,18 @@ impl Board {
         }
         let occ = self.occupied();
         let king = base + 4;
-        if self.piece_at(king) != Some(Piece { color: us, kind: walk::KING }) || self.attacked(king, !us) {
+        // Circe RexInclusive: "attacked" means "in check there" (Popeye plays the king's step to
+        // the square passed and tests its legality); with the king off e1 (e8), a square passed
+        // is never in check when the king's rebirth square is that one.
+        let attacked =
+            |s: u8| if self.circe_rex { self.rex_circe_passing_checked(s, king, us) } else { self.attacked(s, !us) };
+        if self.piece_at(king) != Some(Piece { color: us, kind: walk::KING }) || attacked(king) {
             return;
         }
         if self.castling & k_side != 0
             && !occ.contains(sq(base + 5))
             && !occ.contains(sq(base + 6))
-            && !self.attacked(base + 5, !us)
+            && !attacked(base + 5)
         {
             out.push(Move {
                 from: king,
@@ -2271,7 +2574,7 @@ impl Board {
             && !occ.contains(sq(base + 3))
             && !occ.contains(sq(base + 2))
             && !occ.contains(sq(base + 1))
-            && !self.attacked(base + 3, !us)
+            && !attacked(base + 3)
         {
             out.push(Move {
                 from: king,
@@ -2297,6 +2600,44 @@ impl Board {
         };
         if self.neutral.any() {
             self.neutral_moved(m, captured);
+        }
+        if self.back_home {
+            // The moved piece takes its home along (a promoted pawn keeps the pawn's); a
+            // captured piece's home goes with it.
+            let cs = captured.map(|(c, _)| c);
+            e.home_captured = cs.map_or(NO_EXTRA, |c| self.home[c as usize]);
+            if let Some(c) = cs {
+                self.home[c as usize] = NO_EXTRA;
+            }
+            e.home_moved = self.home[m.from as usize];
+            self.home[m.from as usize] = NO_EXTRA;
+            if let Special::Castle { rook_from, rook_to } = m.special {
+                e.home_rook = self.home[rook_from as usize];
+                self.home[rook_from as usize] = NO_EXTRA;
+                self.home[rook_to as usize] = e.home_rook;
+            }
+            self.home[m.to as usize] = e.home_moved;
+        }
+        if self.imitators.n > 0 {
+            e.imitators = self.imitators;
+            let v = |a: u8, b: u8| ((b % 8) as i8 - (a % 8) as i8, (b / 8) as i8 - (a / 8) as i8);
+            let (mut dx, mut dy) = v(m.from, m.to);
+            if let Special::Castle { rook_from, rook_to } = m.special {
+                let (rx, ry) = v(rook_from, rook_to);
+                dx += rx;
+                dy += ry;
+            }
+            let mut moved = self.imitators;
+            for i in 0..moved.n as usize {
+                // The generator made sure every imitator lands on the board.
+                moved.sq[i] = offset(moved.sq[i], (dx, dy)).unwrap_or(moved.sq[i]);
+            }
+            if m.extra == IMITATOR_PROMOTION {
+                // The pawn (placed as a queen) becomes an imitator on its promotion square.
+                self.remove(m.to, placed);
+                moved.push(m.to);
+            }
+            self.imitators = moved;
         }
         if self.parrain {
             e.parrain_before = self.parrain_pending;
@@ -2420,6 +2761,32 @@ impl Board {
     /// Takes back [`Board::make_ext`] (before the move proper is taken back).
     #[inline(never)]
     fn unmake_ext(&mut self, m: Move, e: Effects) {
+        if self.back_home {
+            self.home[m.to as usize] = NO_EXTRA;
+            if let Special::Castle { rook_from, rook_to } = m.special {
+                self.home[rook_to as usize] = NO_EXTRA;
+                self.home[rook_from as usize] = e.home_rook;
+            }
+            self.home[m.from as usize] = e.home_moved;
+            let cs = match m.special {
+                Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } | Special::Locust { cap } => {
+                    Some(cap)
+                }
+                Special::Castle { .. } => None,
+                _ => (e.home_captured != NO_EXTRA).then_some(m.to),
+            };
+            if let Some(c) = cs {
+                self.home[c as usize] = e.home_captured;
+            }
+        }
+        if self.imitators.n > 0 {
+            if m.extra == IMITATOR_PROMOTION {
+                // (`unmake` has given the move back to the mover's side.)
+                let q = Piece { color: self.side, kind: walk::QUEEN };
+                self.add(m.to, q);
+            }
+            self.imitators = e.imitators;
+        }
         if self.ghost_chess {
             if let Some((i, g, gp)) = e.ghost_summoned {
                 self.remove(g, gp);
@@ -2468,15 +2835,17 @@ impl Board {
     #[inline(always)]
     pub fn ext_active(&self) -> bool {
         self.breton
-            || self.bgl.on
-            || self.chameleon_pursuit
-            || self.andernach
-            || self.anticirce != AntiCirce::Off
-            || self.ghost_chess
-            || self.bul.any()
-            || self.parrain
-            || self.neutral.any()
-            || self.mars == Mars::AntiMars
+            | self.bgl.on
+            | self.chameleon_pursuit
+            | self.andernach
+            | (self.anticirce != AntiCirce::Off)
+            | self.ghost_chess
+            | self.bul.any()
+            | self.parrain
+            | self.neutral.any()
+            | (self.mars == Mars::AntiMars)
+            | (self.imitators.n > 0)
+            | self.back_home
     }
 
     /// The condition effects of the move `u` was returned for, while it is the last move made
@@ -2540,7 +2909,7 @@ impl Board {
         let mut neutral_reborn = None;
         if self.circe != Circe::Off {
             if let Some((cs, captured)) = undo.captured {
-                if captured.kind != walk::KING {
+                if captured.kind != walk::KING || self.circe_rex {
                     let cp = self.circe.reborn_piece(captured, p);
                     let neutral = self.neutral.any() && self.neutral.contains(sq(cs));
                     // A neutral piece is reborn as a piece of the side it was captured from
@@ -2632,13 +3001,23 @@ impl Board {
     }
 
     /// A "null move": the side to move passes (used for threats and series play).
+    ///
+    /// Circe Parrain: a capture waiting for its rebirth is lost, as in Popeye, whose null move
+    /// (`null_move_player_solve`) skips the move's Circe slices and whose next move finds no
+    /// capture in the ply before it (kept on the side stack for [`Board::unmake_null`]).
     pub fn make_null(&mut self) -> Option<(u8, u8)> {
+        if self.parrain {
+            self.ext_undo.push(Effects { parrain_before: self.parrain_pending.take(), ..Effects::default() });
+        }
         let ep = self.ep.take();
         self.side = !self.side;
         ep
     }
 
     pub fn unmake_null(&mut self, ep: Option<(u8, u8)>) {
+        if self.parrain {
+            self.parrain_pending = self.ext_undo.pop().expect("null move effects").parrain_before;
+        }
         self.side = !self.side;
         self.ep = ep;
     }
@@ -2715,6 +3094,7 @@ impl Board {
     pub fn conditions(&self) -> Conditions {
         Conditions {
             circe: self.circe,
+            circe_rex: self.circe_rex,
             paralysis: self.paralysis,
             breton: self.breton,
             bgl: self.bgl,
@@ -2731,12 +3111,16 @@ impl Board {
             parrain: self.parrain,
             mars: self.mars,
             singlebox: self.singlebox,
+            imitators: self.imitators,
+            no_iprom: self.no_iprom,
+            back_home: self.back_home,
         }
     }
 
     /// Plays by the conditions `c` from now on (problem set-up and twins; not during a solve).
     pub fn set_conditions(&mut self, c: &Conditions) {
         self.circe = c.circe;
+        self.circe_rex = c.circe_rex;
         self.paralysis = c.paralysis;
         self.breton = c.breton;
         self.bgl = c.bgl;
@@ -2754,6 +3138,9 @@ impl Board {
         self.parrain_pending = None;
         self.mars = c.mars;
         self.singlebox = c.singlebox;
+        self.imitators = c.imitators;
+        self.no_iprom = c.no_iprom;
+        self.back_home = c.back_home;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -2783,6 +3170,8 @@ pub struct CheckInfo {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Conditions {
     pub circe: Circe,
+    /// Circe RexInclusive (with `circe` Plain, Chameleon or Mirror).
+    pub circe_rex: bool,
     pub paralysis: Paralysis,
     pub breton: bool,
     pub bgl: Bgl,
@@ -2800,12 +3189,18 @@ pub struct Conditions {
     pub parrain: bool,
     pub mars: Mars,
     pub singlebox: bool,
+    /// Condition Imitator: the imitators' squares; `NoIProm`.
+    pub imitators: Imitators,
+    pub no_iprom: bool,
+    /// Condition BackHome.
+    pub back_home: bool,
 }
 
 impl Conditions {
     /// Orthodox chess.
     pub const NONE: Conditions = Conditions {
         circe: Circe::Off,
+        circe_rex: false,
         paralysis: Paralysis::Off,
         breton: false,
         bgl: Bgl::OFF,
@@ -2822,6 +3217,9 @@ impl Conditions {
         parrain: false,
         mars: Mars::Off,
         singlebox: false,
+        imitators: Imitators::NONE,
+        no_iprom: false,
+        back_home: false,
     };
 }
 
@@ -3102,6 +3500,15 @@ pub fn rebirth_square(p: Piece, s: u8) -> u8 {
         Walk::Bishop => home(2, 5),
         Walk::Knight => home(1, 6),
         _ => (56 - base) + file,
+    }
+}
+
+/// Greatest common divisor (`gcd(0, n) = n`).
+fn gcd(a: u8, b: u8) -> u8 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 

@@ -85,11 +85,13 @@ pub enum TwinChange {
 impl Conditions {
     /// Popeye's names, for twin headers (one condition a line in Popeye; here on one line).
     pub fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = [self.circe.name(), self.paralysis.name(), self.anticirce.name(), self.mars.name()]
-            .iter()
-            .filter(|n| !n.is_empty())
-            .map(|n| n.to_string())
-            .collect();
+        let rex = if self.circe_rex { "RexInclusive" } else { "" };
+        let mut v: Vec<String> =
+            [self.circe.name(), rex, self.paralysis.name(), self.anticirce.name(), self.mars.name()]
+                .iter()
+                .filter(|n| !n.is_empty())
+                .map(|n| n.to_string())
+                .collect();
         if self.breton {
             v.push("Breton".into());
         }
@@ -119,6 +121,16 @@ impl Conditions {
         }
         if self.singlebox {
             v.push("SingleBox Type1".into());
+        }
+        if self.imitators.n > 0 {
+            let squares: String = self.imitators.squares().iter().map(|&s| crate::board::square_name(s)).collect();
+            v.push(format!("Imitator {squares}"));
+        }
+        if self.no_iprom {
+            v.push("NoIProm".into());
+        }
+        if self.back_home {
+            v.push("BackHome".into());
         }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
@@ -928,9 +940,11 @@ impl Parser<'_> {
 /// `CirceClone` (= `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `Madrasi`, `Isardam` and their
 /// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiCirce` (plain, Calvet or Cheylan), `AntiSuperCirce`,
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
-/// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`. `None` for anything else (another condition, an option or parameter we do
-/// not implement such as `RexInclusive` or `TypeB`, a condition above with one it does not
-/// combine with), which makes the problem unsupported.
+/// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`,
+/// `Circe RexInclusive` (plain, Mirror, Chameleon), `Imitator <squares>` (`NoIProm`), `BackHome`.
+/// `None` for anything else (another condition, an option or parameter we do not implement such
+/// as `TypeB`, a condition above with one it does not combine with), which makes the problem
+/// unsupported.
 fn parse_conditions(words: &[String]) -> Option<Conditions> {
     let first = words.first().map(|w| w.to_ascii_lowercase());
     let none = Conditions::NONE;
@@ -1001,6 +1015,26 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             }
             return Some(Conditions { holes, ..none });
         }
+        // `Imitator <squares>` (several words allowed), optionally with `NoIProm`.
+        Some("imitator") | Some("noiprom") => {
+            let mut c = Conditions { ..none };
+            for w in words {
+                match w.to_ascii_lowercase().as_str() {
+                    "imitator" => {}
+                    "noiprom" => c.no_iprom = true,
+                    w => {
+                        for s in square_list(w)? {
+                            if c.imitators.squares().contains(&s) || !c.imitators.push(s) {
+                                return None;
+                            }
+                        }
+                    }
+                }
+            }
+            // NoIProm alone means nothing here.
+            return (c.imitators.n > 0).then_some(c);
+        }
+        Some("backhome") if words.len() == 1 => return Some(Conditions { back_home: true, ..none }),
         Some("whitemaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [true, false], ..none }),
         Some("blackmaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [false, true], ..none }),
         // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.
@@ -1023,8 +1057,12 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
     let mut circe = None;
     let mut variant = Circe::Plain;
     let mut paralysis = Paralysis::Off;
+    let mut rex = false;
     for w in words {
         match w.to_ascii_lowercase().as_str() {
+            // Kings are reborn too (Popeye's default for Circe is RexExclusive).
+            "rexinclusive" => rex = true,
+            "rexexclusive" if !rex => {}
             "madrasi" if paralysis == Paralysis::Off => paralysis = Paralysis::Madrasi,
             "isardam" if paralysis == Paralysis::Off => paralysis = Paralysis::Isardam,
             "circe" => circe = Some(()),
@@ -1046,7 +1084,12 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             _ => return None,
         }
     }
-    Some(Conditions { circe: circe.map_or(Circe::Off, |()| variant), paralysis, ..none })
+    // RexInclusive: with Circe (plain, Chameleon, Mirror) alone; with Clone (a king reborn
+    // with the capturer's walk), Madrasi or Isardam (kings paralysed) not supported.
+    if rex && (circe.is_none() || variant == Circe::Clone || paralysis != Paralysis::Off) {
+        return None;
+    }
+    Some(Conditions { circe: circe.map_or(Circe::Off, |()| variant), circe_rex: rex, paralysis, ..none })
 }
 
 /// A list of squares written together (`d4e5`), if the word is one.

@@ -259,11 +259,6 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         if board.chameleon_pursuit && (stip.play != Play::Help || stip.series || p.options.set_play) {
             return Err(SolveError::Unsupported("ChameleonPursuit outside help play without set play".into()));
         }
-        // Circe Parrain: a null move (threats, series, set play) would need Popeye's rule for the
-        // rebirth after it; help play only so far.
-        if board.parrain && (stip.play != Play::Help || stip.series || p.options.set_play) {
-            return Err(SolveError::Unsupported("Circe Parrain outside help play without set play".into()));
-        }
         // Locusts and orphans: with Circe (a locust's victim is reborn as any captured piece)
         // or alone; other conditions are not checked with them.
         let locust_orphan = (0b1111 << walk::LOCUST) | (1 << walk::ORPHAN);
@@ -292,6 +287,17 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         validate(&board, &p.options)?;
         if board.holes.any() {
             validate_holes(&board, p)?;
+        }
+        if board.imitators.n > 0 {
+            validate_imitators(&board, p)?;
+        }
+        if board.back_home {
+            // BackHome: alone (with other conditions or neutral pieces not checked).
+            let other = board::Conditions { back_home: false, ..board.conditions() };
+            if other != board::Conditions::NONE || board.neutral.any() || board.bul.any() {
+                return Err(SolveError::Unsupported("BackHome with other conditions or neutral pieces".into()));
+            }
+            board.init_back_home();
         }
         // Anti-Mars Circe: castling starts from the rebirth squares, so Popeye grants every
         // right (its flags are lost only by moves from and to the corners).
@@ -367,6 +373,40 @@ fn validate_holes(b: &Board, p: &Problem) -> Result<(), SolveError> {
         |c: &TwinChange| matches!(c, TwinChange::Rotate(_) | TwinChange::Mirror(_) | TwinChange::Shift(..));
     if p.twins.iter().any(|t| t.changes.iter().any(moves_board)) {
         return Err(SolveError::Unsupported("Hole with twins that rotate, mirror or shift the board".into()));
+    }
+    Ok(())
+}
+
+/// Condition Imitator: no piece on an imitator; alone (no other condition, no neutral pieces),
+/// with orthodox pieces and fairy leapers and riders only (whose imitation was checked against
+/// Popeye's `conditions/imitator.c`); no twins that move the board.
+fn validate_imitators(b: &Board, p: &Problem) -> Result<(), SolveError> {
+    let on = b.imitators.bitboard();
+    if let Some((s, _)) = b.pieces().find(|&(s, _)| on.contains(mysl_core::Square::from_index(s as u32))) {
+        return Err(SolveError::Invalid(format!("a piece stands on the imitator {}", square_name(s))));
+    }
+    let mut other = b.conditions();
+    other.imitators = board::Imitators::NONE;
+    other.no_iprom = false;
+    if other != board::Conditions::NONE || b.neutral.any() || b.bul.any() {
+        return Err(SolveError::Unsupported("Imitator with other conditions or neutral pieces".into()));
+    }
+    use walk::Walk::*;
+    if let Some((_, pc)) = b.pieces().find(|&(_, pc)| {
+        !matches!(
+            walk::KINDS[pc.kind as usize].walk,
+            King | Queen | Rook | Bishop | Knight | Pawn | Leaper(_) | Rider(_)
+        )
+    }) {
+        return Err(SolveError::Unsupported(format!(
+            "Imitator with the fairy piece {}",
+            walk::KINDS[pc.kind as usize].code
+        )));
+    }
+    let moves_board =
+        |c: &TwinChange| matches!(c, TwinChange::Rotate(_) | TwinChange::Mirror(_) | TwinChange::Shift(..));
+    if p.twins.iter().any(|t| t.changes.iter().any(moves_board)) {
+        return Err(SolveError::Unsupported("Imitator with twins that rotate, mirror or shift the board".into()));
     }
     Ok(())
 }

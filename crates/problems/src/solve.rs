@@ -1250,7 +1250,9 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
                 if neutral {
                     s.push('n');
                 }
-                s.push_str(KINDS[k as usize].code);
+                // Imitator: a promotion into an imitator, `e7-e8=I`.
+                let imitator = board.imitators.n > 0 && m.extra == crate::board::IMITATOR_PROMOTION;
+                s.push_str(if imitator { "I" } else { KINDS[k as usize].code });
             }
             if ep {
                 s.push_str(" ep.");
@@ -1315,6 +1317,11 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         // Breton removal: `[-bPb3]`.
         let c = if rp.color == Color::White { 'w' } else { 'b' };
         s.push_str(&format!("[-{c}{}{}]", KINDS[rp.kind as usize].code, square_name(r)));
+    }
+    if board.imitators.n > 0 {
+        // Imitator: where the imitators stand after the move, `[Ic4,f6]`.
+        let squares: Vec<String> = board.imitators.squares().iter().map(|&i| square_name(i)).collect();
+        s.push_str(&format!("[I{}]", squares.join(",")));
     }
     if board.bgl.on {
         s.push_str(&board.bgl.text());

@@ -643,6 +643,28 @@ fn random_playouts_restore_the_board_under_each_condition() {
         ("annan", Box::new(|b: &mut Board| b.annan = true)),
         ("circe parrain", Box::new(|b: &mut Board| b.parrain = true)),
         (
+            "back home",
+            Box::new(|b: &mut Board| {
+                b.back_home = true;
+                b.init_back_home();
+            }),
+        ),
+        (
+            "circe rex inclusive",
+            Box::new(|b: &mut Board| {
+                b.circe = mysl_problems::board::Circe::Plain;
+                b.circe_rex = true;
+            }),
+        ),
+        (
+            "imitator",
+            Box::new(|b: &mut Board| {
+                for s in ["d4", "e5"] {
+                    assert!(b.imitators.push(sq(s)));
+                }
+            }),
+        ),
+        (
             "hole",
             Box::new(|b: &mut Board| {
                 for s in ["d4", "e5", "b6", "g3"] {
@@ -1244,15 +1266,297 @@ fn parrain_is_parsed_and_solved() {
         assert!(p.conditions.parrain && p.unsupported.is_empty(), "{c}: {:?}", p.unsupported);
     }
     assert!(!cond("Circe Parrain Madrasi").unsupported.is_empty());
-    // Outside help play: not supported yet.
+    // Outside help play too (direct, self, series, set play).
     let p = parse_problems("BeginProblem\nstip #2\npieces white Ka1 black Kh8\ncondition Circe Parrain\nEndProblem\n")
         .remove(0)
         .expect("parsed");
-    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+    assert!(solve_problem(&p, &Limits::default()).is_ok());
     let t = "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ntwin condition Circe Parrain\nEndProblem\n";
     let p = parse_problems(t).remove(0).expect("parsed");
     let tw = mysl_problems::twin_positions(&p).expect("supported");
     assert_eq!(tw[1].0, "b) Circe Parrain");
+}
+
+#[test]
+fn parrain_null_move_loses_the_pending_capture() {
+    // Popeye's null move (threats, series, set play) skips the rebirth, and the move after it
+    // finds no capture in the ply before: the captured pawn is gone for good.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d5")]);
+    b.parrain = true;
+    let _ = play(&mut b, "d1", "d5");
+    let (key, pending) = (b.key(), b.parrain_pending);
+    assert!(pending.is_some());
+    let ep = b.make_null();
+    assert_eq!(b.parrain_pending, None);
+    assert_eq!(texts(&mut b, "h1", "g1"), ["Kh1-g1"]);
+    b.unmake_null(ep);
+    assert_eq!((b.key(), b.parrain_pending), (key, pending));
+    assert_eq!(texts(&mut b, "h8", "g8"), ["Kh8-g8[+bPc5]"]);
+}
+
+#[test]
+fn parrain_in_self_play_and_series() {
+    // s#1 White Kh1 Rg1 Bd1 Pa6 Pg2 Ph2, Black Ka8 Pa7 Se2. 1.Bd1*e2: Black's only move
+    // Ka8-b8 (b7 is the pawn's, a7 blocked) has the vector (+1,0) and brings the knight back on
+    // f2, mating Kh1 (g1, g2, h2 own pieces; nothing takes f2). Orthodox: no solution (the
+    // knight's own moves do not mate, Kb8 neither).
+    let text = "BeginProblem\nstip s#1\npieces white Kh1 Rg1 Bd1 Pa6 Pg2 Ph2 black Ka8 Pa7 Se2\n";
+    assert!(solve_lines(&format!("{text}EndProblem\n")).is_empty());
+    let lines = solve_lines(&format!("{text}condition Circe Parrain\nEndProblem\n"));
+    assert_eq!(lines, ["1...Ka8-b8[+bSf2] #", "1.Bd1*e2 !"]);
+    // ser-#3 from the same position: Black only passes, so a piece White takes is never
+    // reborn (no rebirth after a pass) and the series is the orthodox one.
+    let ser = "BeginProblem\nstip ser-#3\npieces white Kh1 Rg1 Bd1 Pa6 Pg2 Ph2 black Ka8 Pa7 Se2\n";
+    let orthodox = solve_lines(&format!("{ser}EndProblem\n"));
+    assert!(!orthodox.is_empty());
+    assert_eq!(solve_lines(&format!("{ser}condition Circe Parrain\nEndProblem\n")), orthodox);
+}
+
+// ------------------------------------------------------------------------ Circe RexInclusive
+
+#[test]
+fn circe_rex_inclusive_checks_only_with_the_rebirth_square_occupied() {
+    use mysl_problems::board::Circe;
+    // Rd8 attacks Kd4; e1 empty: no check, and Black may take the king, which is reborn on e1.
+    let mut b = board(&[(W, "K", "d4"), (B, "R", "d8"), (B, "K", "a8")]);
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert!(!b.in_check(W));
+    b.side = B;
+    assert_eq!(texts(&mut b, "d8", "d4"), ["Rd8*d4[+wKe1]"]);
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("d8") && m.to == sq("d4")).expect("Rd8*d4");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("e1")), Some(piece(W, "K")));
+    b.unmake(m, u);
+    assert_eq!((b.key(), b.piece_at(sq("d4"))), (key, Some(piece(W, "K"))));
+    let mut b = board(&[(W, "K", "d4"), (B, "R", "d8"), (B, "K", "a8"), (W, "P", "e1")]);
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert!(b.in_check(W), "e1 occupied: the capture would be final");
+    // The attacker on the rebirth square frees it by capturing: no check; a second attacker
+    // checks.
+    let mut b = board(&[(W, "K", "e4"), (B, "R", "e1"), (B, "K", "a8")]);
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert!(!b.in_check(W));
+    b.put(sq("h4"), piece(B, "R"));
+    assert!(b.in_check(W));
+    // A king captured on its rebirth square stays captured: check.
+    let mut b = board(&[(W, "K", "e1"), (B, "R", "e8"), (B, "K", "a8")]);
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert!(b.in_check(W));
+    // Mirror Circe: the white king goes to e8.
+    let mut b = board(&[(W, "K", "d4"), (B, "R", "d8"), (B, "K", "a8"), (W, "P", "e1")]);
+    b.circe = Circe::Mirror;
+    b.circe_rex = true;
+    assert!(!b.in_check(W));
+    // Kings may stand side by side when their rebirth squares are free.
+    let mut b = board(&[(W, "K", "d4"), (B, "K", "d5")]);
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert!(!b.in_check(W) && !b.in_check(B));
+    assert_eq!(texts(&mut b, "d4", "d5"), ["Kd4*d5[+bKe8]"]);
+    // Castling over f1 attacked by Rf8: with the king off e1 that attack is no check.
+    let mut b = board(&[(W, "K", "e1"), (W, "R", "h1"), (B, "R", "f8"), (B, "K", "a8")]);
+    b.castling = b.default_castling();
+    assert!(texts(&mut b, "e1", "g1").is_empty());
+    b.circe = Circe::Plain;
+    b.circe_rex = true;
+    assert_eq!(texts(&mut b, "e1", "g1"), ["0-0"]);
+    // The king on e1 attacked: in check there (its capture would be final), no castling.
+    b.put(sq("e8"), piece(B, "R"));
+    assert!(texts(&mut b, "e1", "g1").is_empty());
+}
+
+#[test]
+fn circe_rex_inclusive_is_parsed_and_solved() {
+    // #1 White Kc7 Ra1 Ba4, Black Ka8. Orthodox: every bishop move discovers mate (b3, c2,
+    // d1, b5, c6, d7, e8: a7 is the rook's, b7 and b8 the king's). RexInclusive: the rook's
+    // attack is a check only with e8 occupied (the black king would be reborn there), so only
+    // 1.Ba4-e8 # mates (the flights stay covered: every capture of the king would be final).
+    let text = "BeginProblem\nstip #1\npieces white Kc7 Ra1 Ba4 black Ka8\n";
+    assert_eq!(solve_lines(&format!("{text}EndProblem\n")).len(), 7);
+    let lines = solve_lines(&format!("{text}condition Circe RexInclusive\nEndProblem\n"));
+    assert_eq!(lines, ["1.Ba4-e8 # !"], "{lines:?}");
+    let cond = |c: &str| parse_problems(&format!("{text}condition {c}\nEndProblem\n")).remove(0).expect("parsed");
+    for c in ["Circe RexInclusive", "circe rexinclusive", "MirrorCirce RexInclusive", "Circe Chameleon RexInclusive"] {
+        let p = cond(c);
+        assert!(p.conditions.circe_rex && p.unsupported.is_empty(), "{c}: {:?}", p.unsupported);
+    }
+    assert!(!cond("Circe RexExclusive").conditions.circe_rex);
+    for c in ["RexInclusive", "CirceClone RexInclusive", "Madrasi RexInclusive", "Circe Madrasi RexInclusive"] {
+        assert!(!cond(c).unsupported.is_empty(), "{c}");
+    }
+}
+
+// ------------------------------------------------------------------------------- Imitator
+
+fn imitators(squares: &[&str]) -> mysl_problems::board::Imitators {
+    let mut ims = mysl_problems::board::Imitators::NONE;
+    for s in squares {
+        assert!(ims.push(sq(s)));
+    }
+    ims
+}
+
+#[test]
+fn imitators_follow_every_move_step_by_step() {
+    // The rook's three steps left take the imitator h8 to e8 (g8, f8, e8 empty).
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d5"), (B, "K", "a1")]);
+    b.imitators = imitators(&["h8"]);
+    assert_eq!(texts(&mut b, "d5", "a5"), ["Rd5-a5[Ie8] +"]);
+    // Up: the imitator would leave the board.
+    assert!(texts(&mut b, "d5", "d6").is_empty());
+    // A piece on a square the imitator passes stops the rider there: Rd5-b5 needs g8 and f8
+    // free, Rd5-a5 also e8.
+    b.put(sq("e8"), piece(B, "S"));
+    assert_eq!(texts(&mut b, "d5", "b5"), ["Rd5-b5[If8]"]);
+    assert!(texts(&mut b, "d5", "a5").is_empty());
+    // The imitators move with the mover, so they never meet it: the imitator b2 passes c2, the
+    // rook's arrival square, and the rook may land on b2, the imitator's square.
+    let mut b = board(&[(W, "K", "h8"), (W, "R", "a2"), (B, "K", "h6")]);
+    b.imitators = imitators(&["b2"]);
+    assert_eq!(texts(&mut b, "a2", "c2"), ["Ra2-c2[Id2]"]);
+    let mut b = board(&[(W, "K", "h8"), (W, "R", "c2"), (B, "K", "h6")]);
+    b.imitators = imitators(&["b2"]);
+    assert_eq!(texts(&mut b, "c2", "c1"), ["Rc2-c1[Ib1]"]);
+    assert_eq!(texts(&mut b, "c2", "b2"), ["Rc2-b2[Ia2]"]);
+    assert!(texts(&mut b, "c2", "a2").is_empty(), "b2 -> a2 -> off the board");
+    // Pawns: the double step is two steps, the imitator must make both.
+    let mut b = board(&[(W, "K", "h1"), (W, "P", "e2"), (B, "K", "h8")]);
+    b.imitators = imitators(&["c4"]);
+    assert_eq!(texts(&mut b, "e2", "e4"), ["e2-e4[Ic6]"]);
+    b.put(sq("c6"), piece(B, "P"));
+    assert!(texts(&mut b, "e2", "e4").is_empty());
+    assert_eq!(texts(&mut b, "e2", "e3"), ["e2-e3[Ic5]"]);
+    // A nightrider's steps are knight leaps: Nb1-d2-f3 takes the imitator a5 over c6 to e7.
+    let mut b = board(&[(W, "K", "h1"), (W, "N", "b1"), (B, "K", "h8")]);
+    b.imitators = imitators(&["a5"]);
+    assert_eq!(texts(&mut b, "b1", "f3"), ["Nb1-f3[Ie7]"]);
+    b.put(sq("c6"), piece(B, "P"));
+    assert!(texts(&mut b, "b1", "f3").is_empty());
+    assert!(texts(&mut b, "b1", "d2").is_empty());
+}
+
+#[test]
+fn imitator_promotions_and_castling() {
+    // A promotion may also turn the pawn into an imitator (unless NoIProm), added last.
+    let mut b = board(&[(W, "K", "a1"), (W, "P", "e7"), (B, "K", "a8")]);
+    b.imitators = imitators(&["c4"]);
+    b.promotion_fairies = 0;
+    assert_eq!(
+        texts(&mut b, "e7", "e8"),
+        ["e7-e8=B[Ic5]", "e7-e8=I[Ic5,e8]", "e7-e8=Q[Ic5]", "e7-e8=R[Ic5]", "e7-e8=S[Ic5]"]
+    );
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.extra == mysl_problems::board::IMITATOR_PROMOTION).expect("=I");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("e8")), None);
+    assert_eq!(b.imitators.squares(), [sq("c5"), sq("e8")]);
+    b.unmake(m, u);
+    assert_eq!((b.key(), b.piece_at(sq("e7")), b.imitators.squares()), (key, Some(piece(W, "P")), &[sq("c4")][..]));
+    b.no_iprom = true;
+    assert_eq!(texts(&mut b, "e7", "e8").len(), 4);
+    // Castling: king side, the imitator steps one and two squares right (f3 -> g3, h3) and
+    // comes back (king +2, rook -2); from g3 it would leave the board.
+    let mut b = board(&[(W, "K", "e1"), (W, "R", "h1"), (W, "R", "a1"), (B, "K", "e8")]);
+    b.castling = b.default_castling();
+    b.imitators = imitators(&["f3"]);
+    assert_eq!(texts(&mut b, "e1", "g1"), ["0-0[If3]"]);
+    b.imitators = imitators(&["g3"]);
+    assert!(texts(&mut b, "e1", "g1").is_empty());
+    // Queen side: two steps left (b3, a3), then with the king on c1 back over b3, c3, d3; the
+    // imitator ends one square right (king -2, rook +3).
+    b.imitators = imitators(&["c3"]);
+    assert_eq!(texts(&mut b, "e1", "c1"), ["0-0-0[Id3]"]);
+    b.imitators = imitators(&["b3"]);
+    assert!(texts(&mut b, "e1", "c1").is_empty());
+    // c2 -> b2, a2 (the king's way), then with the king on c1 b2, c2, d2 (the rook's way): d2
+    // must be empty too.
+    b.imitators = imitators(&["c2"]);
+    assert_eq!(texts(&mut b, "e1", "c1"), ["0-0-0[Id2]"]);
+    b.put(sq("d2"), piece(W, "P"));
+    assert!(texts(&mut b, "e1", "c1").is_empty());
+}
+
+#[test]
+fn imitator_checks_need_the_imitators_to_follow() {
+    // Ra5 attacks Ka1 down the file; the imitator e8 can follow (e7..e4 empty), e2 cannot
+    // (e1, then off the board).
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a5"), (B, "K", "a1")]);
+    b.imitators = imitators(&["e8"]);
+    assert!(b.in_check(B));
+    b.imitators = imitators(&["e2"]);
+    assert!(!b.in_check(B));
+    b.imitators = imitators(&["e8"]);
+    b.put(sq("e6"), piece(W, "P"));
+    assert!(!b.in_check(B), "e6 blocks the imitator's way");
+}
+
+#[test]
+fn imitator_is_parsed_and_solved() {
+    // #1 White Kh1 Sd2 Rd5, Black Ka1, Imitator h8. 1.Rd5-a5 (the imitator to e8) checks down
+    // the a-file (the imitator can go e7..e4); Ka1-a2 and Ka1-b2 would take the imitator off
+    // the board (up), Ka1-b1 is covered by the knight (its capture d2-b1 takes the imitator
+    // to c7). Orthodox: no mate (Kb2 escapes). 1.Rd5-d1+ lets Ka2 go (h4 -> h5 is free).
+    let text = "BeginProblem\nstip #1\npieces white Kh1 Sd2 Rd5 black Ka1\n";
+    assert!(solve_lines(&format!("{text}EndProblem\n")).is_empty());
+    assert_eq!(solve_lines(&format!("{text}condition Imitator h8\nEndProblem\n")), ["1.Rd5-a5[Ie8] # !"]);
+    // #1 White Kc2 Rd5, Black Ka1: orthodox 1.Rd5-a5 #; with an imitator on h2 the rook's
+    // attack from a5 is no check (the imitator, then on e2, cannot go four squares down).
+    let text = "BeginProblem\nstip #1\npieces white Kc2 Rd5 black Ka1\n";
+    assert_eq!(solve_lines(&format!("{text}EndProblem\n")), ["1.Rd5-a5 # !"]);
+    assert!(solve_lines(&format!("{text}condition Imitator h2\nEndProblem\n")).is_empty());
+    let cond = |c: &str| parse_problems(&format!("{text}condition {c}\nEndProblem\n")).remove(0).expect("parsed");
+    let p = cond("Imitator c4e5 b2");
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    assert_eq!(p.conditions.imitators.squares(), [sq("c4"), sq("e5"), sq("b2")]);
+    assert!(!p.conditions.no_iprom);
+    assert!(cond("imitator c4 NoIProm").conditions.no_iprom);
+    for c in ["Imitator", "Imitator c4 Circe", "Imitator c4c4", "NoIProm"] {
+        assert!(!cond(c).unsupported.is_empty(), "{c}");
+    }
+    // Other pieces and conditions are refused, a piece on an imitator is an error.
+    let solve = |t: &str| solve_problem(&parse_problems(t).remove(0).expect("parsed"), &Limits::default());
+    let t = "BeginProblem\nstip #1\npieces white Kc2 Gd5 black Ka1\ncondition Imitator h2\nEndProblem\n";
+    assert!(matches!(solve(t), Err(SolveError::Unsupported(m)) if m.contains("Imitator")));
+    let t = "BeginProblem\nstip #1\npieces white Kc2 Rd5 black Ka1\ncondition Imitator d5\nEndProblem\n";
+    assert!(matches!(solve(t), Err(SolveError::Invalid(_))));
+}
+
+// ------------------------------------------------------------------------------- BackHome
+
+#[test]
+fn back_home_moves_are_forced_and_only_they_check() {
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a1"), (B, "K", "e6")]);
+    b.back_home = true;
+    b.init_back_home();
+    let key = b.key();
+    let _ = play(&mut b, "a1", "a5");
+    // Black may step into the rook's line: White has a legal move back home (Ra5-a1), so only
+    // a capture back home would check. (Orthodox: e5 is attacked.)
+    assert_eq!(texts(&mut b, "e6", "e5"), ["Ke6-e5"]);
+    let _ = play(&mut b, "e6", "e5");
+    // White must play its move back home; no other move of the rook or the king.
+    let all: Vec<String> = b.legal_moves().into_iter().map(|m| move_text(&mut b, Goal::Mate, m, true)).collect();
+    assert_eq!(all, ["Ra5-a1"]);
+    // Black in turn must take its king back home to e6, then White is free again.
+    let _ = play(&mut b, "a5", "a1");
+    let all: Vec<String> = b.legal_moves().into_iter().map(|m| move_text(&mut b, Goal::Mate, m, true)).collect();
+    assert_eq!(all, ["Ke5-e6"]);
+    let _ = play(&mut b, "e5", "e6");
+    assert!(b.legal_moves().len() > 2);
+    // Back in the diagram position, with every piece home: the same key.
+    assert_eq!(b.key(), key);
+    // Parsed alone; with other conditions not supported.
+    let t = "BeginProblem\nstip #1\npieces white Kc2 Rd5 black Ka1\ncondition BackHome\nEndProblem\n";
+    let p = parse_problems(t).remove(0).expect("parsed");
+    assert!(p.conditions.back_home && p.unsupported.is_empty());
+    assert!(solve_problem(&p, &Limits::default()).is_ok());
+    let t = "BeginProblem\nstip #1\npieces white Kc2 Rd5 black Ka1\ncondition BackHome Circe\nEndProblem\n";
+    assert!(!parse_problems(t).remove(0).expect("parsed").unsupported.is_empty());
 }
 
 // ------------------------------------------------------------------------ (Anti)Mars Circe
