@@ -4,8 +4,9 @@
 //! Every search is exhaustive. Pruning: a hash table of proven results (positions keyed by
 //! Zobrist key and the number of moves left; bounded, a full bucket drops its shallowest entry,
 //! which costs time, never solutions), and in help play ending in mate the check-reach bound
-//! ([`check_reachable`]) and check-only generation at the last half move. Each rule is sound:
-//! docs/problems.md, "Pruning".
+//! ([`check_reachable`]) and check-only generation at the last half move; in self play the
+//! last layer refuted by the first legal checkless defence and the s#1 free-defence bound
+//! ([`Searcher::free_defences`]). Each rule is sound: docs/problems.md, "Pruning".
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -1106,6 +1107,7 @@ impl Searcher {
     ///   defender on m.to attacks nothing): if that line avoided s and t, it was open after m
     ///   alone and m would leave its own king in check (m is legal); if it passes s or t it is
     ///   the line through the attacker's king and s or t, which m does not touch.
+    ///
     /// If the attacker is in check now the null-move view is meaningless: no free moves.
     fn free_defences(&mut self, out: &mut [Bitboard; FREE_MAX]) -> usize {
         let us = self.board.side;
