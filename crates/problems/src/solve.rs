@@ -4,19 +4,21 @@
 //! Every search is exhaustive. Pruning: a hash table of proven results (positions keyed by
 //! Zobrist key and the number of moves left; bounded, a full bucket drops its shallowest entry,
 //! which costs time, never solutions), and in help play ending in mate the check-reach bound
-//! ([`check_reachable`]) and check-only generation at the last half move. Each rule is sound:
-//! docs/problems.md, "Pruning".
+//! ([`check_reachable`]) and check-only generation at the last half move; in self play the
+//! last layer refuted by the first legal checkless defence and the s#1 free-defence bound
+//! ([`Searcher::free_defences`]). Each rule is sound: docs/problems.md, "Pruning".
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use mysl_core::Color;
+use mysl_core::attacks;
+use mysl_core::{Bitboard, Color};
 
 use crate::board::{square_name, Board, Move, Special};
 use crate::input::Options;
 use crate::stipulation::{Goal, Parry, Play, Stipulation};
-use crate::walk::{self, KINDS};
+use crate::walk::{self, Walk, KINDS};
 
 /// Limits and controls for one solve.
 #[derive(Clone, Debug)]
@@ -56,9 +58,11 @@ const BUCKET: usize = 4;
 /// replaces the entry of the same key, else an empty one, else the one with the smallest depth
 /// (the cheapest to recompute): time, never solutions.
 struct SharedHash {
-    /// Entry i is `entries[2i]` (`key ^ data`) and `entries[2i + 1]` (`data`).
+    /// Entry i is `entries[offset + 2i]` (`key ^ data`) and `entries[offset + 2i + 1]` (`data`).
     entries: Vec<AtomicU64>,
     mask: usize,
+    /// Words before the first bucket (the buckets start on a cache line).
+    offset: usize,
 }
 
 // `AtomicU64` has the size and alignment of `u64` where it exists; the table relies on it.
@@ -72,17 +76,20 @@ impl SharedHash {
         // Zeroed memory from the allocator (`vec![0; n]`): pages are only touched when used, so
         // a large table costs nothing for a small problem (a table built entry by entry was
         // written in full for every twin).
-        let zeroed = std::mem::ManuallyDrop::new(vec![0u64; buckets * BUCKET * 2]);
+        // Eight words more, so that the buckets can start on a 64-byte boundary (one cache line
+        // each: the allocator's pointer is only 16-byte aligned).
+        let zeroed = std::mem::ManuallyDrop::new(vec![0u64; buckets * BUCKET * 2 + 8]);
         let (ptr, len, cap) = (zeroed.as_ptr() as *mut AtomicU64, zeroed.len(), zeroed.capacity());
         // SAFETY: AtomicU64 has the same size and alignment as u64 (asserted above) and 0 is a
         // valid value; the allocation is handed over whole (pointer, length, capacity).
         let entries = unsafe { Vec::from_raw_parts(ptr, len, cap) };
-        SharedHash { entries, mask: buckets - 1 }
+        let offset = (64 - entries.as_ptr() as usize % 64) % 64 / 8;
+        SharedHash { entries, mask: buckets - 1, offset }
     }
 
     #[inline]
     fn bucket(&self, key: u64) -> &[[AtomicU64; 2]] {
-        let b = (key as usize & self.mask) * BUCKET * 2;
+        let b = self.offset + (key as usize & self.mask) * BUCKET * 2;
         let slice = &self.entries[b..b + BUCKET * 2];
         let (pairs, _) = slice.as_chunks::<2>();
         pairs
@@ -97,6 +104,21 @@ impl SharedHash {
             }
         }
         None
+    }
+
+    /// Starts loading the bucket of `key` into the cache: called right after a move is made, so
+    /// that the child's probe, after its cheaper tests, finds it there (the probes are otherwise
+    /// the help search's main memory stall). A hint only: it changes no result.
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint; the pointer is to a live element of `entries`.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(self.bucket(key).as_ptr() as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[inline]
@@ -148,6 +170,10 @@ struct Searcher {
     /// ([`crate::intelligent::applicable`], checked once: no move changes it).
     intel: bool,
     intel_scratch: crate::intelligent::Scratch,
+    /// Self play ending in mate on a plain orthodox board (no condition, no neutral or
+    /// attributed piece; fairy pieces are tested per node): the s#1 free-defence bound applies
+    /// ([`Searcher::free_defences`]).
+    self_free: bool,
 }
 
 /// Moves `m` to the front of `moves` if it is there (search order only; output order is unaffected).
@@ -165,6 +191,9 @@ fn salt(n: u32, tag: u64) -> u64 {
     z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z ^ (z >> 29)
 }
+
+/// Free defences kept per s#1 node ([`Searcher::free_defences`]).
+const FREE_MAX: usize = 6;
 
 /// Help nodes with at least this many half moves left take the intelligent mode's bound.
 const INTEL_MIN_PLIES: u32 = 2;
@@ -339,6 +368,10 @@ impl Searcher {
             && stip.goal == Goal::Mate
             && stip.parry == Parry::None
             && crate::intelligent::applicable(&board);
+        let self_free = stip.play == Play::SelfPlay
+            && stip.goal == Goal::Mate
+            && board.conditions() == crate::board::Conditions::NONE
+            && !(board.neutral.any() || board.bul.any() || board.uncapturable.any());
         Searcher {
             board,
             stip,
@@ -362,6 +395,7 @@ impl Searcher {
             bufs: Vec::new(),
             intel,
             intel_scratch: crate::intelligent::Scratch::default(),
+            self_free,
         }
     }
 
@@ -517,8 +551,10 @@ impl Searcher {
         let us = self.board.side;
         let test = self.board.needs_legality_test();
         let mut found = false;
+        let child_salt = salt(plies - 1, 1);
         for &m in &moves {
             let u = self.board.make(m);
+            self.hash.prefetch(self.board.key() ^ child_salt);
             if Board::must_test(test, m) && self.board.in_check(us) {
                 self.board.unmake(m, u);
                 continue;
@@ -853,6 +889,15 @@ impl Searcher {
 
     /// Defender to move, `k` attacker moves left: does the attacker win against every defence?
     fn defender_loses(&mut self, k: u32) -> bool {
+        if k == 0 && self.stip.play == Play::SelfPlay {
+            // The last layer of a self-play problem: computed, never hashed (a probe of the large
+            // table is a cache miss that costs more than the test, which mostly stops at the
+            // first defence).
+            if self.tick() {
+                return false;
+            }
+            return self.all_replies_reach_goal();
+        }
         let key = self.board.key() ^ salt(k, 3);
         if let Some(v) = self.hash_get(key) {
             return v;
@@ -873,8 +918,12 @@ impl Searcher {
         let us = self.board.side;
         let mut res = true;
         let mut legal = 0;
+        let child_salt = salt(k, 4);
         for d in ds {
             let u = self.board.make(d);
+            if k > 0 {
+                self.hash.prefetch(self.board.key() ^ child_salt);
+            }
             if self.board.in_check(us) {
                 self.board.unmake(d, u);
                 continue;
@@ -892,6 +941,73 @@ impl Searcher {
             res = false;
         }
         self.hash_put(key, res, k);
+        res
+    }
+
+    /// Self play, defender to move, no attacker move left: does every legal defence reach the
+    /// goal (and is there one)? The same answer as the general loop of
+    /// [`Searcher::defender_loses`] with `k == 0` (`after_defence(0)` is "the goal is reached").
+    ///
+    /// For mate, the defences that cannot give check ([`Board::could_check_with`] false: a
+    /// superset test of checking moves, the one the help search's last move relies on) come
+    /// first and need only their legality tested: a legal defence that gives no check mates no
+    /// king, so it refutes at once. This order changes nothing but the time (the answer is an
+    /// "every defence" test). The moves that may check are then played out in full.
+    fn all_replies_reach_goal(&mut self) -> bool {
+        let us = self.board.side;
+        let mut moves = self.take_buf(0);
+        self.board.pseudo_moves(&mut moves);
+        let test = self.board.needs_legality_test();
+        let ci = if self.stip.goal == Goal::Mate && !self.board.restricts_moves() && !self.board.neutral.any() {
+            self.board.king_square(!us).map(|k| self.board.check_info(k))
+        } else {
+            None
+        };
+        let mut res = None;
+        if let Some(ci) = &ci {
+            for &m in &moves {
+                if self.board.could_check_with(ci, m) {
+                    continue;
+                }
+                if !Board::must_test(test, m) {
+                    res = Some(false);
+                    break;
+                }
+                let u = self.board.make(m);
+                let legal = !self.board.in_check(us);
+                self.board.unmake(m, u);
+                if legal {
+                    res = Some(false);
+                    break;
+                }
+            }
+        }
+        let res = match res {
+            Some(r) => r,
+            None => {
+                let mut legal = 0;
+                let mut all = true;
+                for &m in &moves {
+                    if ci.as_ref().is_some_and(|ci| !self.board.could_check_with(ci, m)) {
+                        continue; // illegal (the pass above)
+                    }
+                    let u = self.board.make(m);
+                    if self.board.in_check(us) {
+                        self.board.unmake(m, u);
+                        continue;
+                    }
+                    legal += 1;
+                    let g = self.goal_reached();
+                    self.board.unmake(m, u);
+                    if !g {
+                        all = false;
+                        break;
+                    }
+                }
+                all && legal > 0
+            }
+        };
+        self.bufs[0] = moves;
         res
     }
 
@@ -930,13 +1046,26 @@ impl Searcher {
             }
         }
         front(&mut moves, self.win_killer[(n as usize).min(63)]);
+        // s#1: the defender's free moves, and the attacker moves that cannot stop them.
+        let mut free = [Bitboard(0); FREE_MAX];
+        let nfree = if n == 1 && self.self_free { self.free_defences(&mut free) } else { 0 };
+        let their_king_info =
+            if nfree > 0 { self.board.king_square(!self.board.side).map(|k| self.board.check_info(k)) } else { None };
         let mate_in_1 = n == 1 && self.stip.play == Play::Direct && self.stip.goal == Goal::Mate;
         let enemy_king = self.board.king_square(!self.board.side);
         for m in moves {
             if mate_in_1 && enemy_king.is_some_and(|k| !self.board.could_check(m, k)) {
                 continue;
             }
+            if let Some(ci) = &their_king_info {
+                if self.misses_a_free_defence(m, ci, &free[..nfree]) {
+                    continue;
+                }
+            }
             let u = self.board.make(m);
+            if n > 1 || self.stip.play != Play::SelfPlay {
+                self.hash.prefetch(self.board.key() ^ salt(n - 1, 3));
+            }
             if self.board.in_check(!self.board.side) {
                 self.board.unmake(m, u);
                 continue;
@@ -951,6 +1080,103 @@ impl Searcher {
         }
         self.hash_put(key, res, n);
         res
+    }
+
+    /// s#1 (self play, mate, plain orthodox board: [`Searcher::self_free`]), attacker to move:
+    /// the defender's "free" moves, seen as if it were to move now (a null move): legal, giving
+    /// no check, not by its king, not en passant or castling, a promotion only to an orthodox
+    /// piece. For each (at most [`FREE_MAX`]) the mask of squares an attacker move must touch
+    /// (leave or land on) to take that move away or make it a check, in `out`; returns how many.
+    ///
+    /// Why the mask is enough. Let d go from s to t, and let the attacker's move m be a legal move
+    /// that is no check, not by the king, not castling or en passant, not a promotion to a fairy
+    /// piece, with neither end in the mask. After m the defender can still play d, d is legal
+    /// and gives no check, so it mates nothing and m does not win (s#1: every defence must mate):
+    /// * d is still pseudo-legal: its piece is still on s (m does not land on s), its path and,
+    ///   for a pawn push, t are still empty (m lands on none of them), a pawn capture still has
+    ///   its victim (m does not leave t).
+    /// * d leaves its king unattacked. Before m it did (d was legal); the occupancy after m and
+    ///   d differs from that after d alone only on m's two squares. A new attack on the king
+    ///   must run through a square m changed: a line opened by m.from that did not pass s would
+    ///   have been open after m alone (t only blocks), so m would give check; a line through s
+    ///   is the line through the defender's king and s, which m does not touch. The piece on
+    ///   m.to attacking the king directly would be a check by m, unless s was in between (same
+    ///   line). Knights and pawns do not care about occupancy.
+    /// * d gives no check. The attacker's king did not move. An attack on it after m and d
+    ///   that was not there after d alone runs through m.from (m.to only blocks, and a captured
+    ///   defender on m.to attacks nothing): if that line avoided s and t, it was open after m
+    ///   alone and m would leave its own king in check (m is legal); if it passes s or t it is
+    ///   the line through the attacker's king and s or t, which m does not touch.
+    ///
+    /// If the attacker is in check now the null-move view is meaningless: no free moves.
+    fn free_defences(&mut self, out: &mut [Bitboard; FREE_MAX]) -> usize {
+        let us = self.board.side;
+        if self.board.has_fairy(Color::White) || self.board.has_fairy(Color::Black) || self.board.in_check(us) {
+            return 0;
+        }
+        let (Some(ak), Some(dk)) = (self.board.king_square(us), self.board.king_square(!us)) else {
+            return 0;
+        };
+        let sqr = |i: u8| mysl_core::Square::from_index(i as u32);
+        let (ak, dk) = (sqr(ak), sqr(dk));
+        let ep = self.board.make_null();
+        let mut moves = self.take_buf(0);
+        self.board.pseudo_moves(&mut moves);
+        let mut n = 0;
+        for &d in &moves {
+            let orthodox = match d.special {
+                Special::None | Special::Double => true,
+                Special::Promote(k) => {
+                    matches!(KINDS[k as usize].walk, Walk::Queen | Walk::Rook | Walk::Bishop | Walk::Knight)
+                }
+                _ => false,
+            };
+            if !orthodox || self.board.piece_at(d.from).is_none_or(|p| p.kind == walk::KING) {
+                continue;
+            }
+            let u = self.board.make(d);
+            let free = !self.board.in_check(!us) && !self.board.in_check(us);
+            self.board.unmake(d, u);
+            if free {
+                let (f, t) = (sqr(d.from), sqr(d.to));
+                out[n] = Bitboard::from_square(f)
+                    | Bitboard::from_square(t)
+                    | attacks::between(f, t)
+                    | attacks::line(dk, f)
+                    | attacks::line(ak, f)
+                    | attacks::line(ak, t);
+                n += 1;
+                if n == FREE_MAX {
+                    break;
+                }
+            }
+        }
+        self.bufs[0] = moves;
+        self.board.unmake_null(ep);
+        n
+    }
+
+    /// Does attacker move `m` leave one of the free defences `free` ([`Searcher::free_defences`])
+    /// untouched, while it is certainly no check (`ci`: the defender's king) and of the plain
+    /// kind the proof there needs? Then `m` does not win s#1.
+    #[inline]
+    fn misses_a_free_defence(&self, m: Move, ci: &crate::board::CheckInfo, free: &[Bitboard]) -> bool {
+        let plain = match m.special {
+            Special::None | Special::Double => true,
+            Special::Promote(k) => {
+                matches!(KINDS[k as usize].walk, Walk::Queen | Walk::Rook | Walk::Bishop | Walk::Knight)
+            }
+            _ => false,
+        };
+        if !plain
+            || self.board.piece_at(m.from).is_none_or(|p| p.kind == walk::KING)
+            || self.board.could_check_with(ci, m)
+        {
+            return false;
+        }
+        let touched = Bitboard::from_square(mysl_core::Square::from_index(m.from as u32))
+            | Bitboard::from_square(mysl_core::Square::from_index(m.to as u32));
+        free.iter().any(|&mask| (mask & touched).is_empty())
     }
 
     /// Smallest k in 1..=max with `wins(k)` (attacker to move).
@@ -1653,5 +1879,82 @@ mod tests {
             }
         }
         assert!(pruned > 50, "the bound should prune some of these positions ({pruned})");
+    }
+
+    /// The s#1 free-defence bound ([`Searcher::free_defences`]) never changes an answer: random
+    /// positions, s#1 and s#2, `wins` with the bound against `wins` without it.
+    #[test]
+    fn free_defence_bound_is_sound() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let limits = Limits { hash_entries: 1 << 12, threads: 1, ..Limits::default() };
+        let (mut tried, mut wins, mut skipped_before) = (0, 0, 0u64);
+        // Release test runs take more positions (most are lost: about one in 500 s#1 is won).
+        let positions = if cfg!(debug_assertions) { 5000 } else { 20000 };
+        while tried < positions {
+            let mut b = Board::empty();
+            let white =
+                [walk::KING, walk::QUEEN, walk::ROOK, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::PAWN, walk::PAWN];
+            let black = [walk::KING, walk::QUEEN, walk::KNIGHT, walk::PAWN, walk::ROOK, walk::PAWN];
+            let nw = 4 + rnd(5) as usize;
+            let nb = 2 + rnd(5) as usize;
+            // Kings close together, so that mates are within reach.
+            let wk = rnd(64) as u8;
+            let mut ok = true;
+            for (i, &k) in white.iter().take(nw).chain(black.iter().take(nb)).enumerate() {
+                let color = if i < nw { Color::White } else { Color::Black };
+                let s = if i == nw {
+                    let (f, r) = ((wk % 8) as i64 + rnd(5) as i64 - 2, (wk / 8) as i64 + rnd(5) as i64 - 2);
+                    if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                        ok = false;
+                        break;
+                    }
+                    (r * 8 + f) as u8
+                } else if i == 0 {
+                    wk
+                } else {
+                    rnd(64) as u8
+                };
+                if b.piece_at(s).is_some() || (k == walk::PAWN && !(8..56).contains(&s)) {
+                    ok = false;
+                    break;
+                }
+                b.put(s, Piece { color, kind: k });
+            }
+            if !ok {
+                continue;
+            }
+            b.side = Color::White;
+            if b.in_check(Color::Black) {
+                continue;
+            }
+            tried += 1;
+            for n in 1..=(1 + (tried % 10 == 0) as u32) {
+                let stip = Stipulation {
+                    play: Play::SelfPlay,
+                    series: false,
+                    goal: Goal::Mate,
+                    moves: n,
+                    half: false,
+                    parry: Parry::None,
+                };
+                let mut with = Searcher::new(b.clone(), stip, Options::default(), &limits);
+                assert!(with.self_free);
+                let mut without = Searcher::new(b.clone(), stip, Options::default(), &limits);
+                without.self_free = false;
+                let (x, y) = (with.wins(n), without.wins(n));
+                assert_eq!(x, y, "s#{n}: {b:?}");
+                wins += x as u32;
+                skipped_before += without.nodes.saturating_sub(with.nodes);
+            }
+        }
+        eprintln!("free-defence test: {wins} won, {skipped_before} nodes saved");
+        assert!(wins > 5, "some positions should be won ({wins})");
+        assert!(skipped_before > 0, "the bound should save some nodes");
     }
 }
