@@ -174,6 +174,8 @@ struct Searcher {
     /// attributed piece; fairy pieces are tested per node): the s#1 free-defence bound applies
     /// ([`Searcher::free_defences`]).
     self_free: bool,
+    /// Help mate: prune with [`flights_coverable`] (off only to test the bound).
+    help_flights: bool,
 }
 
 /// Moves `m` to the front of `moves` if it is there (search order only; output order is unaffected).
@@ -210,6 +212,8 @@ struct ReachTables {
     /// `[colour][from][king][b]`: the same for a pawn that does not promote (one move a rank, at
     /// most one file a move, a double step from its second rank counted); 255: never.
     pawn: Vec<u8>,
+    /// `[kind N B R Q][from][to]`: fewest moves from `from` to `to` on an empty board; 255: never.
+    moves: Vec<u8>,
 }
 
 const NEVER: u8 = 255;
@@ -264,6 +268,14 @@ fn reach_tables() -> &'static ReachTables {
         };
         let mut piece = vec![NEVER; 4 * 64 * 64 * 8];
         let mut pawn = vec![NEVER; 2 * 64 * 64 * 8];
+        let mut moves = vec![NEVER; 4 * 64 * 64];
+        for kind in 0..4 {
+            for from in 0..64 {
+                for to in 0..64 {
+                    moves[(kind * 64 + from) * 64 + to] = dist(kind, from, to);
+                }
+            }
+        }
         for from in 0..64 {
             for k in 0..64 {
                 let mut to_k = [NEVER; 5];
@@ -309,7 +321,7 @@ fn reach_tables() -> &'static ReachTables {
                 }
             }
         }
-        ReachTables { piece, pawn }
+        ReachTables { piece, pawn, moves }
     })
 }
 
@@ -345,6 +357,141 @@ fn check_reachable(board: &Board, mating: Color, w: u32, b: u32) -> bool {
         let rank = if c == 0 { s / 8 } else { 7 - s / 8 } as u32;
         let promote = (7u32.saturating_sub(rank)).saturating_sub((rank == 1) as u32);
         if promote <= w || t.pawn[reach_index(c, s, king as usize, b)] <= w8 {
+            return true;
+        }
+    }
+    false
+}
+
+/// A second sound bound for help play ending in mate, about the mated king's flights. In the
+/// mate position every on-board square next to the mated king is either occupied by one of its
+/// own pieces or attacked by a piece of `mating` (else the king steps or captures there: a
+/// piece of `mating` standing there unprotected is captured, and protected means attacked).
+/// Bound: the mated king ends on a square `kf` within king distance `b` of its square now (it
+/// makes at most `b` moves; castling rights: no bound). A flight `f` of `kf` counts as coverable
+/// if some single piece of `mating` can attack `f` within `w` moves (empty-board move counts: a
+/// king within distance `w + 1`, the [`ReachTables`] entries with `b = 0`, a pawn that can
+/// promote within `w` moves always). Every other flight needs its own piece of the mated side
+/// standing on it at the end: distinct pieces, each at least its empty-board move count away
+/// (a pawn: one rank a move, at most one file a move, one double step; once it can promote,
+/// at least the moves to promote), so those moves sum to at least the sum over such flights
+/// of the cheapest piece's count. The king's own moves (at least its king distance to `kf`)
+/// are other moves of the same side, so when `dist(king, kf) + sum > b` for every `kf`, no
+/// line of `w` mating and `b` mated moves ends in mate. Orthodox pieces on both sides and no
+/// condition only: otherwise always `true`.
+fn flights_coverable(board: &Board, mating: Color, w: u32, b: u32) -> bool {
+    use crate::board::{CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
+    if board.circe != crate::board::Circe::Off
+        || board.conditions() != crate::board::Conditions::NONE
+        || board.neutral.any()
+        || board.bul.any()
+        || board.uncapturable.any()
+        || board.attack_conditions()
+        || board.has_fairy(mating)
+        || board.has_fairy(!mating)
+        || w >= 8
+        || b >= 8
+    {
+        return true;
+    }
+    let mated = !mating;
+    let Some(king) = board.king_square(mated) else { return true };
+    let castle = if mating == Color::White { CASTLE_BK | CASTLE_BQ } else { CASTLE_WK | CASTLE_WQ };
+    if board.castling & castle != 0 {
+        return true;
+    }
+    let king = king as usize;
+    let bu = b as usize;
+    let t = reach_tables();
+    let w8 = w as u8;
+    let mk = board.king_square(mating).map(|s| s as usize);
+    let (cm, cd) = (mating.index(), mated.index());
+    let rel = |c: usize, s: usize| if c == 0 { s / 8 } else { 7 - s / 8 };
+    let promote = |r: usize| (7usize.saturating_sub(r)).saturating_sub((r == 1) as usize);
+    // Per square within b + 1 of the king: coverable by the mating side, else the cheapest
+    // blocker's move count.
+    let mut cost = [0u32; 64];
+    for (f, slot) in cost.iter_mut().enumerate() {
+        if king_dist(king, f) as usize > bu + 1 {
+            continue;
+        }
+        let mut covered = mk.is_some_and(|k| king_dist(k, f) as u32 <= w + 1);
+        for (a, kind) in [(0, walk::KNIGHT), (1, walk::BISHOP), (2, walk::ROOK), (3, walk::QUEEN)] {
+            if covered {
+                break;
+            }
+            covered =
+                Iterator::any(&mut board.kind_bb(mating, kind), |s| t.piece[reach_index(a, s as usize, f, 0)] <= w8);
+        }
+        if !covered {
+            covered = Iterator::any(&mut board.kind_bb(mating, walk::PAWN), |s| {
+                let s = s as usize;
+                promote(rel(cm, s)) <= w as usize || t.pawn[reach_index(cm, s, f, 0)] <= w8
+            });
+        }
+        if covered {
+            continue;
+        }
+        let mut best = NEVER as u32;
+        for (a, kind) in [(0, walk::KNIGHT), (1, walk::BISHOP), (2, walk::ROOK), (3, walk::QUEEN)] {
+            for s in board.kind_bb(mated, kind) {
+                best = best.min(t.moves[(a * 64 + s as usize) * 64 + f] as u32);
+            }
+        }
+        for s in board.kind_bb(mated, walk::PAWN) {
+            let s = s as usize;
+            let r = rel(cd, s);
+            let mut lb = promote(r) as u32;
+            if s == f {
+                lb = 0;
+            } else {
+                let (adv, df) = (rel(cd, f) as i32 - r as i32, (f as i32 % 8 - s as i32 % 8).abs());
+                if adv > 0 && df <= adv {
+                    lb = lb.min(if r == 1 && adv >= 2 { adv as u32 - 1 } else { adv as u32 });
+                }
+            }
+            best = best.min(lb);
+        }
+        *slot = best;
+    }
+    for kf in 0..64usize {
+        let d = king_dist(king, kf) as u32;
+        if d > b {
+            continue;
+        }
+        // The mate is a check: some piece of `mating` attacks `kf` after its last move.
+        let mut check = false;
+        for (a, kind) in [(0, walk::KNIGHT), (1, walk::BISHOP), (2, walk::ROOK), (3, walk::QUEEN)] {
+            if check {
+                break;
+            }
+            check =
+                Iterator::any(&mut board.kind_bb(mating, kind), |s| t.piece[reach_index(a, s as usize, kf, 0)] <= w8);
+        }
+        if !check {
+            check = Iterator::any(&mut board.kind_bb(mating, walk::PAWN), |s| {
+                let s = s as usize;
+                promote(rel(cm, s)) <= w as usize || t.pawn[reach_index(cm, s, kf, 0)] <= w8
+            });
+        }
+        if !check {
+            continue;
+        }
+        let (kx, ky) = coords(kf);
+        let mut need = d;
+        'f: for dy in -1..=1 {
+            for dx in -1..=1 {
+                let (x, y) = (kx + dx, ky + dy);
+                if (dx, dy) == (0, 0) || !(0..8).contains(&x) || !(0..8).contains(&y) {
+                    continue;
+                }
+                need += cost[(y * 8 + x) as usize];
+                if need > b {
+                    break 'f;
+                }
+            }
+        }
+        if need <= b {
             return true;
         }
     }
@@ -396,6 +543,7 @@ impl Searcher {
             intel,
             intel_scratch: crate::intelligent::Scratch::default(),
             self_free,
+            help_flights: true,
         }
     }
 
@@ -532,6 +680,13 @@ impl Searcher {
         let key = self.board.key() ^ salt(plies, 1);
         if self.hash_get(key) == Some(false) {
             return false;
+        }
+        if self.help_mate && self.help_flights {
+            let mating = if plies % 2 == 1 { self.board.side } else { !self.board.side };
+            if !flights_coverable(&self.board, mating, plies.div_ceil(2), plies / 2) {
+                self.hash_put(key, false, plies);
+                return false;
+            }
         }
         if self.intel && plies >= INTEL_MIN_PLIES {
             let mating = if plies % 2 == 1 { self.board.side } else { !self.board.side };
@@ -1956,5 +2111,121 @@ mod tests {
         eprintln!("free-defence test: {wins} won, {skipped_before} nodes saved");
         assert!(wins > 5, "some positions should be won ({wins})");
         assert!(skipped_before > 0, "the bound should save some nodes");
+    }
+    /// Does a line of `plies` legal half moves end with `mating`'s move mating? Brute force.
+    fn mate_line_exists(b: &mut Board, mating: Color, plies: u32) -> bool {
+        for m in b.legal_moves() {
+            let u = b.make(m);
+            let hit = if plies == 1 {
+                b.in_check(!mating) && b.legal_moves().is_empty()
+            } else {
+                mate_line_exists(b, mating, plies - 1)
+            };
+            b.unmake(m, u);
+            if hit {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The flight bound ([`flights_coverable`]) never rules out a mate that exists: random
+    /// positions with few mating pieces (a king and pawns or one piece) against many, every
+    /// length up to 4 half moves against brute force, and h#1 to h#3 solved with the bound
+    /// against without it (same solutions).
+    #[test]
+    fn flight_bound_is_sound() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let limits = Limits { hash_entries: 1 << 12, threads: 1, ..Limits::default() };
+        let (mut tried, mut pruned, mut mates, mut saved) = (0, 0, 0, 0u64);
+        let positions = if cfg!(debug_assertions) { 1000 } else { 3000 };
+        while tried < positions {
+            let mut b = Board::empty();
+            let extra = [walk::PAWN, walk::PAWN, walk::KNIGHT, walk::BISHOP, walk::ROOK, walk::QUEEN];
+            let black =
+                [walk::KING, walk::PAWN, walk::PAWN, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::QUEEN, walk::PAWN];
+            let nw = 1 + rnd(3) as usize;
+            let nb = 3 + rnd(6) as usize;
+            let bk = rnd(64) as u8;
+            let mut ok = true;
+            let mut units = vec![(Color::White, walk::KING)];
+            for _ in 1..nw {
+                units.push((Color::White, extra[rnd(6) as usize]));
+            }
+            units.extend(black.iter().take(nb).map(|&k| (Color::Black, k)));
+            for (i, &(color, k)) in units.iter().enumerate() {
+                // The black king first among black, near the white king.
+                let s = if i == nw {
+                    bk
+                } else if i < nw || rnd(2) == 0 {
+                    let (f, r) = ((bk % 8) as i64 + rnd(7) as i64 - 3, (bk / 8) as i64 + rnd(7) as i64 - 3);
+                    if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                        ok = false;
+                        break;
+                    }
+                    (r * 8 + f) as u8
+                } else {
+                    rnd(64) as u8
+                };
+                if b.piece_at(s).is_some() || (k == walk::PAWN && !(8..56).contains(&s)) {
+                    ok = false;
+                    break;
+                }
+                b.put(s, Piece { color, kind: k });
+            }
+            if !ok || b.king_square(Color::White).is_none() {
+                continue;
+            }
+            b.side = Color::Black;
+            if b.in_check(Color::White) || b.in_check(Color::Black) {
+                continue;
+            }
+            tried += 1;
+            for plies in 1..=4u32 {
+                b.side = if plies % 2 == 1 { Color::White } else { Color::Black };
+                if b.in_check(!b.side) {
+                    continue;
+                }
+                if !flights_coverable(&b, Color::White, plies.div_ceil(2), plies / 2) {
+                    pruned += 1;
+                    assert!(!mate_line_exists(&mut b, Color::White, plies), "pruned a mate: {plies} plies, {b:?}");
+                }
+            }
+            b.side = Color::Black;
+            let n = 1 + (tried % 3) as u32;
+            if n == 3 && tried % 30 != 0 {
+                continue;
+            }
+            let stip = Stipulation {
+                play: Play::Help,
+                series: false,
+                goal: Goal::Mate,
+                moves: n,
+                half: false,
+                parry: Parry::None,
+            };
+            let run = |flights: bool| {
+                let mut s = Searcher::new(b.clone(), stip, Options::default(), &limits);
+                s.help_flights = flights;
+                let mut out = Vec::new();
+                s.help(2 * n, &mut Vec::new(), &mut out);
+                let mut lines: Vec<String> = out.iter().map(|l| format!("{l:?}")).collect();
+                lines.sort();
+                (lines, s.nodes)
+            };
+            let ((with, nodes_with), (without, nodes_without)) = (run(true), run(false));
+            assert_eq!(with, without, "h#{n}: {b:?}");
+            mates += !with.is_empty() as u32;
+            saved += nodes_without.saturating_sub(nodes_with);
+        }
+        eprintln!("flight bound test: {pruned} pruned, {mates} helpmates, {saved} nodes saved");
+        assert!(pruned > 50, "the bound should prune some positions ({pruned})");
+        assert!(mates > 5, "some positions should have helpmates ({mates})");
     }
 }
