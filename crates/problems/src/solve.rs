@@ -370,8 +370,9 @@ fn check_reachable(board: &Board, mating: Color, w: u32, b: u32) -> bool {
 /// Bound: the mated king ends on a square `kf` within king distance `b` of its square now (it
 /// makes at most `b` moves; castling rights: no bound). A flight `f` of `kf` counts as coverable
 /// if some single piece of `mating` can attack `f` within `w` moves (empty-board move counts: a
-/// king within distance `w + 1`, the [`ReachTables`] entries with `b = 0`, a pawn that can
-/// promote within `w` moves always). Every other flight needs its own piece of the mated side
+/// king within distance `w + 1`, or `w + 2` with castling rights since castling moves it two
+/// squares; the [`ReachTables`] entries with `b = 0`; a pawn that can promote within `w` moves
+/// always). Every other flight needs its own piece of the mated side
 /// standing on it at the end: distinct pieces, each at least its empty-board move count away
 /// (a pawn: one rank a move, at most one file a move, one double step; once it can promote,
 /// at least the moves to promote), so those moves sum to at least the sum over such flights
@@ -400,6 +401,10 @@ fn flights_coverable(board: &Board, mating: Color, w: u32, b: u32) -> bool {
     if board.castling & castle != 0 {
         return true;
     }
+    // The mating king covers squares within one step of where it ends; castling moves it two
+    // squares in one move, so with castling rights it may end one square further.
+    let own_castle = if mating == Color::White { CASTLE_WK | CASTLE_WQ } else { CASTLE_BK | CASTLE_BQ };
+    let king_reach = w + 1 + u32::from(board.castling & own_castle != 0);
     let king = king as usize;
     let bu = b as usize;
     let t = reach_tables();
@@ -415,7 +420,7 @@ fn flights_coverable(board: &Board, mating: Color, w: u32, b: u32) -> bool {
         if king_dist(king, f) as usize > bu + 1 {
             continue;
         }
-        let mut covered = mk.is_some_and(|k| king_dist(k, f) as u32 <= w + 1);
+        let mut covered = mk.is_some_and(|k| king_dist(k, f) as u32 <= king_reach);
         for (a, kind) in [(0, walk::KNIGHT), (1, walk::BISHOP), (2, walk::ROOK), (3, walk::QUEEN)] {
             if covered {
                 break;
