@@ -1947,15 +1947,23 @@ mod tests {
     use super::*;
     use crate::board::Piece;
 
-    /// Can the side to move's opponent (`mating`) give check with its last move of a line of
-    /// `plies` half moves (the last one by `mating`)? Brute force over legal moves.
-    fn check_line_exists(b: &mut Board, mating: Color, plies: u32) -> bool {
+    /// The next number of a xorshift generator (reproducible random test positions).
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// Does a line of `plies` legal half moves (the last one by `mating`) end in a position where
+    /// `goal` holds? Brute force.
+    fn line_exists(b: &mut Board, mating: Color, plies: u32, goal: fn(&mut Board, Color) -> bool) -> bool {
         if plies == 0 {
             return false;
         }
         for m in b.legal_moves() {
             let u = b.make(m);
-            let hit = if plies == 1 { b.in_check(!mating) } else { check_line_exists(b, mating, plies - 1) };
+            let hit = if plies == 1 { goal(b, mating) } else { line_exists(b, mating, plies - 1, goal) };
             b.unmake(m, u);
             if hit {
                 return true;
@@ -1964,17 +1972,22 @@ mod tests {
         false
     }
 
+    /// `mating` gives check (the goal of the check-reach bound's test).
+    fn gives_check(b: &mut Board, mating: Color) -> bool {
+        b.in_check(!mating)
+    }
+
+    /// `mating` mates.
+    fn gives_mate(b: &mut Board, mating: Color) -> bool {
+        b.in_check(!mating) && b.legal_moves().is_empty()
+    }
+
     /// The check-reach bound never rules out a line that exists: random positions, every length
     /// up to 4 half moves, compared with brute force.
     #[test]
     fn check_reachable_is_sound() {
         let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut rnd = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rnd = |n: u64| xorshift(&mut seed) % n;
         let mut pruned = 0;
         let mut tried = 0;
         while tried < 400 {
@@ -2034,7 +2047,10 @@ mod tests {
                 b.side = if plies % 2 == 1 { Color::White } else { Color::Black };
                 if !check_reachable(&b, Color::White, plies.div_ceil(2), plies / 2) {
                     pruned += 1;
-                    assert!(!check_line_exists(&mut b, Color::White, plies), "pruned a line: {plies} plies, {b:?}");
+                    assert!(
+                        !line_exists(&mut b, Color::White, plies, gives_check),
+                        "pruned a line: {plies} plies, {b:?}"
+                    );
                 }
             }
         }
@@ -2046,12 +2062,7 @@ mod tests {
     #[test]
     fn free_defence_bound_is_sound() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rnd = |n: u64| xorshift(&mut seed) % n;
         let limits = Limits { hash_entries: 1 << 12, threads: 1, ..Limits::default() };
         let (mut tried, mut wins, mut skipped_before) = (0, 0, 0u64);
         // Release test runs take more positions (most are lost: about one in 500 s#1 is won).
@@ -2117,23 +2128,6 @@ mod tests {
         assert!(wins > 5, "some positions should be won ({wins})");
         assert!(skipped_before > 0, "the bound should save some nodes");
     }
-    /// Does a line of `plies` legal half moves end with `mating`'s move mating? Brute force.
-    fn mate_line_exists(b: &mut Board, mating: Color, plies: u32) -> bool {
-        for m in b.legal_moves() {
-            let u = b.make(m);
-            let hit = if plies == 1 {
-                b.in_check(!mating) && b.legal_moves().is_empty()
-            } else {
-                mate_line_exists(b, mating, plies - 1)
-            };
-            b.unmake(m, u);
-            if hit {
-                return true;
-            }
-        }
-        false
-    }
-
     /// The flight bound ([`flights_coverable`]) never rules out a mate that exists: random
     /// positions with few mating pieces (a king and pawns or one piece) against many, every
     /// length up to 4 half moves against brute force, and h#1 to h#3 solved with the bound
@@ -2141,12 +2135,7 @@ mod tests {
     #[test]
     fn flight_bound_is_sound() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut rnd = |n: u64| xorshift(&mut seed) % n;
         let limits = Limits { hash_entries: 1 << 12, threads: 1, ..Limits::default() };
         let (mut tried, mut pruned, mut mates, mut saved) = (0, 0, 0, 0u64);
         let positions = if cfg!(debug_assertions) { 1000 } else { 3000 };
@@ -2199,7 +2188,10 @@ mod tests {
                 }
                 if !flights_coverable(&b, Color::White, plies.div_ceil(2), plies / 2) {
                     pruned += 1;
-                    assert!(!mate_line_exists(&mut b, Color::White, plies), "pruned a mate: {plies} plies, {b:?}");
+                    assert!(
+                        !line_exists(&mut b, Color::White, plies, gives_mate),
+                        "pruned a mate: {plies} plies, {b:?}"
+                    );
                 }
             }
             b.side = Color::Black;
