@@ -363,16 +363,27 @@ fn validate_holes(b: &Board, p: &Problem) -> Result<(), SolveError> {
             _ => false,
         }
     }
-    if let Some((_, pc)) = b.pieces().find(|&(_, pc)| !simple(walk::KINDS[pc.kind as usize].walk)) {
-        return Err(SolveError::Unsupported(format!(
-            "Hole with the fairy piece {}",
+    only_walks(b, "Hole", simple)?;
+    no_board_moving_twins(p, "Hole")
+}
+
+/// `condition` is supported only with pieces whose walk passes `ok`.
+fn only_walks(b: &Board, condition: &str, ok: impl Fn(walk::Walk) -> bool) -> Result<(), SolveError> {
+    match b.pieces().find(|&(_, pc)| !ok(walk::KINDS[pc.kind as usize].walk)) {
+        Some((_, pc)) => Err(SolveError::Unsupported(format!(
+            "{condition} with the fairy piece {}",
             walk::KINDS[pc.kind as usize].code
-        )));
+        ))),
+        None => Ok(()),
     }
+}
+
+/// `condition` is supported only with twins that keep the squares (no rotation, mirror or shift).
+fn no_board_moving_twins(p: &Problem, condition: &str) -> Result<(), SolveError> {
     let moves_board =
         |c: &TwinChange| matches!(c, TwinChange::Rotate(_) | TwinChange::Mirror(_) | TwinChange::Shift(..));
     if p.twins.iter().any(|t| t.changes.iter().any(moves_board)) {
-        return Err(SolveError::Unsupported("Hole with twins that rotate, mirror or shift the board".into()));
+        return Err(SolveError::Unsupported(format!("{condition} with twins that rotate, mirror or shift the board")));
     }
     Ok(())
 }
@@ -392,23 +403,8 @@ fn validate_imitators(b: &Board, p: &Problem) -> Result<(), SolveError> {
         return Err(SolveError::Unsupported("Imitator with other conditions or neutral pieces".into()));
     }
     use walk::Walk::*;
-    if let Some((_, pc)) = b.pieces().find(|&(_, pc)| {
-        !matches!(
-            walk::KINDS[pc.kind as usize].walk,
-            King | Queen | Rook | Bishop | Knight | Pawn | Leaper(_) | Rider(_)
-        )
-    }) {
-        return Err(SolveError::Unsupported(format!(
-            "Imitator with the fairy piece {}",
-            walk::KINDS[pc.kind as usize].code
-        )));
-    }
-    let moves_board =
-        |c: &TwinChange| matches!(c, TwinChange::Rotate(_) | TwinChange::Mirror(_) | TwinChange::Shift(..));
-    if p.twins.iter().any(|t| t.changes.iter().any(moves_board)) {
-        return Err(SolveError::Unsupported("Imitator with twins that rotate, mirror or shift the board".into()));
-    }
-    Ok(())
+    only_walks(b, "Imitator", |w| matches!(w, King | Queen | Rook | Bishop | Knight | Pawn | Leaper(_) | Rider(_)))?;
+    no_board_moving_twins(p, "Imitator")
 }
 
 fn validate(b: &Board, o: &input::Options) -> Result<(), SolveError> {
