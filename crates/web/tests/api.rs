@@ -220,8 +220,19 @@ async fn the_engine_answers_and_takeback_returns_to_the_human() {
     // 1. a3 is not in the book, so the engine searches.
     let (s, v) = post(&app, &format!("/api/games/{id}/move"), json!({"move": "a3"})).await;
     assert_eq!(s, StatusCode::OK, "{v}");
+    // A human move while the engine thinks is refused; at level 1 the engine may already have answered
+    // (a loaded machine decides the race), and then the move is the human's and must be accepted.
     let (s, v) = post(&app, &format!("/api/games/{id}/move"), json!({"move": "a4"})).await;
-    assert_eq!(s, StatusCode::CONFLICT, "not the human's turn: {v}");
+    let answered_first = s == StatusCode::OK;
+    if answered_first {
+        assert_eq!(v["moves"].as_array().map(Vec::len), Some(3), "accepted only after the engine's reply: {v}");
+        let (s, v) = post(&app, &format!("/api/games/{id}/takeback"), json!({})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["moves"].as_array().map(Vec::len), Some(2), "back to the human's turn: {v}");
+    } else {
+        assert_eq!(s, StatusCode::CONFLICT, "not the human's turn: {v}");
+        assert!(error_of(&v).contains("engine's turn"), "{v}");
+    }
     let mut view = Value::Null;
     for _ in 0..200 {
         view = get(&app, &format!("/api/games/{id}")).await.1;
@@ -242,6 +253,20 @@ async fn the_engine_answers_and_takeback_returns_to_the_human() {
     let (s, v) = post(&app, &format!("/api/games/{id}/move"), json!({"move": "e4"})).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(error_of(&v).contains("over"), "{v}");
+}
+
+#[tokio::test]
+async fn a_human_move_in_an_engine_game_is_a_conflict() {
+    let app = app();
+    // Both sides engines: whatever the engines have played, it is never a human's turn.
+    let game = new_game(&app, json!({"white": "engine", "black": "engine", "level": 1})).await;
+    let id = game["id"].as_u64().expect("id");
+    let (s, v) = post(&app, &format!("/api/games/{id}/move"), json!({"move": "e4"})).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert!(error_of(&v).contains("engine's turn"), "{v}");
+    let (s, v) = post(&app, &format!("/api/games/{id}/resign"), json!({"color": "white"})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["result"]["result"], "0-1");
 }
 
 #[tokio::test]
