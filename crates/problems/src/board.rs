@@ -671,6 +671,12 @@ impl Board {
         self.key ^= z_piece(p, s);
     }
 
+    /// Does `c` still have a castling right (either side)?
+    pub fn has_castling_rights(&self, c: Color) -> bool {
+        let bits = if c == Color::White { CASTLE_WK | CASTLE_WQ } else { CASTLE_BK | CASTLE_BQ };
+        self.castling & bits != 0
+    }
+
     /// Castling rights as Popeye assumes them: king and rook on their game-array squares.
     pub fn default_castling(&self) -> u8 {
         let mut c = 0;

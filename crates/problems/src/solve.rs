@@ -174,8 +174,31 @@ struct Searcher {
     /// attributed piece; fairy pieces are tested per node): the s#1 free-defence bound applies
     /// ([`Searcher::free_defences`]).
     self_free: bool,
+    /// Help or series play ending in stalemate (h=, h==, ser-=, ser-h=) on a plain orthodox
+    /// board: the last move must take away every free move of the stalemated side
+    /// ([`Searcher::stalemate_free_moves`]).
+    stale_free: bool,
     /// Help mate: prune with [`flights_coverable`] (off only to test the bound).
     help_flights: bool,
+}
+
+/// The squares on the line from `a` through `b` beyond `b` (to the edge); empty if not aligned.
+fn ray_beyond(a: mysl_core::Square, b: mysl_core::Square) -> Bitboard {
+    let line = attacks::line(a, b);
+    if line.is_empty() {
+        return line;
+    }
+    let (ax, ay) = (a as i32 % 8, a as i32 / 8);
+    let (bx, by) = (b as i32 % 8, b as i32 / 8);
+    let (dx, dy) = ((bx - ax).signum(), (by - ay).signum());
+    let mut out = Bitboard(0);
+    let (mut x, mut y) = (bx + dx, by + dy);
+    while (0..8).contains(&x) && (0..8).contains(&y) {
+        out |= Bitboard::from_square(mysl_core::Square::from_index((y * 8 + x) as u32));
+        x += dx;
+        y += dy;
+    }
+    out
 }
 
 /// Moves `m` to the front of `moves` if it is there (search order only; output order is unaffected).
@@ -520,10 +543,13 @@ impl Searcher {
             && stip.goal == Goal::Mate
             && stip.parry == Parry::None
             && crate::intelligent::applicable(&board);
-        let self_free = stip.play == Play::SelfPlay
-            && stip.goal == Goal::Mate
-            && board.conditions() == crate::board::Conditions::NONE
+        let plain_board = board.conditions() == crate::board::Conditions::NONE
             && !(board.neutral.any() || board.bul.any() || board.uncapturable.any());
+        let self_free = stip.play == Play::SelfPlay && stip.goal == Goal::Mate && plain_board;
+        let stale_free = matches!(stip.play, Play::Help | Play::Direct)
+            && matches!(stip.goal, Goal::Stalemate | Goal::DoubleStalemate)
+            && stip.parry == Parry::None
+            && plain_board;
         Searcher {
             board,
             stip,
@@ -548,6 +574,7 @@ impl Searcher {
             intel,
             intel_scratch: crate::intelligent::Scratch::default(),
             self_free,
+            stale_free,
             help_flights: true,
         }
     }
@@ -706,6 +733,14 @@ impl Searcher {
                 return false;
             }
         }
+        // h=: the stalemated side's move, then the last move (see `stalemate_skips`).
+        let mut free = [Bitboard(0); FREE_MAX];
+        let nfree = if self.stale_free && plies == 2 && !self.stip.series {
+            self.stalemate_free_moves(false, &mut free)
+        } else {
+            0
+        };
+        let need = if self.board.has_castling_rights(!self.board.side) { 5 } else { 3 };
         let mut moves = self.take_buf(plies);
         self.board.pseudo_moves(&mut moves);
         let us = self.board.side;
@@ -713,6 +748,9 @@ impl Searcher {
         let mut found = false;
         let child_salt = salt(plies - 1, 1);
         for &m in &moves {
+            if nfree >= need && self.stalemate_skips(m, &free[..nfree], need) {
+                continue;
+            }
             let u = self.board.make(m);
             self.hash.prefetch(self.board.key() ^ child_salt);
             if Board::must_test(test, m) && self.board.in_check(us) {
@@ -737,6 +775,9 @@ impl Searcher {
     /// The hash is probed only when there are candidate moves: in h# finding that there is no
     /// checking move at all costs less than a probe's cache miss.
     fn help_leaf(&mut self, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+        // h=, h==: the other side's free moves; a last move that leaves one in place is skipped.
+        let mut free = [Bitboard(0); FREE_MAX];
+        let nfree = if self.stale_free { self.stalemate_free_moves(true, &mut free) } else { 0 };
         let mut pseudo = self.take_buf(0);
         let us = self.board.side;
         let need_check = self.stip.goal == Goal::Mate && self.stip.play != Play::HelpSelf;
@@ -752,6 +793,9 @@ impl Searcher {
                 pseudo.retain(|&m| self.board.could_check_with(ci, m));
             }
             None => self.board.pseudo_moves(&mut pseudo),
+        }
+        if nfree > 0 {
+            pseudo.retain(|&m| !self.misses_a_free_move(m, &free[..nfree]));
         }
         if pseudo.is_empty() {
             self.bufs[0] = pseudo;
@@ -1270,19 +1314,46 @@ impl Searcher {
     ///
     /// If the attacker is in check now the null-move view is meaningless: no free moves.
     fn free_defences(&mut self, out: &mut [Bitboard; FREE_MAX]) -> usize {
-        let us = self.board.side;
-        if self.board.has_fairy(Color::White) || self.board.has_fairy(Color::Black) || self.board.in_check(us) {
+        self.free_moves(false, true, out)
+    }
+
+    /// The stalemated side's free moves (as [`Searcher::free_defences`]) for a stalemate goal:
+    /// the moves may give check, and their masks leave out the lines through the other king.
+    /// `null`: the other side is to move now (its last move comes next), else the stalemated
+    /// side is (its move, then the other side's last move).
+    ///
+    /// Why that is enough. Let the remaining moves (the other side's last move m, and at most
+    /// one move of the stalemated side before it, not by its king, no castling) touch none of
+    /// the squares of d's mask, and let the final position F be no check (else no stalemate).
+    /// d's piece is still on s, its path, and for a pawn push t, are as now, a pawn capture's
+    /// victim is still on t: d is still pseudo-legal. After d in F, an attack on the (unmoved)
+    /// king that F itself does not have must run through s, along the line through the king
+    /// and s; that line is untouched, so the same attack would follow d now, and d is legal
+    /// now. So the stalemated side still has the legal move d in F: no stalemate.
+    fn stalemate_free_moves(&mut self, null: bool, out: &mut [Bitboard; FREE_MAX]) -> usize {
+        self.free_moves(true, null, out)
+    }
+
+    fn free_moves(&mut self, stalemate: bool, null: bool, out: &mut [Bitboard; FREE_MAX]) -> usize {
+        let to_move = self.board.side;
+        if self.board.has_fairy(Color::White)
+            || self.board.has_fairy(Color::Black)
+            || (null && self.board.in_check(to_move))
+        {
             return 0;
         }
-        let (Some(ak), Some(dk)) = (self.board.king_square(us), self.board.king_square(!us)) else {
+        // `mover`: the side whose free moves are listed; `other`: the side whose moves must take them away.
+        let mover = if null { !to_move } else { to_move };
+        let (Some(ak), Some(dk)) = (self.board.king_square(!mover), self.board.king_square(mover)) else {
             return 0;
         };
         let sqr = |i: u8| mysl_core::Square::from_index(i as u32);
         let (ak, dk) = (sqr(ak), sqr(dk));
-        let ep = self.board.make_null();
+        let ep = if null { Some(self.board.make_null()) } else { None };
         let mut moves = self.take_buf(0);
         self.board.pseudo_moves(&mut moves);
         let mut n = 0;
+        let mut pieces_seen = Bitboard(0);
         for &d in &moves {
             let orthodox = match d.special {
                 Special::None | Special::Double => true,
@@ -1291,20 +1362,28 @@ impl Searcher {
                 }
                 _ => false,
             };
-            if !orthodox || self.board.piece_at(d.from).is_none_or(|p| p.kind == walk::KING) {
+            if !orthodox
+                || self.board.piece_at(d.from).is_none_or(|p| p.kind == walk::KING)
+                || pieces_seen.contains(sqr(d.from))
+            {
                 continue;
             }
             let u = self.board.make(d);
-            let free = !self.board.in_check(!us) && !self.board.in_check(us);
+            let free = !self.board.in_check(mover) && (stalemate || !self.board.in_check(!mover));
             self.board.unmake(d, u);
             if free {
                 let (f, t) = (sqr(d.from), sqr(d.to));
-                out[n] = Bitboard::from_square(f)
+                let mut mask = Bitboard::from_square(f)
                     | Bitboard::from_square(t)
                     | attacks::between(f, t)
-                    | attacks::line(dk, f)
-                    | attacks::line(ak, f)
-                    | attacks::line(ak, t);
+                    | attacks::between(dk, f)
+                    | ray_beyond(dk, f);
+                if !stalemate {
+                    mask |= attacks::line(ak, f) | attacks::line(ak, t);
+                }
+                // One move per piece: masks of one piece all hold its square.
+                pieces_seen |= Bitboard::from_square(f);
+                out[n] = mask;
                 n += 1;
                 if n == FREE_MAX {
                     break;
@@ -1312,8 +1391,37 @@ impl Searcher {
             }
         }
         self.bufs[0] = moves;
-        self.board.unmake_null(ep);
+        if let Some(ep) = ep {
+            self.board.unmake_null(ep);
+        }
         n
+    }
+
+    /// h= with two half moves left, the stalemated side to move, `free` its free moves
+    /// ([`Searcher::stalemate_free_moves`], not `null`): can its move `d` be skipped? The masks
+    /// `d` does not touch stay free after it (see there), and the other side's last move touches
+    /// two squares (four when castling; en passant's third square is d's own), so three masks
+    /// that d misses and that share no square (five with castling rights) leave a free move.
+    fn stalemate_skips(&self, d: Move, free: &[Bitboard], need: usize) -> bool {
+        if !matches!(d.special, Special::None | Special::Double | Special::Promote(_))
+            || self.board.piece_at(d.from).is_none_or(|p| p.kind == walk::KING)
+        {
+            return false;
+        }
+        let touched = Bitboard::from_square(mysl_core::Square::from_index(d.from as u32))
+            | Bitboard::from_square(mysl_core::Square::from_index(d.to as u32));
+        let mut union = Bitboard(0);
+        let mut disjoint = 0;
+        for &mask in free {
+            if (mask & touched).is_empty() && (mask & union).is_empty() {
+                union |= mask;
+                disjoint += 1;
+                if disjoint >= need {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Does attacker move `m` leave one of the free defences `free` ([`Searcher::free_defences`])
@@ -1334,9 +1442,28 @@ impl Searcher {
         {
             return false;
         }
+        Self::leaves_a_mask_untouched(m, free)
+    }
+
+    /// Does our last move `m` leave one of the stalemated side's free moves
+    /// ([`Searcher::stalemate_free_moves`]) in place? Then it does not stalemate.
+    #[inline]
+    fn misses_a_free_move(&self, m: Move, free: &[Bitboard]) -> bool {
+        let plain = match m.special {
+            Special::None | Special::Double => true,
+            Special::Promote(k) => {
+                matches!(KINDS[k as usize].walk, Walk::Queen | Walk::Rook | Walk::Bishop | Walk::Knight)
+            }
+            _ => false,
+        };
+        plain && Self::leaves_a_mask_untouched(m, free)
+    }
+
+    #[inline]
+    fn leaves_a_mask_untouched(m: Move, masks: &[Bitboard]) -> bool {
         let touched = Bitboard::from_square(mysl_core::Square::from_index(m.from as u32))
             | Bitboard::from_square(mysl_core::Square::from_index(m.to as u32));
-        free.iter().any(|&mask| (mask & touched).is_empty())
+        masks.iter().any(|&mask| (mask & touched).is_empty())
     }
 
     /// Smallest k in 1..=max with `wins(k)` (attacker to move).
@@ -2128,6 +2255,121 @@ mod tests {
         assert!(wins > 5, "some positions should be won ({wins})");
         assert!(skipped_before > 0, "the bound should save some nodes");
     }
+    /// The stalemate bounds (the last move must take away every free move of the stalemated
+    /// side, [`Searcher::stalemate_free_moves`]; its move before that must leave fewer than
+    /// three disjoint ones, [`Searcher::stalemate_skips`]) never lose a solution: random
+    /// positions with a few pieces a side (castling rights now and then), h= of 1 to 4 half
+    /// moves solved with and without them, the same lines.
+    #[test]
+    fn stalemate_bounds_are_sound() {
+        let mut seed = 0x5851_f42d_4c95_7f2du64;
+        let mut rnd = |n: u64| xorshift(&mut seed) % n;
+        let limits = Limits { hash_entries: 1 << 12, threads: 1, ..Limits::default() };
+        let (mut tried, mut solved, mut saved) = (0u32, 0u32, 0u64);
+        let positions = if cfg!(debug_assertions) { 1500 } else { 6000 };
+        let white_pool = [walk::QUEEN, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::PAWN, walk::PAWN];
+        let black_pool = [walk::PAWN, walk::PAWN, walk::PAWN, walk::KNIGHT, walk::BISHOP, walk::ROOK];
+        while tried < positions {
+            let mut b = Board::empty();
+            let castle = rnd(4) == 0;
+            let wk = if castle { 4 } else { rnd(64) as u8 };
+            b.put(wk, Piece { color: Color::White, kind: walk::KING });
+            if castle {
+                b.put(7, Piece { color: Color::White, kind: walk::ROOK });
+                if rnd(2) == 0 {
+                    b.put(0, Piece { color: Color::White, kind: walk::ROOK });
+                }
+            }
+            // The stalemated king near an edge, where stalemates are within reach.
+            let bk = [rnd(8) as u8, 56 + rnd(8) as u8, 8 * rnd(8) as u8, 8 * rnd(8) as u8 + 7][rnd(4) as usize];
+            if b.piece_at(bk).is_some() {
+                continue;
+            }
+            b.put(bk, Piece { color: Color::Black, kind: walk::KING });
+            let mut ok = true;
+            let (nw, nb) = (1 + rnd(3) as usize, rnd(7) as usize);
+            for i in 0..nw + nb {
+                let (color, kind) = if i < nw {
+                    (Color::White, white_pool[rnd(white_pool.len() as u64) as usize])
+                } else {
+                    (Color::Black, black_pool[rnd(black_pool.len() as u64) as usize])
+                };
+                let s = rnd(64) as u8;
+                if b.piece_at(s).is_some() || (kind == walk::PAWN && !(8..56).contains(&s)) {
+                    ok = false;
+                    break;
+                }
+                b.put(s, Piece { color, kind });
+            }
+            if !ok {
+                continue;
+            }
+            b.castling = b.default_castling();
+            let plies = 1 + rnd(4) as u32;
+            b.side = if plies % 2 == 1 { Color::White } else { Color::Black };
+            if b.in_check(!b.side) {
+                continue;
+            }
+            tried += 1;
+            let stip = Stipulation {
+                play: Play::Help,
+                series: false,
+                goal: Goal::Stalemate,
+                moves: plies / 2,
+                half: plies % 2 == 1,
+                parry: Parry::None,
+            };
+            let mut with = Searcher::new(b.clone(), stip, Options::default(), &limits);
+            assert!(with.stale_free);
+            let mut without = Searcher::new(b.clone(), stip, Options::default(), &limits);
+            without.stale_free = false;
+            let (mut x, mut y) = (Vec::new(), Vec::new());
+            with.help(plies, &mut Vec::new(), &mut x);
+            without.help(plies, &mut Vec::new(), &mut y);
+            let key = |v: &Vec<Vec<Move>>| {
+                let mut k: Vec<String> = v.iter().map(|l| format!("{l:?}")).collect();
+                k.sort();
+                k
+            };
+            assert_eq!(key(&x), key(&y), "h= in {plies} half moves: {b:?}");
+            solved += !x.is_empty() as u32;
+            saved += without.nodes.saturating_sub(with.nodes);
+        }
+        eprintln!("stalemate bound test: {solved} of {tried} positions with a solution, {saved} nodes saved");
+        // By hand: the last move Rc2-a2 takes away two free moves at once (the capture d3xc2 by
+        // leaving c2, the push a3-a2 by landing on a2), so Black's g3-g2 before it, which leaves
+        // exactly two disjoint free moves, must not be skipped.
+        let mut b = Board::empty();
+        let sq = |name: &str| {
+            let by = name.as_bytes();
+            (by[1] - b'1') * 8 + (by[0] - b'a')
+        };
+        for (s, color, kind) in [
+            ("h8", Color::Black, walk::KING),
+            ("h7", Color::Black, walk::PAWN),
+            ("d3", Color::Black, walk::PAWN),
+            ("a3", Color::Black, walk::PAWN),
+            ("g3", Color::Black, walk::PAWN),
+            ("f7", Color::White, walk::KING),
+            ("h6", Color::White, walk::PAWN),
+            ("d2", Color::White, walk::PAWN),
+            ("c2", Color::White, walk::ROOK),
+            ("g1", Color::White, walk::BISHOP),
+        ] {
+            b.put(sq(s), Piece { color, kind });
+        }
+        b.side = Color::Black;
+        let stip =
+            Stipulation { play: Play::Help, series: false, goal: Goal::Stalemate, moves: 1, half: false, parry: Parry::None };
+        let mut s = Searcher::new(b, stip, Options::default(), &limits);
+        let mut out = Vec::new();
+        s.help(2, &mut Vec::new(), &mut out);
+        let lines: Vec<String> = out.iter().map(|l| format_help_line(&s.line_texts(l, Some(1)))).collect();
+        assert!(lines.iter().any(|l| l.contains("g3-g2") && l.contains("Rc2-a2 =")), "{lines:?}");
+        assert!(solved > 20, "some positions should have a stalemate ({solved})");
+        assert!(saved > 0, "the bounds should save some nodes");
+    }
+
     /// The flight bound ([`flights_coverable`]) never rules out a mate that exists: random
     /// positions with few mating pieces (a king and pawns or one piece) against many, every
     /// length up to 4 half moves against brute force, and h#1 to h#3 solved with the bound
