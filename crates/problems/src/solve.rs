@@ -164,6 +164,9 @@ struct Searcher {
     win_killer: [Option<Move>; 64],
     /// Help play (h#, ser-h#) ending in mate: [`check_reachable`] prunes.
     help_mate: bool,
+    /// Series direct mate (ser-#, no parry series): the series side mates with its last move;
+    /// [`check_reachable`] and the intelligent mode's bound prune with the other side moving none.
+    series_mate: bool,
     /// Move buffers per number of half moves left (no allocation per node).
     bufs: Vec<Vec<Move>>,
     /// Intelligent mode (`Option Intelligent`, `--intelligent`) and its bound applies
@@ -180,6 +183,19 @@ struct Searcher {
     stale_free: bool,
     /// Help mate: prune with [`flights_coverable`] (off only to test the bound).
     help_flights: bool,
+}
+
+/// How many of `masks` missing `touched` share no square (greedy: a lower bound of the most).
+fn disjoint_count(masks: &[Bitboard], touched: Bitboard) -> usize {
+    let mut union = touched;
+    let mut n = 0;
+    for &mask in masks {
+        if (mask & union).is_empty() {
+            union |= mask;
+            n += 1;
+        }
+    }
+    n
 }
 
 /// The squares on the line from `a` through `b` beyond `b` (to the edge); empty if not aligned.
@@ -539,7 +555,7 @@ impl Searcher {
     fn new(board: Board, stip: Stipulation, opts: Options, limits: &Limits) -> Searcher {
         let max_hash = limits.hash_entries.max(1024) * limits.threads.max(1);
         let intel = opts.intelligent
-            && stip.play == Play::Help
+            && (stip.play == Play::Help || (stip.play == Play::Direct && stip.series))
             && stip.goal == Goal::Mate
             && stip.parry == Parry::None
             && crate::intelligent::applicable(&board);
@@ -570,6 +586,7 @@ impl Searcher {
             refute_killer: [None; 64],
             win_killer: [None; 64],
             help_mate: stip.play == Play::Help && stip.goal == Goal::Mate,
+            series_mate: stip.play == Play::Direct && stip.series && stip.goal == Goal::Mate && stip.parry == Parry::None,
             bufs: Vec::new(),
             intel,
             intel_scratch: crate::intelligent::Scratch::default(),
@@ -886,17 +903,48 @@ impl Searcher {
         if self.help_mate && self.stip.parry == Parry::None && !check_reachable(&self.board, !self.board.side, 1, k) {
             return false;
         }
+        // ser-#: the series side mates with its k-th move, the other side does not move.
+        if self.series_mate && !check_reachable(&self.board, self.board.side, k, 0) {
+            return false;
+        }
         let key = self.board.key() ^ salt(k, 2);
         if k > 1 && self.hash_get(key) == Some(false) {
             return false;
         }
-        if self.intel
-            && !crate::intelligent::mate_possible(&self.board, !self.board.side, 1, k, &mut self.intel_scratch)
-        {
+        let (mating, w, b) = if self.series_mate { (self.board.side, k, 0) } else { (!self.board.side, 1, k) };
+        if self.intel && !crate::intelligent::mate_possible(&self.board, mating, w, b, &mut self.intel_scratch) {
             if k > 1 {
                 self.hash_put(key, false, k);
             }
             return false;
+        }
+        // Stalemate goals (no parry): the stalemated side's free moves.
+        // ser-=: only the series side moves, its k moves touch at most 2k squares (2 more when
+        // castling), so more free moves with disjoint masks than that cannot all be taken away;
+        // the last move must touch every mask. ser-h=: the series side's last move, then the
+        // other side's stalemating move (as h= two half moves before the end: `stalemate_skips`).
+        let mut free = [Bitboard(0); FREE_MAX];
+        let mut nfree = 0;
+        let mut need = usize::MAX;
+        let mut last_filter = false;
+        if self.stale_free && self.stip.parry == Parry::None {
+            if self.stip.play == Play::Direct {
+                nfree = self.stalemate_free_moves(true, &mut free);
+                // En passant: only now (the other side makes no double step), a third square.
+                let budget = 2 * k as usize
+                    + 2 * self.board.has_castling_rights(self.board.side) as usize
+                    + self.board.ep.is_some() as usize;
+                if disjoint_count(&free[..nfree], Bitboard(0)) > budget {
+                    if k > 1 {
+                        self.hash_put(key, false, k);
+                    }
+                    return false;
+                }
+                last_filter = k == 1;
+            } else if self.stip.play == Play::Help && k == 1 {
+                nfree = self.stalemate_free_moves(false, &mut free);
+                need = if self.board.has_castling_rights(!self.board.side) { 5 } else { 3 };
+            }
         }
         let us = self.board.side;
         let mut moves = self.take_buf(k);
@@ -904,6 +952,12 @@ impl Searcher {
         let test = self.board.needs_legality_test();
         let mut found = false;
         for &m in &moves {
+            if last_filter && nfree > 0 && self.misses_a_free_move(m, &free[..nfree]) {
+                continue;
+            }
+            if nfree >= need && self.stalemate_skips(m, &free[..nfree], need) {
+                continue;
+            }
             let u = self.board.make(m);
             if Board::must_test(test, m) && self.board.in_check(us) {
                 self.board.unmake(m, u);
@@ -999,6 +1053,13 @@ impl Searcher {
         match &ci {
             Some(ci) => self.board.checking_candidates(ci, &mut moves),
             None => self.board.pseudo_moves(&mut moves),
+        }
+        if self.stale_free && self.stip.play == Play::Help {
+            let mut free = [Bitboard(0); FREE_MAX];
+            let nfree = self.stalemate_free_moves(true, &mut free);
+            if nfree > 0 {
+                moves.retain(|&m| !self.misses_a_free_move(m, &free[..nfree]));
+            }
         }
         let mut res = Vec::new();
         for m in moves {
@@ -1410,18 +1471,7 @@ impl Searcher {
         }
         let touched = Bitboard::from_square(mysl_core::Square::from_index(d.from as u32))
             | Bitboard::from_square(mysl_core::Square::from_index(d.to as u32));
-        let mut union = Bitboard(0);
-        let mut disjoint = 0;
-        for &mask in free {
-            if (mask & touched).is_empty() && (mask & union).is_empty() {
-                union |= mask;
-                disjoint += 1;
-                if disjoint >= need {
-                    return true;
-                }
-            }
-        }
-        false
+        disjoint_count(free, touched) >= need
     }
 
     /// Does attacker move `m` leave one of the free defences `free` ([`Searcher::free_defences`])
@@ -2265,7 +2315,7 @@ mod tests {
         let mut seed = 0x5851_f42d_4c95_7f2du64;
         let mut rnd = |n: u64| xorshift(&mut seed) % n;
         let limits = Limits { hash_entries: 1 << 12, threads: 1, ..Limits::default() };
-        let (mut tried, mut solved, mut saved) = (0u32, 0u32, 0u64);
+        let (mut tried, mut solved, mut saved, mut series_solved) = (0u32, 0u32, 0u64, 0u32);
         let positions = if cfg!(debug_assertions) { 1500 } else { 6000 };
         let white_pool = [walk::QUEEN, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::PAWN, walk::PAWN];
         let black_pool = [walk::PAWN, walk::PAWN, walk::PAWN, walk::KNIGHT, walk::BISHOP, walk::ROOK];
@@ -2334,30 +2384,67 @@ mod tests {
             assert_eq!(key(&x), key(&y), "h= in {plies} half moves: {b:?}");
             solved += !x.is_empty() as u32;
             saved += without.nodes.saturating_sub(with.nodes);
+            // The series forms: ser-= (White's series, Black stalemated) and ser-h= (Black's
+            // series, then White stalemates), 1 to 3 moves.
+            for play in [Play::Direct, Play::Help] {
+                if tried % 3 != 0 {
+                    break;
+                }
+                let series_side = if play == Play::Direct { Color::White } else { Color::Black };
+                if b.in_check(!series_side) {
+                    continue;
+                }
+                let stip = Stipulation {
+                    play,
+                    series: true,
+                    goal: Goal::Stalemate,
+                    moves: if tried % 8 == 0 { 3 } else { 1 + tried % 2 },
+                    half: false,
+                    parry: Parry::None,
+                };
+                let mut lines = Vec::new();
+                for on in [true, false] {
+                    let mut s = Searcher::new(b.clone(), stip, Options::default(), &limits);
+                    assert!(s.stale_free);
+                    s.stale_free = on;
+                    let mut sol = Solution::default();
+                    solve_series(&mut s, 1, &mut sol);
+                    sol.lines.sort();
+                    lines.push(sol.lines);
+                }
+                assert_eq!(lines[0], lines[1], "{stip}: {b:?}");
+                series_solved += !lines[0].is_empty() as u32;
+            }
         }
+        eprintln!("series: {series_solved} with a solution");
+        assert!(series_solved > 10, "some series should stalemate ({series_solved})");
         eprintln!("stalemate bound test: {solved} of {tried} positions with a solution, {saved} nodes saved");
         // By hand: the last move Rc2-a2 takes away two free moves at once (the capture d3xc2 by
         // leaving c2, the push a3-a2 by landing on a2), so Black's g3-g2 before it, which leaves
         // exactly two disjoint free moves, must not be skipped.
-        let mut b = Board::empty();
-        let sq = |name: &str| {
-            let by = name.as_bytes();
-            (by[1] - b'1') * 8 + (by[0] - b'a')
+        let board_of = |black_pawn: &str| {
+            let mut b = Board::empty();
+            let sq = |name: &str| {
+                let by = name.as_bytes();
+                (by[1] - b'1') * 8 + (by[0] - b'a')
+            };
+            for (s, color, kind) in [
+                ("h8", Color::Black, walk::KING),
+                ("h7", Color::Black, walk::PAWN),
+                ("d3", Color::Black, walk::PAWN),
+                ("a3", Color::Black, walk::PAWN),
+                (black_pawn, Color::Black, walk::PAWN),
+                ("f7", Color::White, walk::KING),
+                ("h6", Color::White, walk::PAWN),
+                ("d2", Color::White, walk::PAWN),
+                ("c2", Color::White, walk::ROOK),
+                ("g1", Color::White, walk::BISHOP),
+            ] {
+                b.put(sq(s), Piece { color, kind });
+            }
+            b
         };
-        for (s, color, kind) in [
-            ("h8", Color::Black, walk::KING),
-            ("h7", Color::Black, walk::PAWN),
-            ("d3", Color::Black, walk::PAWN),
-            ("a3", Color::Black, walk::PAWN),
-            ("g3", Color::Black, walk::PAWN),
-            ("f7", Color::White, walk::KING),
-            ("h6", Color::White, walk::PAWN),
-            ("d2", Color::White, walk::PAWN),
-            ("c2", Color::White, walk::ROOK),
-            ("g1", Color::White, walk::BISHOP),
-        ] {
-            b.put(sq(s), Piece { color, kind });
-        }
+        let mut b = board_of("g3");
         b.side = Color::Black;
         let stip =
             Stipulation { play: Play::Help, series: false, goal: Goal::Stalemate, moves: 1, half: false, parry: Parry::None };
@@ -2366,6 +2453,18 @@ mod tests {
         s.help(2, &mut Vec::new(), &mut out);
         let lines: Vec<String> = out.iter().map(|l| format_help_line(&s.line_texts(l, Some(1)))).collect();
         assert!(lines.iter().any(|l| l.contains("g3-g2") && l.contains("Rc2-a2 =")), "{lines:?}");
+        // The same last move as ser-=1 (the pawn already on g2): one series move takes away
+        // two free moves, so the series bound may not cut at two disjoint masks.
+        // A White pawn on b4 gives a first move that touches nothing (ser-=2: the bound is
+        // asked after it, not at the root).
+        let mut b = board_of("g2");
+        b.put(25, Piece { color: Color::White, kind: walk::PAWN });
+        let stip =
+            Stipulation { play: Play::Direct, series: true, goal: Goal::Stalemate, moves: 2, half: false, parry: Parry::None };
+        let mut s = Searcher::new(b, stip, Options::default(), &limits);
+        let mut sol = Solution::default();
+        solve_series(&mut s, 1, &mut sol);
+        assert!(sol.lines.iter().any(|l| l == "1.b4-b5 2.Rc2-a2 ="), "ser-=2: {:?}", sol.lines);
         assert!(solved > 20, "some positions should have a stalemate ({solved})");
         assert!(saved > 0, "the bounds should save some nodes");
     }

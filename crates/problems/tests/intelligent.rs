@@ -1,7 +1,7 @@
 //! The intelligent mode never loses a solution: every popeye-set entry with a stipulation it
 //! applies to is solved with the mode on and off, and the solution sets must be equal (and equal
 //! to Popeye's, which `popeye_set.rs` checks for the exhaustive search); and random small
-//! helpmates (h#1-h#3, ser-h#1-3) give the same solutions both ways.
+//! helpmates (h#1-h#3, ser-h#1-3) and series mates (ser-#1-3) give the same solutions both ways.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -60,7 +60,7 @@ fn popeye_twins(v: &serde_json::Value) -> Vec<Vec<String>> {
 
 /// Is the stipulation one the intelligent mode works on (help play ending in mate)?
 fn intelligent_kind(stip: &str) -> bool {
-    stip.starts_with("h#") || stip.starts_with("ser-h#")
+    stip.starts_with("h#") || stip.starts_with("ser-h#") || stip.starts_with("ser-#")
 }
 
 /// Solves the chosen entries with the mode on and off; returns (id, on seconds, off seconds,
@@ -145,8 +145,8 @@ fn intelligent_equals_exhaustive_on_slow_set_entries() {
     compare(|id| SLOW.contains(&id), cap, false);
 }
 
-/// Random orthodox positions, h#1-h#3 (h#1.5, h#2.5) and ser-h#1-ser-h#3: the same lines with and without the
-/// intelligent mode.
+/// Random orthodox positions, h#1-h#3 (h#1.5, h#2.5), ser-h#1-ser-h#3 and ser-#1-ser-#3: the same lines with
+/// and without the intelligent mode.
 #[test]
 fn intelligent_equals_exhaustive_on_random_helpmates() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -192,15 +192,18 @@ fn intelligent_equals_exhaustive_on_random_helpmates() {
         if d_f.abs() <= 1 && d_r.abs() <= 1 {
             continue;
         }
-        b.side = Color::Black;
-        if b.in_check(Color::White) {
+        // One in four a ser-# (White's series, Black does not move), else help play.
+        let direct = rnd(4) == 0;
+        b.side = if direct { Color::White } else { Color::Black };
+        if b.in_check(!b.side) {
             continue;
         }
-        let series = rnd(3) == 0;
+        let series = direct || rnd(3) == 0;
         // h#3 only with few pieces (the exhaustive search of a random h#3 with queens is slow).
         let moves = 1 + rnd(if series || nw + nb <= 3 { 3 } else { 2 }) as u32;
         let half = !series && moves < 3 && rnd(3) == 0;
-        let stip = Stipulation { play: Play::Help, goal: Goal::Mate, moves, half, series, parry: Parry::None };
+        let play = if direct { Play::Direct } else { Play::Help };
+        let stip = Stipulation { play, goal: Goal::Mate, moves, half, series, parry: Parry::None };
         let mut lines = Vec::new();
         for on in [true, false] {
             let opts = Options { intelligent: on, ..Options::default() };
