@@ -25,7 +25,7 @@ pub struct SolveArgs {
     /// Stop each problem after S seconds (its output is then marked as interrupted).
     #[arg(long, value_name = "S")]
     pub maxtime: Option<u64>,
-    /// Use the intelligent mode (h#, ser-h# with orthodox pieces) even without `Option Intelligent`.
+    /// Use the intelligent mode (h#, ser-h#, ser-# with orthodox pieces) even without `Option Intelligent`.
     #[arg(long, conflicts_with = "no_intelligent")]
     pub intelligent: bool,
     /// Never use the intelligent mode, even with `Option Intelligent` (plain exhaustive search).

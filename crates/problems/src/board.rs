@@ -3044,18 +3044,26 @@ impl Board {
 
     /// Does the side to move have at least one legal move?
     pub fn has_legal_move(&mut self) -> bool {
-        let mut pseudo = Vec::with_capacity(64);
+        thread_local! {
+            // The goal test of every leaf asks this: one buffer per thread instead of an
+            // allocation per call (taken out while in use, so a nested call gets its own).
+            static BUF: std::cell::Cell<Vec<Move>> = const { std::cell::Cell::new(Vec::new()) };
+        }
+        let mut pseudo = BUF.take();
+        pseudo.clear();
         self.pseudo_moves(&mut pseudo);
         let us = self.side;
-        for m in pseudo {
+        let mut found = false;
+        for &m in &pseudo {
             let u = self.make(m);
-            let ok = !self.in_check(us);
+            found = !self.in_check(us);
             self.unmake(m, u);
-            if ok {
-                return true;
+            if found {
+                break;
             }
         }
-        false
+        BUF.set(pseudo);
+        found
     }
 
     /// Is the side to move mated?

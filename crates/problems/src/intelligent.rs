@@ -1,4 +1,4 @@
-//! The intelligent mode's bound for help play ending in mate (h#, ser-h#): can the mating side,
+//! The intelligent mode's bound for play ending in mate (h#, ser-h#; ser-# with b = 0): can the mating side,
 //! with `w` moves left, and the mated side, with `b` moves left, still reach *any* mating
 //! configuration? docs/problems.md, "Intelligent mode".
 //!
