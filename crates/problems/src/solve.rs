@@ -795,6 +795,15 @@ impl Searcher {
         // h=, h==: the other side's free moves; a last move that leaves one in place is skipped.
         let mut free = [Bitboard(0); FREE_MAX];
         let nfree = if self.stale_free { self.stalemate_free_moves(true, &mut free) } else { 0 };
+        // One move touches two squares (three en passant, four castling): more free moves with
+        // masks sharing no square than that, and no last move stalemates.
+        if nfree >= 2 {
+            let budget =
+                2 + self.board.ep.is_some() as usize + 2 * self.board.has_castling_rights(self.board.side) as usize;
+            if disjoint_count(&free[..nfree], Bitboard(0)) > budget {
+                return false;
+            }
+        }
         let mut pseudo = self.take_buf(0);
         let us = self.board.side;
         let need_check = self.stip.goal == Goal::Mate && self.stip.play != Play::HelpSelf;
@@ -1411,6 +1420,8 @@ impl Searcher {
         let sqr = |i: u8| mysl_core::Square::from_index(i as u32);
         let (ak, dk) = (sqr(ak), sqr(dk));
         let ep = if null { Some(self.board.make_null()) } else { None };
+        // Stalemate: legality alone, so a move of an unpinned piece (not the king) needs no test.
+        let test = if stalemate { self.board.needs_legality_test() } else { None };
         let mut moves = self.take_buf(0);
         self.board.pseudo_moves(&mut moves);
         let mut n = 0;
@@ -1429,9 +1440,14 @@ impl Searcher {
             {
                 continue;
             }
-            let u = self.board.make(d);
-            let free = !self.board.in_check(mover) && (stalemate || !self.board.in_check(!mover));
-            self.board.unmake(d, u);
+            let free = if Board::must_test(test, d) {
+                let u = self.board.make(d);
+                let free = !self.board.in_check(mover) && (stalemate || !self.board.in_check(!mover));
+                self.board.unmake(d, u);
+                free
+            } else {
+                true
+            };
             if free {
                 let (f, t) = (sqr(d.from), sqr(d.to));
                 let mut mask = Bitboard::from_square(f)
