@@ -185,6 +185,24 @@ struct Searcher {
     help_flights: bool,
 }
 
+/// Can one move that leaves a square of `from` (the mover's pieces) and lands on one other
+/// square touch every mask? (Some piece square f, and one square in all masks without f.)
+fn one_move_touches_all(masks: &[Bitboard], from: Bitboard) -> bool {
+    if masks.len() < 2 {
+        return true;
+    }
+    Iterator::any(&mut from.into_iter(), |f| {
+        let f = Bitboard::from_square(f);
+        let mut common = Bitboard(!0);
+        for &mask in masks {
+            if (mask & f).is_empty() {
+                common &= mask;
+            }
+        }
+        !common.is_empty()
+    })
+}
+
 /// How many of `masks` missing `touched` share no square (greedy: a lower bound of the most).
 fn disjoint_count(masks: &[Bitboard], touched: Bitboard) -> usize {
     let mut union = touched;
@@ -757,7 +775,7 @@ impl Searcher {
         } else {
             0
         };
-        let need = if self.board.has_castling_rights(!self.board.side) { 5 } else { 3 };
+        let castle = self.board.has_castling_rights(!self.board.side);
         let mut moves = self.take_buf(plies);
         self.board.pseudo_moves(&mut moves);
         let us = self.board.side;
@@ -765,7 +783,7 @@ impl Searcher {
         let mut found = false;
         let child_salt = salt(plies - 1, 1);
         for &m in &moves {
-            if nfree >= need && self.stalemate_skips(m, &free[..nfree], need) {
+            if nfree >= 2 && self.stalemate_skips(m, &free[..nfree], castle) {
                 continue;
             }
             let u = self.board.make(m);
@@ -795,12 +813,17 @@ impl Searcher {
         // h=, h==: the other side's free moves; a last move that leaves one in place is skipped.
         let mut free = [Bitboard(0); FREE_MAX];
         let nfree = if self.stale_free { self.stalemate_free_moves(true, &mut free) } else { 0 };
-        // One move touches two squares (three en passant, four castling): more free moves with
-        // masks sharing no square than that, and no last move stalemates.
+        // The last move leaves a square of one of our pieces and lands on one square (en passant
+        // touches a third, castling four: then only a count of masks sharing no square): if no
+        // such pair of squares touches every mask, no last move stalemates.
         if nfree >= 2 {
-            let budget =
-                2 + self.board.ep.is_some() as usize + 2 * self.board.has_castling_rights(self.board.side) as usize;
-            if disjoint_count(&free[..nfree], Bitboard(0)) > budget {
+            let (ep, castle) = (self.board.ep.is_some(), self.board.has_castling_rights(self.board.side));
+            let hopeless = if ep || castle {
+                disjoint_count(&free[..nfree], Bitboard(0)) > 2 + ep as usize + 2 * castle as usize
+            } else {
+                !one_move_touches_all(&free[..nfree], self.board.color_bb(self.board.side))
+            };
+            if hopeless {
                 return false;
             }
         }
@@ -934,8 +957,9 @@ impl Searcher {
         // other side's stalemating move (as h= two half moves before the end: `stalemate_skips`).
         let mut free = [Bitboard(0); FREE_MAX];
         let mut nfree = 0;
-        let mut need = usize::MAX;
+        let mut castle = false;
         let mut last_filter = false;
+        let mut help_skip = false;
         if self.stale_free && self.stip.parry == Parry::None {
             if self.stip.play == Play::Direct {
                 nfree = self.stalemate_free_moves(true, &mut free);
@@ -952,7 +976,8 @@ impl Searcher {
                 last_filter = k == 1;
             } else if self.stip.play == Play::Help && k == 1 {
                 nfree = self.stalemate_free_moves(false, &mut free);
-                need = if self.board.has_castling_rights(!self.board.side) { 5 } else { 3 };
+                castle = self.board.has_castling_rights(!self.board.side);
+                help_skip = true;
             }
         }
         let us = self.board.side;
@@ -964,7 +989,7 @@ impl Searcher {
             if last_filter && nfree > 0 && self.misses_a_free_move(m, &free[..nfree]) {
                 continue;
             }
-            if nfree >= need && self.stalemate_skips(m, &free[..nfree], need) {
+            if help_skip && nfree >= 2 && self.stalemate_skips(m, &free[..nfree], castle) {
                 continue;
             }
             let u = self.board.make(m);
@@ -1476,10 +1501,12 @@ impl Searcher {
 
     /// h= with two half moves left, the stalemated side to move, `free` its free moves
     /// ([`Searcher::stalemate_free_moves`], not `null`): can its move `d` be skipped? The masks
-    /// `d` does not touch stay free after it (see there), and the other side's last move touches
-    /// two squares (four when castling; en passant's third square is d's own), so three masks
-    /// that d misses and that share no square (five with castling rights) leave a free move.
-    fn stalemate_skips(&self, d: Move, free: &[Bitboard], need: usize) -> bool {
+    /// `d` does not touch stay free after it (see there), so the other side's last move must
+    /// touch each of them: it leaves a square of its own piece and lands on one square
+    /// ([`one_move_touches_all`]; en passant's third square is d's own, so it changes nothing).
+    /// With castling rights (`castle`: four squares) the weaker test: five masks that d misses
+    /// and that share no square.
+    fn stalemate_skips(&self, d: Move, free: &[Bitboard], castle: bool) -> bool {
         if !matches!(d.special, Special::None | Special::Double | Special::Promote(_))
             || self.board.piece_at(d.from).is_none_or(|p| p.kind == walk::KING)
         {
@@ -1487,7 +1514,18 @@ impl Searcher {
         }
         let touched = Bitboard::from_square(mysl_core::Square::from_index(d.from as u32))
             | Bitboard::from_square(mysl_core::Square::from_index(d.to as u32));
-        disjoint_count(free, touched) >= need
+        if castle {
+            return disjoint_count(free, touched) >= 5;
+        }
+        let mut left = [Bitboard(0); FREE_MAX];
+        let mut n = 0;
+        for &mask in free {
+            if (mask & touched).is_empty() {
+                left[n] = mask;
+                n += 1;
+            }
+        }
+        !one_move_touches_all(&left[..n], self.board.color_bb(!self.board.side))
     }
 
     /// Does attacker move `m` leave one of the free defences `free` ([`Searcher::free_defences`])
