@@ -672,6 +672,8 @@ fn random_playouts_restore_the_board_under_each_condition() {
                 }
             }),
         ),
+        ("castling chess", Box::new(|b: &mut Board| b.castling_chess = true)),
+        ("exchange castling", Box::new(|b: &mut Board| b.exchange_castling = true)),
         (
             "bul",
             Box::new(|b: &mut Board| {
@@ -1715,4 +1717,138 @@ fn singlebox_input() {
     let text = "BeginProblem\nstip #1\ncondition SingleBox Type1\npieces white Kf7 Sa1b1c1 black Kh8\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
     assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+// --------------------------------------------------------------- CastlingChess, ExchangeCastling
+
+/// Popeye texts of the castling moves (`Special::Castle`) among the pseudo-legal moves, sorted.
+fn castling_texts(b: &mut Board, legal: bool) -> Vec<String> {
+    let moves: Vec<Move> = if legal {
+        b.legal_moves()
+    } else {
+        let mut v = Vec::new();
+        b.pseudo_moves(&mut v);
+        v
+    };
+    let castles: Vec<Move> =
+        moves.into_iter().filter(|m| matches!(m.special, mysl_problems::board::Special::Castle { .. })).collect();
+    let mut v: Vec<String> = castles.into_iter().map(|m| move_text(b, Goal::Mate, m, true)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn castling_chess_castles_with_the_first_piece_on_each_line() {
+    // Ke4: east Rh4 (f4, g4 empty), west the black pawn a4 (d4, c4, b4 empty), south Be1, south-east
+    // Rh1 (f3, g2 empty). North: e5 empty but the black pawn on e6 stands on the arrival square;
+    // north-east: Sf5 next to the king; south-west: nothing before the edge. North-west: d5 and c6
+    // empty, partner b7, but d5 (the square passed) is attacked by the pawn e6.
+    let mut b = board(&[
+        (W, "K", "e4"),
+        (W, "R", "h4"),
+        (W, "R", "h1"),
+        (W, "B", "e1"),
+        (W, "S", "f5"),
+        (B, "K", "a8"),
+        (B, "P", "a4"),
+        (B, "P", "b7"),
+        (B, "P", "e6"),
+    ]);
+    assert!(castling_texts(&mut b, false).is_empty(), "no castling rights, no condition");
+    b.castling_chess = true;
+    let key = b.key();
+    assert_eq!(castling_texts(&mut b, true), ["Ke4-c4/bPa4-d4", "Ke4-e2/wBe1-e3", "Ke4-g2/wRh1-f3", "Ke4-g4/wRh4-f4"]);
+    // The black pawn e6 taken off: d5 is free, so the king castles with b7 (and e5, e6, e7, e8
+    // empty: no partner before the edge).
+    b.clear(sq("e6"));
+    assert!(castling_texts(&mut b, true).contains(&"Ke4-c6/bPb7-d5".to_string()));
+    b.put(sq("e6"), piece(B, "P"));
+    // Made and taken back: the partner moves to the square passed, the king two squares on.
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("e4") && m.to == sq("c4")).expect("Ke4-c4/bPa4-d4");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("d4")), Some(piece(B, "P")));
+    assert_eq!(b.piece_at(sq("c4")), Some(piece(W, "K")));
+    assert_eq!(b.piece_at(sq("a4")), None);
+    assert_eq!(b.ep, None);
+    b.unmake(m, u);
+    assert_eq!(b.key(), key);
+    assert_eq!(b.piece_at(sq("a4")), Some(piece(B, "P")));
+    // In check: no castling at all (the black knight d2 checks e4).
+    b.put(sq("d2"), piece(B, "S"));
+    assert!(castling_texts(&mut b, false).is_empty());
+}
+
+#[test]
+fn castling_chess_is_parsed_and_replaces_orthodox_castling() {
+    let base = "BeginProblem\nstip #1\npieces white Ke1 Ra1 black Kd8 Rc8e8 Pc7e7\n";
+    // Orthodox: 0-0-0 and Ra1-d1 mate.
+    assert_eq!(solve_lines(&format!("{base}EndProblem\n")), ["1.0-0-0 # !", "1.Ra1-d1 # !"]);
+    // CastlingChess (Popeye's `cond castling`): the same castling in Popeye's notation. The king
+    // may also castle north with the black pawn e7 (Ke1-e3/bPe7-e2), into the rook e8's line.
+    // (The black rooks cannot interpose on the d-file.)
+    for cond in ["castling", "CastlingChess", "castl"] {
+        let text = format!("{base}cond {cond}\nEndProblem\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        assert!(p.conditions.castling_chess && p.unsupported.is_empty(), "{cond}");
+        assert_eq!(solve_lines(&text), ["1.Ke1-c1/wRa1-d1 # !", "1.Ra1-d1 # !"]);
+    }
+    // Not with other conditions or fairy pieces.
+    let t = format!("{base}cond castling\ncond circe\nEndProblem\n");
+    assert!(!parse_problems(&t).remove(0).expect("parsed").unsupported.is_empty());
+    let t = "BeginProblem\nstip #1\npieces white Ke1 Ra1 Gh5 black Kd8\ncond castling\nEndProblem\n";
+    let p = parse_problems(t).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+#[test]
+fn exchange_castling_swaps_the_king_with_an_own_piece_once() {
+    // White in check from Re8: the king may still exchange, with any own piece but the pawn.
+    let mut b = board(&[
+        (W, "K", "e1"),
+        (W, "R", "h1"),
+        (W, "B", "c1"),
+        (W, "S", "b5"),
+        (W, "P", "d2"),
+        (B, "K", "a8"),
+        (B, "R", "e8"),
+        (B, "B", "d7"),
+    ]);
+    b.exchange_castling = true;
+    assert_eq!(castling_texts(&mut b, false), ["Bc1<->Ke1", "Rh1<->Ke1", "Sb5<->Ke1"]);
+    // Legal: Bc1 and Rh1 (the king leaves the e-file); on b5 the king would stand in the
+    // bishop d7's line.
+    assert_eq!(castling_texts(&mut b, true), ["Bc1<->Ke1", "Rh1<->Ke1"]);
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("e1") && m.to == sq("h1")).expect("Rh1<->Ke1");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("h1")), Some(piece(W, "K")));
+    assert_eq!(b.piece_at(sq("e1")), Some(piece(W, "R")));
+    // Black still has its exchange (with Re8 and Bd7: the bishop on a8 checks Kh1); White's is
+    // used up.
+    assert_eq!(castling_texts(&mut b, false), ["Bd7<->Ka8 +", "Re8<->Ka8"]);
+    let n = b.make_null();
+    assert!(castling_texts(&mut b, false).is_empty());
+    b.unmake_null(n);
+    // The same position without the right used differs in the key.
+    let used_key = b.key();
+    b.exchange_used = 0;
+    assert_ne!(b.key(), used_key);
+    b.exchange_used = 1;
+    b.unmake(m, u);
+    assert_eq!(b.exchange_used, 0);
+    assert_eq!(b.key(), key);
+    assert_eq!(b.piece_at(sq("e1")), Some(piece(W, "K")));
+}
+
+#[test]
+fn exchange_castling_is_parsed_and_mates() {
+    // Ra1<->Kd8 puts the rook on d8: back-rank mate. The pawn a2 keeps the rook off the a-file.
+    let base = "BeginProblem\nstip #1\npieces white Kd8 Ra1 Pa2 black Kh8 Pg7h7\n";
+    assert!(solve_lines(&format!("{base}EndProblem\n")).is_empty());
+    for cond in ["ExchangeCastling", "exch"] {
+        let text = format!("{base}cond {cond}\nEndProblem\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        assert!(p.conditions.exchange_castling && p.unsupported.is_empty(), "{cond}");
+        assert_eq!(solve_lines(&text), ["1.Ra1<->Kd8 # !"]);
+    }
 }
