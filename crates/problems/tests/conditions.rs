@@ -1852,3 +1852,114 @@ fn exchange_castling_is_parsed_and_mates() {
         assert_eq!(solve_lines(&text), ["1.Ra1<->Kd8 # !"]);
     }
 }
+
+/// Every helpmate line of exactly `plies` half moves from `b` (the last one mating), in Popeye's
+/// text, found by plain enumeration of the legal moves (no hash, no pruning).
+fn naive_help_lines(b: &mut Board, plies: u32) -> Vec<String> {
+    fn walk(b: &mut Board, plies: u32, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) {
+        for m in b.legal_moves() {
+            let u = b.make(m);
+            line.push(m);
+            if plies == 1 {
+                if b.is_mate() {
+                    out.push(line.clone());
+                }
+            } else {
+                walk(b, plies - 1, line, out);
+            }
+            line.pop();
+            b.unmake(m, u);
+        }
+    }
+    let mut lines = Vec::new();
+    walk(b, plies, &mut Vec::new(), &mut lines);
+    let mut out = Vec::new();
+    for line in lines {
+        let mut text = String::new();
+        let mut undo = Vec::new();
+        for (i, &m) in line.iter().enumerate() {
+            let t = move_text(b, Goal::Mate, m, i + 1 == line.len());
+            if i % 2 == 0 {
+                text.push_str(&format!("{}{}.{t}", if i > 0 { " " } else { "" }, i / 2 + 1));
+            } else {
+                text.push_str(&format!(" {t}"));
+            }
+            undo.push((m, b.make(m)));
+        }
+        while let Some((m, u)) = undo.pop() {
+            b.unmake(m, u);
+        }
+        out.push(text);
+    }
+    out
+}
+
+/// Random small positions under CastlingChess and ExchangeCastling: the solver's h#2 lines (hash
+/// table, the exchange right in its key, every shortcut off) are exactly those a plain
+/// enumeration of the legal moves finds.
+#[test]
+fn castling_conditions_h2_match_plain_enumeration() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let names = ["K", "Q", "R", "B", "S", "P"];
+    let (mut tried, mut with_lines, mut special_lines) = (0, 0, 0);
+    while tried < 30 {
+        let cond = if tried % 2 == 0 { "castling" } else { "exchangecastling" };
+        let mut used = Vec::new();
+        let mut white = Vec::new();
+        let mut black = Vec::new();
+        let mut ok = true;
+        for i in 0..7 {
+            let s = rnd(64) as u8;
+            let kind = if i == 0 || i == 3 { "K" } else { names[1 + rnd(5) as usize] };
+            if used.contains(&s) || (kind == "P" && !(8..56).contains(&s)) {
+                ok = false;
+                break;
+            }
+            used.push(s);
+            let text = format!("{kind}{}", mysl_problems::board::square_name(s));
+            if i < 3 {
+                white.push(text);
+            } else {
+                black.push(text);
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let text = format!(
+            "BeginProblem\nstip h#2\npieces white {} black {}\ncond {cond}\nEndProblem\n",
+            white.join(" "),
+            black.join(" ")
+        );
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        let limits = Limits { hash_entries: 1 << 12, threads: 1, ..Limits::default() };
+        let Ok(r) = solve_problem(&p, &limits) else { continue };
+        let mut b = p.board.clone();
+        b.castling_chess = cond == "castling";
+        b.exchange_castling = cond != "castling";
+        b.side = B;
+        if b.in_check(W) {
+            continue;
+        }
+        // Shorter solutions (1.X Y #) would be printed as well: leave such positions out.
+        if !naive_help_lines(&mut b, 2).is_empty() {
+            continue;
+        }
+        tried += 1;
+        let mut naive = naive_help_lines(&mut b, 4);
+        naive.sort();
+        let mut got = r.twins[0].lines.clone();
+        got.sort();
+        assert_eq!(got, naive, "{text}");
+        with_lines += !naive.is_empty() as u32;
+        special_lines += naive.iter().filter(|l| l.contains('/') || l.contains("<->")).count();
+    }
+    eprintln!("{with_lines} positions with h#2 lines, {special_lines} lines with castling moves");
+    assert!(with_lines > 3 && special_lines > 0, "{with_lines} {special_lines}");
+}
