@@ -377,6 +377,22 @@ pub struct Board {
     /// (or to a fairy kind); a check by a capture that would promote counts only if such a
     /// promotion is possible (Popeye's `singlebox/type1.c`).
     pub singlebox: bool,
+    /// Condition CastlingChess (Popeye's `conditions/castling_chess.c`): a king not in check may
+    /// castle in any of the eight directions with the first piece along that line (of either
+    /// colour, any kind) if at least two empty squares lie between them: the king goes two
+    /// squares towards the partner, the partner to the square the king passed, which must not
+    /// be attacked. No rights: any time, as often as possible. Orthodox castling is off. The
+    /// moves are [`Special::Castle`] with the partner as the "rook".
+    pub castling_chess: bool,
+    /// Condition ExchangeCastling (Popeye's `conditions/exchange_castling.c`): once per side
+    /// (per line of play), the king may exchange places with any of its own pieces other than a
+    /// pawn, anywhere on the board (check or not; the move is legal if the king is not attacked
+    /// after it). Orthodox castling is off. The moves are [`Special::Castle`] with the partner
+    /// as the "rook" (`rook_from` the partner's square, `rook_to` the king's).
+    pub exchange_castling: bool,
+    /// ExchangeCastling: the sides that have exchanged (bit 1 White, 2 Black); part of the hash
+    /// key.
+    pub exchange_used: u8,
     /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
     /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
     checkless_depth: u8,
@@ -443,6 +459,9 @@ impl Board {
             parrain_pending: None,
             mars: Mars::Off,
             singlebox: false,
+            castling_chess: false,
+            exchange_castling: false,
+            exchange_used: 0,
             imitators: Imitators::NONE,
             no_iprom: false,
             back_home: false,
@@ -509,6 +528,9 @@ impl Board {
         if self.imitators.n > 0 {
             k ^= splitmix(self.imitators.bitboard().0 ^ 0x696d_6900_0000_0000);
         }
+        if self.exchange_castling {
+            k ^= splitmix(0x6578_6300_0000_0000 ^ self.exchange_used as u64);
+        }
         if self.back_home {
             for s in self.occupied() {
                 k ^= splitmix(0x6268_0000 ^ ((s as u64) << 8) ^ self.home[s as usize] as u64);
@@ -559,6 +581,10 @@ impl Board {
             | (self.imitators.n > 0)
             // BackHome: a piece checks only by going back home, or when its side cannot.
             | self.back_home
+            // Castling chess, exchange castling: king moves the orthodox shortcuts do not know
+            // (no castling rights, yet castling moves; a partner of either colour moves).
+            | self.castling_chess
+            | self.exchange_castling
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             | self.andernach
@@ -1664,6 +1690,12 @@ impl Board {
     /// AntiCirce rebirths, uncapturable pieces).
     #[inline(never)]
     fn pseudo_moves_ext(&self, start: usize, out: &mut Vec<Move>) {
+        if self.castling_chess {
+            self.castling_chess_moves(out);
+        }
+        if self.exchange_castling {
+            self.exchange_castling_moves(out);
+        }
         if self.bgl.on {
             let budget = self.bgl.left[self.side.index()];
             let mut w = start;
@@ -1710,6 +1742,72 @@ impl Board {
                 }
             }
             out.truncate(w);
+        }
+    }
+
+    /// CastlingChess (Popeye's `castlingchess_generate_moves_for_piece`): the side to move's
+    /// king, not in check, castles in each of the eight directions with the first piece on that
+    /// line (either colour, any kind), provided the two squares next to the king that way are
+    /// empty and the first of them (the square passed, where the partner lands) is not attacked.
+    /// The king lands two squares away. Popeye tests the square passed with the king moved
+    /// there (the partner still in place); only orthodox pieces are supported with the
+    /// condition, and then that is the plain attack test with the king still home: an attack on
+    /// the square passed through the king's square would be a line through the king, which is
+    /// not in check.
+    fn castling_chess_moves(&self, out: &mut Vec<Move>) {
+        let us = self.side;
+        let Some(k) = self.king_square(us) else { return };
+        if self.attacked(k, !us) {
+            return;
+        }
+        let occ = self.occupied();
+        const DIRS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+        for d in DIRS {
+            let Some(passed) = offset(k, d) else { continue };
+            if occ.contains(sq(passed)) {
+                continue;
+            }
+            let Some(arrival) = offset(passed, d) else { continue };
+            if occ.contains(sq(arrival)) {
+                continue;
+            }
+            let mut s = arrival;
+            let partner = loop {
+                match offset(s, d) {
+                    None => break None,
+                    Some(t) if occ.contains(sq(t)) => break Some(t),
+                    Some(t) => s = t,
+                }
+            };
+            let Some(partner) = partner else { continue };
+            if self.attacked(passed, !us) {
+                continue;
+            }
+            out.push(Move {
+                from: k,
+                to: arrival,
+                special: Special::Castle { rook_from: partner, rook_to: passed },
+                extra: NO_EXTRA,
+            });
+        }
+    }
+
+    /// ExchangeCastling (Popeye's `exchange_castling_generate_moves_for_piece`): while the side
+    /// to move has not exchanged yet, its king exchanges places with any of its own pieces other
+    /// than a pawn (squares a1..h8); being in check does not matter.
+    fn exchange_castling_moves(&self, out: &mut Vec<Move>) {
+        let us = self.side;
+        if self.exchange_used & (1 << us.index()) != 0 {
+            return;
+        }
+        let Some(k) = self.king_square(us) else { return };
+        for s in self.color_bb(us) {
+            let s = s as u8;
+            let p = self.squares[s as usize].expect("bitboard and mailbox agree");
+            if s == k || p.kind == walk::PAWN {
+                continue;
+            }
+            out.push(Move { from: k, to: s, special: Special::Castle { rook_from: s, rook_to: k }, extra: NO_EXTRA });
         }
     }
 
@@ -2607,6 +2705,10 @@ impl Board {
         if self.neutral.any() {
             self.neutral_moved(m, captured);
         }
+        if self.exchange_castling && matches!(m.special, Special::Castle { .. }) {
+            // (Generated only while the side has not exchanged.)
+            self.exchange_used |= 1 << self.side.index();
+        }
         if self.back_home {
             // The moved piece takes its home along (a promoted pawn keeps the pawn's); a
             // captured piece's home goes with it.
@@ -2767,6 +2869,10 @@ impl Board {
     /// Takes back [`Board::make_ext`] (before the move proper is taken back).
     #[inline(never)]
     fn unmake_ext(&mut self, m: Move, e: Effects) {
+        if self.exchange_castling && matches!(m.special, Special::Castle { .. }) {
+            // (`unmake` has given the move back to the mover's side; the side had not exchanged.)
+            self.exchange_used &= !(1 << self.side.index());
+        }
         if self.back_home {
             self.home[m.to as usize] = NO_EXTRA;
             if let Special::Castle { rook_from, rook_to } = m.special {
@@ -2852,6 +2958,8 @@ impl Board {
             | (self.mars == Mars::AntiMars)
             | (self.imitators.n > 0)
             | self.back_home
+            | self.castling_chess
+            | self.exchange_castling
     }
 
     /// The condition effects of the move `u` was returned for, while it is the last move made
@@ -3128,6 +3236,8 @@ impl Board {
             imitators: self.imitators,
             no_iprom: self.no_iprom,
             back_home: self.back_home,
+            castling_chess: self.castling_chess,
+            exchange_castling: self.exchange_castling,
         }
     }
 
@@ -3155,6 +3265,9 @@ impl Board {
         self.imitators = c.imitators;
         self.no_iprom = c.no_iprom;
         self.back_home = c.back_home;
+        self.castling_chess = c.castling_chess;
+        self.exchange_castling = c.exchange_castling;
+        self.exchange_used = 0;
     }
 
     /// Pieces as (square, piece), a1..h8.
@@ -3208,6 +3321,10 @@ pub struct Conditions {
     pub no_iprom: bool,
     /// Condition BackHome.
     pub back_home: bool,
+    /// Condition CastlingChess.
+    pub castling_chess: bool,
+    /// Condition ExchangeCastling.
+    pub exchange_castling: bool,
 }
 
 impl Conditions {
@@ -3234,6 +3351,8 @@ impl Conditions {
         imitators: Imitators::NONE,
         no_iprom: false,
         back_home: false,
+        castling_chess: false,
+        exchange_castling: false,
     };
 }
 

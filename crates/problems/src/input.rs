@@ -132,6 +132,12 @@ impl Conditions {
         if self.back_home {
             v.push("BackHome".into());
         }
+        if self.castling_chess {
+            v.push("CastlingChess".into());
+        }
+        if self.exchange_castling {
+            v.push("ExchangeCastling".into());
+        }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
@@ -941,7 +947,8 @@ impl Parser<'_> {
 /// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiCirce` (plain, Calvet or Cheylan), `AntiSuperCirce`,
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
 /// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`,
-/// `Circe RexInclusive` (plain, Mirror, Chameleon), `Imitator <squares>` (`NoIProm`), `BackHome`.
+/// `Circe RexInclusive` (plain, Mirror, Chameleon), `Imitator <squares>` (`NoIProm`), `BackHome`,
+/// `CastlingChess`, `ExchangeCastling`.
 /// `None` for anything else (another condition, an option or parameter we do not implement such
 /// as `TypeB`, a condition above with one it does not combine with), which makes the problem
 /// unsupported.
@@ -1035,6 +1042,14 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             return (c.imitators.n > 0).then_some(c);
         }
         Some("backhome") if words.len() == 1 => return Some(Conditions { back_home: true, ..none }),
+        // `CastlingChess` (`castling`: a unique prefix of Popeye's name; `CAST` and `CastInverse`
+        // begin with `cast`) and `ExchangeCastling` (`exch`: `ExclusiveChess` begins with `exc`).
+        Some(w) if words.len() == 1 && w.len() >= 5 && "castlingchess".starts_with(w) => {
+            return Some(Conditions { castling_chess: true, ..none })
+        }
+        Some(w) if words.len() == 1 && w.len() >= 4 && "exchangecastling".starts_with(w) => {
+            return Some(Conditions { exchange_castling: true, ..none })
+        }
         Some("whitemaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [true, false], ..none }),
         Some("blackmaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [false, true], ..none }),
         // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.

@@ -311,6 +311,25 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
             ct &= !board::castle_bits(s);
         }
         board.castling = ct;
+        // CastlingChess, ExchangeCastling: alone, with orthodox pieces only (their generators'
+        // square-passed test relies on that; other pieces and conditions not checked). Popeye
+        // switches orthodox castling off under both (`solving_disable_castling`).
+        if board.castling_chess || board.exchange_castling {
+            let other = board::Conditions { castling_chess: false, exchange_castling: false, ..board.conditions() };
+            if other != board::Conditions::NONE
+                || (board.castling_chess && board.exchange_castling)
+                || board.has_fairy(Color::White)
+                || board.has_fairy(Color::Black)
+                || board.neutral.any()
+                || board.bul.any()
+            {
+                return Err(SolveError::Unsupported(
+                    "CastlingChess or ExchangeCastling with other conditions or fairy pieces".into(),
+                ));
+            }
+            board.castling = 0;
+            board.exchange_used = 0;
+        }
         // AntiCirce: a king or rook reborn on its home square would raise the question of its
         // castling rights; not done yet.
         if board.anticirce != board::AntiCirce::Off && board.castling & 0x0f != 0 {

@@ -1814,6 +1814,31 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
     let p = board.piece_at(m.from).expect("moving piece");
     let mut s = String::new();
     match m.special {
+        Special::Castle { rook_from, rook_to } if board.castling_chess || board.exchange_castling => {
+            // CastlingChess: the king's move, then the partner's with its colour,
+            // `Ke8-c6/bPb5-d7`; ExchangeCastling: partner and king on their squares before the
+            // move, `Bh5<->Ke8` (Popeye's `output_plaintext_write_castling`, `write_exchange`).
+            let partner = board.piece_at(rook_from).expect("castling partner");
+            let code = KINDS[partner.kind as usize].code;
+            if board.castling_chess {
+                let col = if partner.color == Color::White { 'w' } else { 'b' };
+                s.push_str(&format!(
+                    "{}{}-{}/{col}{code}{}-{}",
+                    KINDS[p.kind as usize].code,
+                    square_name(m.from),
+                    square_name(m.to),
+                    square_name(rook_from),
+                    square_name(rook_to)
+                ));
+            } else {
+                s.push_str(&format!(
+                    "{code}{}<->{}{}",
+                    square_name(rook_from),
+                    KINDS[p.kind as usize].code,
+                    square_name(m.from)
+                ));
+            }
+        }
         Special::Castle { rook_from, rook_to } => {
             // Anti-Mars Circe: king and rook first go to their rebirth squares,
             // `[bKf6->e8][bRh5->a8]0-0-0`.

@@ -672,6 +672,8 @@ fn random_playouts_restore_the_board_under_each_condition() {
                 }
             }),
         ),
+        ("castling chess", Box::new(|b: &mut Board| b.castling_chess = true)),
+        ("exchange castling", Box::new(|b: &mut Board| b.exchange_castling = true)),
         (
             "bul",
             Box::new(|b: &mut Board| {
@@ -1715,4 +1717,249 @@ fn singlebox_input() {
     let text = "BeginProblem\nstip #1\ncondition SingleBox Type1\npieces white Kf7 Sa1b1c1 black Kh8\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
     assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+// --------------------------------------------------------------- CastlingChess, ExchangeCastling
+
+/// Popeye texts of the castling moves (`Special::Castle`) among the pseudo-legal moves, sorted.
+fn castling_texts(b: &mut Board, legal: bool) -> Vec<String> {
+    let moves: Vec<Move> = if legal {
+        b.legal_moves()
+    } else {
+        let mut v = Vec::new();
+        b.pseudo_moves(&mut v);
+        v
+    };
+    let castles: Vec<Move> =
+        moves.into_iter().filter(|m| matches!(m.special, mysl_problems::board::Special::Castle { .. })).collect();
+    let mut v: Vec<String> = castles.into_iter().map(|m| move_text(b, Goal::Mate, m, true)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn castling_chess_castles_with_the_first_piece_on_each_line() {
+    // Ke4: east Rh4 (f4, g4 empty), west the black pawn a4 (d4, c4, b4 empty), south Be1, south-east
+    // Rh1 (f3, g2 empty). North: e5 empty but the black pawn on e6 stands on the arrival square;
+    // north-east: Sf5 next to the king; south-west: nothing before the edge. North-west: d5 and c6
+    // empty, partner b7, but d5 (the square passed) is attacked by the pawn e6.
+    let mut b = board(&[
+        (W, "K", "e4"),
+        (W, "R", "h4"),
+        (W, "R", "h1"),
+        (W, "B", "e1"),
+        (W, "S", "f5"),
+        (B, "K", "a8"),
+        (B, "P", "a4"),
+        (B, "P", "b7"),
+        (B, "P", "e6"),
+    ]);
+    assert!(castling_texts(&mut b, false).is_empty(), "no castling rights, no condition");
+    b.castling_chess = true;
+    let key = b.key();
+    assert_eq!(castling_texts(&mut b, true), ["Ke4-c4/bPa4-d4", "Ke4-e2/wBe1-e3", "Ke4-g2/wRh1-f3", "Ke4-g4/wRh4-f4"]);
+    // The black pawn e6 taken off: d5 is free, so the king castles with b7 (and e5, e6, e7, e8
+    // empty: no partner before the edge).
+    b.clear(sq("e6"));
+    assert!(castling_texts(&mut b, true).contains(&"Ke4-c6/bPb7-d5".to_string()));
+    b.put(sq("e6"), piece(B, "P"));
+    // Made and taken back: the partner moves to the square passed, the king two squares on.
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("e4") && m.to == sq("c4")).expect("Ke4-c4/bPa4-d4");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("d4")), Some(piece(B, "P")));
+    assert_eq!(b.piece_at(sq("c4")), Some(piece(W, "K")));
+    assert_eq!(b.piece_at(sq("a4")), None);
+    assert_eq!(b.ep, None);
+    b.unmake(m, u);
+    assert_eq!(b.key(), key);
+    assert_eq!(b.piece_at(sq("a4")), Some(piece(B, "P")));
+    // In check: no castling at all (the black knight d2 checks e4).
+    b.put(sq("d2"), piece(B, "S"));
+    assert!(castling_texts(&mut b, false).is_empty());
+}
+
+#[test]
+fn castling_chess_is_parsed_and_replaces_orthodox_castling() {
+    let base = "BeginProblem\nstip #1\npieces white Ke1 Ra1 black Kd8 Rc8e8 Pc7e7\n";
+    // Orthodox: 0-0-0 and Ra1-d1 mate.
+    assert_eq!(solve_lines(&format!("{base}EndProblem\n")), ["1.0-0-0 # !", "1.Ra1-d1 # !"]);
+    // CastlingChess (Popeye's `cond castling`): the same castling in Popeye's notation. The king
+    // may also castle north with the black pawn e7 (Ke1-e3/bPe7-e2), into the rook e8's line.
+    // (The black rooks cannot interpose on the d-file.)
+    for cond in ["castling", "CastlingChess", "castl"] {
+        let text = format!("{base}cond {cond}\nEndProblem\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        assert!(p.conditions.castling_chess && p.unsupported.is_empty(), "{cond}");
+        assert_eq!(solve_lines(&text), ["1.Ke1-c1/wRa1-d1 # !", "1.Ra1-d1 # !"]);
+    }
+    // Not with other conditions or fairy pieces.
+    let t = format!("{base}cond castling\ncond circe\nEndProblem\n");
+    assert!(!parse_problems(&t).remove(0).expect("parsed").unsupported.is_empty());
+    let t = "BeginProblem\nstip #1\npieces white Ke1 Ra1 Gh5 black Kd8\ncond castling\nEndProblem\n";
+    let p = parse_problems(t).remove(0).expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+#[test]
+fn exchange_castling_swaps_the_king_with_an_own_piece_once() {
+    // White in check from Re8: the king may still exchange, with any own piece but the pawn.
+    let mut b = board(&[
+        (W, "K", "e1"),
+        (W, "R", "h1"),
+        (W, "B", "c1"),
+        (W, "S", "b5"),
+        (W, "P", "d2"),
+        (B, "K", "a8"),
+        (B, "R", "e8"),
+        (B, "B", "d7"),
+    ]);
+    b.exchange_castling = true;
+    assert_eq!(castling_texts(&mut b, false), ["Bc1<->Ke1", "Rh1<->Ke1", "Sb5<->Ke1"]);
+    // Legal: Bc1 and Rh1 (the king leaves the e-file); on b5 the king would stand in the
+    // bishop d7's line.
+    assert_eq!(castling_texts(&mut b, true), ["Bc1<->Ke1", "Rh1<->Ke1"]);
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("e1") && m.to == sq("h1")).expect("Rh1<->Ke1");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("h1")), Some(piece(W, "K")));
+    assert_eq!(b.piece_at(sq("e1")), Some(piece(W, "R")));
+    // Black still has its exchange (with Re8 and Bd7: the bishop on a8 checks Kh1); White's is
+    // used up.
+    assert_eq!(castling_texts(&mut b, false), ["Bd7<->Ka8 +", "Re8<->Ka8"]);
+    let n = b.make_null();
+    assert!(castling_texts(&mut b, false).is_empty());
+    b.unmake_null(n);
+    // The same position without the right used differs in the key.
+    let used_key = b.key();
+    b.exchange_used = 0;
+    assert_ne!(b.key(), used_key);
+    b.exchange_used = 1;
+    b.unmake(m, u);
+    assert_eq!(b.exchange_used, 0);
+    assert_eq!(b.key(), key);
+    assert_eq!(b.piece_at(sq("e1")), Some(piece(W, "K")));
+}
+
+#[test]
+fn exchange_castling_is_parsed_and_mates() {
+    // Ra1<->Kd8 puts the rook on d8: back-rank mate. The pawn a2 keeps the rook off the a-file.
+    let base = "BeginProblem\nstip #1\npieces white Kd8 Ra1 Pa2 black Kh8 Pg7h7\n";
+    assert!(solve_lines(&format!("{base}EndProblem\n")).is_empty());
+    for cond in ["ExchangeCastling", "exch"] {
+        let text = format!("{base}cond {cond}\nEndProblem\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        assert!(p.conditions.exchange_castling && p.unsupported.is_empty(), "{cond}");
+        assert_eq!(solve_lines(&text), ["1.Ra1<->Kd8 # !"]);
+    }
+}
+
+/// Every helpmate line of exactly `plies` half moves from `b` (the last one mating), in Popeye's
+/// text, found by plain enumeration of the legal moves (no hash, no pruning).
+fn naive_help_lines(b: &mut Board, plies: u32) -> Vec<String> {
+    fn walk(b: &mut Board, plies: u32, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) {
+        for m in b.legal_moves() {
+            let u = b.make(m);
+            line.push(m);
+            if plies == 1 {
+                if b.is_mate() {
+                    out.push(line.clone());
+                }
+            } else {
+                walk(b, plies - 1, line, out);
+            }
+            line.pop();
+            b.unmake(m, u);
+        }
+    }
+    let mut lines = Vec::new();
+    walk(b, plies, &mut Vec::new(), &mut lines);
+    let mut out = Vec::new();
+    for line in lines {
+        let mut text = String::new();
+        let mut undo = Vec::new();
+        for (i, &m) in line.iter().enumerate() {
+            let t = move_text(b, Goal::Mate, m, i + 1 == line.len());
+            if i % 2 == 0 {
+                text.push_str(&format!("{}{}.{t}", if i > 0 { " " } else { "" }, i / 2 + 1));
+            } else {
+                text.push_str(&format!(" {t}"));
+            }
+            undo.push((m, b.make(m)));
+        }
+        while let Some((m, u)) = undo.pop() {
+            b.unmake(m, u);
+        }
+        out.push(text);
+    }
+    out
+}
+
+/// Random small positions under CastlingChess and ExchangeCastling: the solver's h#2 lines (hash
+/// table, the exchange right in its key, every shortcut off) are exactly those a plain
+/// enumeration of the legal moves finds.
+#[test]
+fn castling_conditions_h2_match_plain_enumeration() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let names = ["K", "Q", "R", "B", "S", "P"];
+    let (mut tried, mut with_lines, mut special_lines) = (0, 0, 0);
+    while tried < 30 {
+        let cond = if tried % 2 == 0 { "castling" } else { "exchangecastling" };
+        let mut used = Vec::new();
+        let mut white = Vec::new();
+        let mut black = Vec::new();
+        let mut ok = true;
+        for i in 0..7 {
+            let s = rnd(64) as u8;
+            let kind = if i == 0 || i == 3 { "K" } else { names[1 + rnd(5) as usize] };
+            if used.contains(&s) || (kind == "P" && !(8..56).contains(&s)) {
+                ok = false;
+                break;
+            }
+            used.push(s);
+            let text = format!("{kind}{}", mysl_problems::board::square_name(s));
+            if i < 3 {
+                white.push(text);
+            } else {
+                black.push(text);
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let text = format!(
+            "BeginProblem\nstip h#2\npieces white {} black {}\ncond {cond}\nEndProblem\n",
+            white.join(" "),
+            black.join(" ")
+        );
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        let limits = Limits { hash_entries: 1 << 12, threads: 1, ..Limits::default() };
+        let Ok(r) = solve_problem(&p, &limits) else { continue };
+        let mut b = p.board.clone();
+        b.castling_chess = cond == "castling";
+        b.exchange_castling = cond != "castling";
+        b.side = B;
+        if b.in_check(W) {
+            continue;
+        }
+        // Shorter solutions (1.X Y #) would be printed as well: leave such positions out.
+        if !naive_help_lines(&mut b, 2).is_empty() {
+            continue;
+        }
+        tried += 1;
+        let mut naive = naive_help_lines(&mut b, 4);
+        naive.sort();
+        let mut got = r.twins[0].lines.clone();
+        got.sort();
+        assert_eq!(got, naive, "{text}");
+        with_lines += !naive.is_empty() as u32;
+        special_lines += naive.iter().filter(|l| l.contains('/') || l.contains("<->")).count();
+    }
+    eprintln!("{with_lines} positions with h#2 lines, {special_lines} lines with castling moves");
+    assert!(with_lines > 3 && special_lines > 0, "{with_lines} {special_lines}");
 }
