@@ -740,7 +740,7 @@ impl Board {
         if (self.bgl.on | self.transmuted_kings | self.annan | self.singlebox | self.back_home)
             || self.paralysis != Paralysis::Off
             || self.bul.any()
-            || self.anticirce.plain()
+            || self.anticirce.checks_by_capture()
             || self.mars == Mars::Mars
             || self.imitators.n > 0
         {
@@ -859,6 +859,10 @@ impl Board {
             if self.anticirce.plain() && !self.anticirce_capture_legal(f, p, s) {
                 continue;
             }
+            // AntiCirce Cage: only if the capturer then has a cage.
+            if self.anticirce == AntiCirce::Cage && !self.anticirce_cage_capture_legal(f, p, s) {
+                continue;
+            }
             // Bul: the capture is a move only if the hurdle can then move.
             if self.bul.contains(sq(f)) {
                 if let Walk::Hopper(v) = KINDS[p.kind as usize].walk {
@@ -925,6 +929,88 @@ impl Board {
             return false;
         }
         free(rebirth_square(p, s))
+    }
+
+    /// AntiCirce Cage: could the piece `p` on `f` capture on `s` (a plain capture, as a check is
+    /// one) and be reborn in a cage? After the capture `f` and `s` are empty (Calvet: the
+    /// capturer may be reborn where it captured); a pawn capturing onto its last rank is reborn
+    /// as any kind it promotes to, a pawn reborn on its last rank promotes. The capture is legal
+    /// if some empty square is a cage for the reborn piece ([`Board::anticirce_caged`]); the
+    /// capturer's own king does not matter (a check is a check even from a pinned piece).
+    #[inline(never)]
+    fn anticirce_cage_capture_legal(&self, f: u8, p: Piece, s: u8) -> bool {
+        let mut b = self.clone();
+        b.clear(f);
+        b.clear(s);
+        let last = if p.color == Color::White { 7 } else { 0 };
+        let mut kinds: KindSet = 1 << p.kind;
+        if p.kind == walk::PAWN && s / 8 == last {
+            kinds = self.promotion_fairies;
+            for k in walk::PROMOTIONS {
+                kinds |= 1 << k;
+            }
+        }
+        let empty = !b.occupied();
+        while kinds != 0 {
+            let kind = kinds.trailing_zeros() as Kind;
+            kinds &= kinds - 1;
+            for r in empty {
+                let r = r as u8;
+                let mut reborn: KindSet = 1 << kind;
+                if kind == walk::PAWN && r / 8 == last {
+                    reborn = self.promotion_fairies;
+                    for k in walk::PROMOTIONS {
+                        reborn |= 1 << k;
+                    }
+                }
+                while reborn != 0 {
+                    let k = reborn.trailing_zeros() as Kind;
+                    reborn &= reborn - 1;
+                    b.put(r, Piece { color: p.color, kind: k });
+                    let caged = b.anticirce_caged(r);
+                    b.clear(r);
+                    if caged {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// AntiCirce Cage: is the piece on `r` caged, i.e. without a legal non-capturing move (its
+    /// side's king not in check after it, checks as AntiCirce Cage has them)? Popeye's
+    /// `circe_cage_cage_tester_solve` with its non-capturing-move finder (captures are not
+    /// looked at). The side to move, en passant and castling rights are as they were after.
+    /// The recursion ends: a check test plays a king capture, after which that side has no king
+    /// and the nested legality test of its opponent's cage candidate finds no check.
+    pub fn anticirce_caged(&mut self, r: u8) -> bool {
+        let p = self.squares[r as usize].expect("reborn piece");
+        let c = p.color;
+        let (side, castling) = (self.side, self.castling);
+        self.side = c;
+        self.castling = 0;
+        let mut moves = Vec::new();
+        let theirs = self.color_bb(!c);
+        let occ = self.occupied() | self.holes;
+        let blocked = self.color_bb(c) | self.holes;
+        self.piece_moves_plain(sq(r), c, theirs, occ, blocked, &mut moves);
+        let mut caged = true;
+        for m in moves {
+            if m.from != r || self.is_capture(m) {
+                continue;
+            }
+            let u = self.make(m);
+            let legal = !self.in_check(c);
+            self.unmake(m, u);
+            if legal {
+                caged = false;
+                break;
+            }
+        }
+        self.side = side;
+        self.castling = castling;
+        caged
     }
 
     /// Does a piece of colour `by` have a fairy kind?
@@ -2077,7 +2163,31 @@ impl Board {
                 out[i].to = out[i].from;
             }
         }
+        if self.anticirce == AntiCirce::Cage {
+            self.anticirce_cage_filter(start, out);
+        }
         drop_marked(out, start);
+    }
+
+    /// AntiCirce Cage: of the rebirth choices among `out[start..]`, only those that put the
+    /// capturer in a cage ([`Board::anticirce_caged`], judged after the whole move) stay; the
+    /// others are marked. No cage at all: the capture is illegal (Popeye's AntiCirce default
+    /// "strict": no rebirth-avoiding fallback).
+    #[inline(never)]
+    fn anticirce_cage_filter(&self, start: usize, out: &mut [Move]) {
+        let mut b: Option<Board> = None;
+        for m in out[start..].iter_mut() {
+            if m.extra == NO_EXTRA || m.from == m.to {
+                continue;
+            }
+            let b = b.get_or_insert_with(|| self.clone());
+            let u = b.make(*m);
+            let caged = b.anticirce_caged(m.extra);
+            b.unmake(*m, u);
+            if !caged {
+                m.to = m.from;
+            }
+        }
     }
 
     /// Bul: each move of a Bul hopper among `out[start..]` becomes one move per non-capturing
@@ -2199,53 +2309,68 @@ impl Board {
         let occ = own | theirs | self.holes;
         let blocked = own | self.holes;
         for from in own {
-            let f = from as u8;
-            let p = self.squares[f as usize].expect("bitboard and mailbox agree");
-            if self.paralysis == Paralysis::Madrasi && self.observed_by_same_walk(f) {
-                continue; // paralysed
-            }
-            if p.kind == walk::KING && self.pepo && self.attacked(f, !us) {
-                continue; // Pepo: an attacked king is paralysed
-            }
-            if p.kind == walk::KING && self.transmuted_kings {
-                let t = self.transmutations(us);
-                if t != 0 {
-                    self.transmuted_king_moves(f, us, t, out);
-                    continue;
-                }
-            }
-            if self.annan {
-                let w = self.annan_walker(f, p);
-                if w.kind != p.kind {
-                    self.annan_moves(f, p, w.kind, occ, out);
-                    continue;
-                }
-            }
-            let targets = match KINDS[p.kind as usize].walk {
-                Walk::King => attacks::king_attacks(from),
-                Walk::Queen => attacks::queen_attacks(from, occ),
-                Walk::Rook => attacks::rook_attacks(from, occ),
-                Walk::Bishop => attacks::bishop_attacks(from, occ),
-                Walk::Knight => attacks::knight_attacks(from),
-                Walk::Pawn => {
-                    self.pawn_moves(f, us, theirs, occ, out);
-                    continue;
-                }
-                Walk::Locust(v) => {
-                    self.locust_moves(f, us, v, out);
-                    continue;
-                }
-                Walk::Orphan => {
-                    self.orphan_moves(f, us, out);
-                    continue;
-                }
-                _ => self.fairy_targets(f, p.kind, us),
-            } & !blocked;
-            for to in targets {
-                out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
-            }
+            self.piece_moves_plain(from, us, theirs, occ, blocked, out);
         }
         self.castling_moves(out);
+    }
+
+    /// The plain pseudo-legal moves of the piece of `us` on `from` (no castling), appended to
+    /// `out`; `occ` and `blocked` as in [`Board::pseudo_moves_plain`].
+    #[inline(always)]
+    fn piece_moves_plain(
+        &self,
+        from: Square,
+        us: Color,
+        theirs: Bitboard,
+        occ: Bitboard,
+        blocked: Bitboard,
+        out: &mut Vec<Move>,
+    ) {
+        let f = from as u8;
+        let p = self.squares[f as usize].expect("bitboard and mailbox agree");
+        if self.paralysis == Paralysis::Madrasi && self.observed_by_same_walk(f) {
+            return; // paralysed
+        }
+        if p.kind == walk::KING && self.pepo && self.attacked(f, !us) {
+            return; // Pepo: an attacked king is paralysed
+        }
+        if p.kind == walk::KING && self.transmuted_kings {
+            let t = self.transmutations(us);
+            if t != 0 {
+                self.transmuted_king_moves(f, us, t, out);
+                return;
+            }
+        }
+        if self.annan {
+            let w = self.annan_walker(f, p);
+            if w.kind != p.kind {
+                self.annan_moves(f, p, w.kind, occ, out);
+                return;
+            }
+        }
+        let targets = match KINDS[p.kind as usize].walk {
+            Walk::King => attacks::king_attacks(from),
+            Walk::Queen => attacks::queen_attacks(from, occ),
+            Walk::Rook => attacks::rook_attacks(from, occ),
+            Walk::Bishop => attacks::bishop_attacks(from, occ),
+            Walk::Knight => attacks::knight_attacks(from),
+            Walk::Pawn => {
+                self.pawn_moves(f, us, theirs, occ, out);
+                return;
+            }
+            Walk::Locust(v) => {
+                self.locust_moves(f, us, v, out);
+                return;
+            }
+            Walk::Orphan => {
+                self.orphan_moves(f, us, out);
+                return;
+            }
+            _ => self.fairy_targets(f, p.kind, us),
+        } & !blocked;
+        for to in targets {
+            out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
+        }
     }
 
     /// (Anti)Mars Circe: the pseudo-legal moves of the side to move. Each piece's moves of the
@@ -3460,12 +3585,22 @@ impl Circe {
 ///   choice; Calvet: the capture square counts as empty, Cheylan: it does not. A pawn reborn on
 ///   its last rank promotes. A capture of the king always has a rebirth square, so checks are
 ///   the plain attacks.
+/// * AntiCirce Cage (Calvet): on any square empty after the capture (the capture square
+///   included) that is a cage for the reborn piece, the mover's choice: there the piece, after
+///   the whole move, has no legal non-capturing move ([`Board::anticirce_caged`]). A pawn
+///   reborn on its last rank promotes (the promoted piece must be caged). No cage: the capture
+///   is illegal (strict). A king is in check only if its capture could be played so, i.e. some
+///   square would be a cage for the capturer (Popeye's `conditions/circe/cage.c` with the Super
+///   rebirth squares of `conditions/circe/super.c`, checks validated by playing the capture as
+///   `conditions/anticirce/anticirce.c` does for all but Super).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum AntiCirce {
     #[default]
     Off,
     Calvet,
     Cheylan,
+    // Next to the plain ones: `checks_by_capture` is one range test.
+    Cage,
     SuperCalvet,
     SuperCheylan,
 }
@@ -3477,6 +3612,13 @@ impl AntiCirce {
         matches!(self, AntiCirce::Calvet | AntiCirce::Cheylan)
     }
 
+    /// Is a check a capture of the king that must be playable (plain AntiCirce: a free rebirth
+    /// square, Cage: a cage)? AntiCirce Super's checks are the plain attacks.
+    #[inline(always)]
+    pub fn checks_by_capture(self) -> bool {
+        matches!(self, AntiCirce::Calvet | AntiCirce::Cheylan | AntiCirce::Cage)
+    }
+
     /// Popeye's name in twin headers.
     pub fn name(self) -> &'static str {
         match self {
@@ -3485,6 +3627,7 @@ impl AntiCirce {
             AntiCirce::Cheylan => "AntiCirce Cheylan",
             AntiCirce::SuperCalvet => "AntiCirce Super",
             AntiCirce::SuperCheylan => "AntiCirce Cheylan Super",
+            AntiCirce::Cage => "AntiCirce Cage",
         }
     }
 }

@@ -944,7 +944,7 @@ impl Parser<'_> {
 
 /// The supported conditions (case-insensitive): `Circe`, `ChameleonCirce` (= `Circe Chameleon`),
 /// `CirceClone` (= `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `Madrasi`, `Isardam` and their
-/// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiCirce` (plain, Calvet or Cheylan), `AntiSuperCirce`,
+/// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiCirce` (plain, Calvet or Cheylan), `AntiSuperCirce`, `AntiCirce Cage`,
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
 /// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`,
 /// `Circe RexInclusive` (plain, Mirror, Chameleon), `Imitator <squares>` (`NoIProm`), `BackHome`,
@@ -960,14 +960,19 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
     if let Some(w) = first.as_deref() {
         let anti_super = w.len() >= 7 && "antisupercirce".starts_with(w);
         if anti_super || w == "anticirce" {
-            let (mut sup, mut cheylan) = (anti_super, false);
+            let (mut sup, mut cheylan, mut cage) = (anti_super, false, false);
             for o in &words[1..] {
                 match o.to_ascii_lowercase().as_str() {
                     "super" => sup = true,
                     "cheylan" => cheylan = true,
                     "calvet" => cheylan = false,
+                    "cage" => cage = true,
                     _ => return None,
                 }
+            }
+            if cage {
+                // AntiCirce Cage (Calvet); with Super or Cheylan: not supported yet.
+                return (!sup && !cheylan).then_some(Conditions { anticirce: AntiCirce::Cage, ..none });
             }
             let a = match (sup, cheylan) {
                 (true, true) => AntiCirce::SuperCheylan,

@@ -634,6 +634,7 @@ fn random_playouts_restore_the_board_under_each_condition() {
         ("antisupercirce", Box::new(|b: &mut Board| b.anticirce = AntiCirce::SuperCalvet)),
         ("anticirce", Box::new(|b: &mut Board| b.anticirce = AntiCirce::Calvet)),
         ("anticirce cheylan", Box::new(|b: &mut Board| b.anticirce = AntiCirce::Cheylan)),
+        ("anticirce cage", Box::new(|b: &mut Board| b.anticirce = AntiCirce::Cage)),
         ("transmuted kings", Box::new(|b: &mut Board| b.transmuted_kings = true)),
         ("pepo", Box::new(|b: &mut Board| b.pepo = true)),
         ("ghost chess", Box::new(|b: &mut Board| b.ghost_chess = true)),
@@ -686,7 +687,10 @@ fn random_playouts_restore_the_board_under_each_condition() {
     let snapshot = |b: &Board| (b.key(), b.side, b.pieces().collect::<Vec<_>>());
     let mut seed = 0x1234_5678_9abc_def0u64;
     for (name, setup) in &setups {
-        for _ in 0..6 {
+        // AntiCirce Cage tests every rebirth square of every capture (a move and a legality
+        // test each): fewer playouts keep the test short.
+        let rounds = if *name == "anticirce cage" { 2 } else { 6 };
+        for _ in 0..rounds {
             let mut b = base.clone();
             b.promotion_fairies = b.fairy_kinds_present();
             setup(&mut b);
@@ -1095,6 +1099,135 @@ fn anticirce_is_parsed_and_solved() {
     let p = parse_problems(text).remove(0).expect("parsed");
     let t = mysl_problems::twin_positions(&p).expect("supported");
     assert_eq!(t[1].0, "b) AntiCirce Cheylan");
+}
+
+// ------------------------------------------------------------------------------- AntiCirce Cage
+
+#[test]
+fn anticirce_cage_capturer_goes_to_a_cage_or_cannot_capture() {
+    use mysl_problems::board::AntiCirce;
+    // Rd1*d5: the rook may be reborn only where it has no non-capturing move: a1 between its
+    // own Pa2 and Bb1 (h1 is the king's, every other square leaves the rook a step).
+    let mut b =
+        board(&[(W, "K", "h1"), (W, "R", "d1"), (W, "P", "a2"), (W, "B", "b1"), (B, "K", "h8"), (B, "P", "d5")]);
+    b.anticirce = AntiCirce::Cage;
+    assert_eq!(texts(&mut b, "d1", "d5"), ["Rd1*d5[wRd5->a1]"]);
+    // Make/unmake.
+    let key = b.key();
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("d1") && m.to == sq("d5")).expect("Rd1*d5");
+    let u = b.make(m);
+    assert_eq!(b.effects(&u).anti_reborn(), Some((sq("a1"), piece(W, "R"))));
+    assert_eq!(b.piece_at(sq("a1")), Some(piece(W, "R")));
+    assert!(b.anticirce_caged(sq("a1")));
+    b.unmake(m, u);
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(B, "P")));
+    assert_eq!(b.key(), key);
+    // No cage (b1 free): the capture is illegal; quiet moves are unchanged.
+    b.clear(sq("b1"));
+    assert!(texts(&mut b, "d1", "d5").is_empty());
+    assert_eq!(texts(&mut b, "d1", "d4"), ["Rd1-d4"]);
+    // AntiCirce Super would take any of the 61 free squares (all but h1, h8, a2).
+    b.anticirce = AntiCirce::SuperCalvet;
+    assert_eq!(texts(&mut b, "d1", "d5").len(), 61);
+    // A pawn is caged on its first rank (it cannot move there) and below an occupied square
+    // (h7: h8 holds the king); on the 8th rank it would promote, and no promoted piece is
+    // caged there; d7 itself (Calvet) leaves it d8.
+    let mut b = board(&[(W, "K", "h2"), (W, "P", "c6"), (B, "K", "h8"), (B, "P", "d7")]);
+    b.anticirce = AntiCirce::Cage;
+    let mut want: Vec<String> = "abcdefgh".chars().map(|f| format!("c6*d7[wPd7->{f}1]")).collect();
+    want.push("c6*d7[wPd7->h7]".into());
+    assert_eq!(texts(&mut b, "c6", "d7"), want);
+}
+
+#[test]
+fn anticirce_cage_counts_only_legal_non_captures() {
+    use mysl_problems::board::AntiCirce;
+    // Rd1*d4 opens the long diagonal: Bh8 checks Ka1 (its capture there has a cage, b8 between
+    // Pa7 and Pc7). So the rook must be reborn on the diagonal, the capture square d4 included,
+    // and there it is a cage: pinned, every rook move is illegal (Rxh8 from g7 is a capture).
+    // All but b2: from there Rb2-b8 fills the bishop's only cage, a legal move.
+    let pieces = [
+        (W, "K", "a1"),
+        (W, "R", "d1"),
+        (B, "K", "h1"),
+        (B, "B", "h8"),
+        (B, "P", "d4"),
+        (B, "P", "a7"),
+        (B, "P", "c7"),
+    ];
+    let mut b = board(&pieces);
+    b.anticirce = AntiCirce::Cage;
+    assert!(!b.in_check(W));
+    let t = texts(&mut b, "d1", "d4");
+    let want: Vec<String> = ["c3", "d4", "e5", "f6", "g7"].iter().map(|r| format!("Rd1*d4[wRd4->{r}]")).collect();
+    assert_eq!(t, want);
+    // Without Pc7 the bishop has no cage after Bh8*a1, so it does not check; the rook is then
+    // free wherever it stands and has no cage at all.
+    b.clear(sq("c7"));
+    assert!(texts(&mut b, "d1", "d4").is_empty());
+    b.clear(sq("d4"));
+    assert!(!b.in_check(W), "Bh8 sees a1 but has no cage");
+    b.put(sq("c7"), piece(B, "P"));
+    assert!(b.in_check(W));
+}
+
+#[test]
+fn anticirce_cage_check_needs_a_cage_for_the_capturer() {
+    use mysl_problems::board::AntiCirce;
+    // Popeye issue 254 (V. Crisan): Pg2 attacks Kf1, but g2*f1=Q/R/B/S has no cage for the
+    // promoted piece, so White is not in check...
+    let mut b =
+        board(&[(W, "P", "a7"), (W, "P", "e7"), (W, "K", "f1"), (B, "K", "a8"), (B, "P", "g3"), (B, "P", "g2")]);
+    assert!(b.in_check(W));
+    b.anticirce = AntiCirce::Cage;
+    assert!(!b.in_check(W));
+    // ... but after 1.Ka8-b7 e7-e8=B a bishop on a8 (b7 its own king) is caged: check.
+    let mut b =
+        board(&[(W, "P", "a7"), (W, "B", "e8"), (W, "K", "f1"), (B, "K", "b7"), (B, "P", "g3"), (B, "P", "g2")]);
+    b.anticirce = AntiCirce::Cage;
+    assert!(b.in_check(W));
+    b.side = B;
+    assert_eq!(texts(&mut b, "g2", "f1"), ["g2*f1=B[bBf1->a8]"]);
+    // The mate 2...Be8-c6: Bc6*a8 has the cage h1 (g2 a black pawn); Black has no move (Kxa7
+    // leaves the king no cage, Sg1 does not reach h1).
+    let mut b =
+        board(&[(W, "P", "a7"), (W, "B", "c6"), (W, "K", "f1"), (B, "K", "a8"), (B, "S", "g1"), (B, "P", "g2")]);
+    b.anticirce = AntiCirce::Cage;
+    assert_eq!(texts(&mut b, "c6", "a8"), ["Bc6*a8[wBa8->h1]"]);
+    b.side = B;
+    assert!(b.is_mate());
+    // With a rook on g1 instead, Rg1-h1 takes the bishop's only cage: no check any more.
+    b.clear(sq("g1"));
+    b.put(sq("h1"), piece(B, "R"));
+    assert!(!b.in_check(B));
+}
+
+#[test]
+fn anticirce_cage_input() {
+    use mysl_problems::board::AntiCirce;
+    let cond = |c: &str| {
+        let text = format!("BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition {c}\nEndProblem\n");
+        parse_problems(&text).remove(0).expect("parsed")
+    };
+    assert_eq!(cond("AntiCirce Cage").conditions.anticirce, AntiCirce::Cage);
+    assert_eq!(cond("anticirce calvet cage").conditions.anticirce, AntiCirce::Cage);
+    assert!(cond("AntiCirce Cage").unsupported.is_empty());
+    // Not supported yet: Cage with Super or Cheylan, or with another condition.
+    assert!(!cond("AntiCirce Cage Super").unsupported.is_empty());
+    assert!(!cond("AntiCirce Cheylan Cage").unsupported.is_empty());
+    assert!(!cond("AntiCirce Cage Madrasi").unsupported.is_empty());
+    // ... nor with neutral or Bul pieces (as every condition but Circe).
+    for pieces in ["neutral Pd4", "white bul Gd4"] {
+        let text = format!(
+            "BeginProblem\nstip h#1\npieces white Kh1 black Kh8 {pieces}\ncondition AntiCirce Cage\nEndProblem\n"
+        );
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+    }
+    let text = "BeginProblem\nstip #2\npieces white Ka1 black Kh8\ntwin condition AntiCirce Cage\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let t = mysl_problems::twin_positions(&p).expect("supported");
+    assert_eq!(t[1].0, "b) AntiCirce Cage");
 }
 
 // ------------------------------------------------------------------------------------ AnnanChess

@@ -74,8 +74,8 @@ fn fairy_pieces_and_conditions_are_unsupported_not_errors() {
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Madrasi RexInclusive\nEndProblem\n", "RexInclusive"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe Parrain Madrasi\nEndProblem\n", "Parrain"),
         (
-            "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe\ntwin condition AntiCirce Cage\nEndProblem\n",
-            "AntiCirce Cage",
+            "BeginProblem\nstip h#2\npieces white Ka1 black Kh8\ncondition Circe\ntwin condition AntiCirce Cage Super\nEndProblem\n",
+            "AntiCirce Cage Super",
         ),
         ("BeginProblem\nstip phser-h#2\npieces white Ka1 black Kh8\nEndProblem\n", "phser-h#2"),
         ("BeginProblem\nstip h#2\npieces white Ka1 black Kh8\nneutral Pe4\ncondition Madrasi\nEndProblem\n", "neutral"),
