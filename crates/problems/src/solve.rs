@@ -770,12 +770,11 @@ impl Searcher {
         }
         // h=: the stalemated side's move, then the last move (see `stalemate_skips`).
         let mut free = [Bitboard(0); FREE_MAX];
-        let nfree = if self.stale_free && plies == 2 && !self.stip.series {
-            self.stalemate_free_moves(false, &mut free)
+        let (nfree, castle) = if self.stale_free && plies == 2 && !self.stip.series {
+            (self.stalemate_free_moves(false, &mut free), self.board.has_castling_rights(!self.board.side))
         } else {
-            0
+            (0, false)
         };
-        let castle = self.board.has_castling_rights(!self.board.side);
         let mut moves = self.take_buf(plies);
         self.board.pseudo_moves(&mut moves);
         let us = self.board.side;
