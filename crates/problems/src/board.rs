@@ -59,6 +59,10 @@ pub struct Move {
     pub extra: u8,
 }
 
+/// Option NullMoves: the null move (the side to move passes), a sentinel in move lists; played
+/// with [`Board::make_null`], written `...` (Popeye's `write_regular_move`: " ...").
+pub const NULL_MOVE: Move = Move { from: 255, to: 255, special: Special::None, extra: NO_EXTRA };
+
 /// Ghost chess: at most this many ghosts are kept (more captures in one line are not possible
 /// with 32 pieces).
 const MAX_GHOSTS: usize = 32;

@@ -168,6 +168,8 @@ pub fn line_depth(line: &str) -> Option<usize> {
 /// whether it carried a move number; `!`, `?`, `threat:`, `zugzwang.` are dropped.
 pub fn split_line(line: &str) -> Vec<(String, bool)> {
     let mut out: Vec<(String, bool)> = Vec::new();
+    // A move number standing alone (`1. ...`, `1... ...`: a null move follows) numbers the next.
+    let mut numbered_next = false;
     for tok in line.split_whitespace() {
         // Battle-play marks are not moves.
         if matches!(tok, "!" | "?" | "threat:" | "zugzwang." | "but") {
@@ -184,9 +186,14 @@ pub fn split_line(line: &str) -> Vec<(String, bool)> {
         let digits = tok.chars().take_while(|c| c.is_ascii_digit()).count();
         let rest = &tok[digits..];
         if digits > 0 && rest.starts_with('.') {
-            out.push((rest.trim_start_matches('.').to_string(), true));
+            let text = rest.trim_start_matches('.');
+            if text.is_empty() {
+                numbered_next = true;
+            } else {
+                out.push((text.to_string(), true));
+            }
         } else {
-            out.push((tok.to_string(), false));
+            out.push((tok.to_string(), std::mem::take(&mut numbered_next)));
         }
     }
     out
@@ -215,6 +222,15 @@ fn replay(board: &Board, stip: &Stipulation, line: &str, first: mysl_core::Color
     let mut moves = Vec::new();
     let mut at_core = None;
     for (i, (text, _)) in parts.iter().enumerate() {
+        if text == "..." {
+            // Option NullMoves: a pass.
+            moves.push((b.side as u8, 255, crate::board::NULL_MOVE));
+            b.make_null();
+            if i + 1 == core {
+                at_core = Some(placement(&b));
+            }
+            continue;
+        }
         let m = b.legal_moves().into_iter().find(|&m| move_text(&mut b, stip.goal, m, true) == *text)?;
         let p = b.piece_at(m.from)?;
         moves.push((p.color as u8, p.kind, m));

@@ -61,6 +61,9 @@ pub struct Options {
     /// `NoWk`, `NoBk`: the position has no white (black) king.
     pub no_wk: bool,
     pub no_bk: bool,
+    /// `NullMoves`: either side may pass (a null move, written `...`) instead of moving; help
+    /// play ending in mate only (docs/problems.md, "Null moves").
+    pub null_moves: bool,
 }
 
 /// One change of a twin.
@@ -774,6 +777,7 @@ impl Parser<'_> {
                 "quodlibet" => o.quodlibet = true,
                 "nowk" => o.no_wk = true,
                 "nobk" => o.no_bk = true,
+                "nullmoves" => o.null_moves = true,
                 "matesin1" => o.mates_in_1 = true,
                 "maxtime" => o.max_time = Some(self.number_arg()? as u64),
                 "enpassant" => o.en_passant = self.squares_arg()?,

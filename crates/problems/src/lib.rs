@@ -33,7 +33,7 @@ use mysl_core::Color;
 use board::{square_name, Board, Piece};
 use input::{Mirror, Problem, TwinChange};
 use solve::{solve_position, Limits};
-use stipulation::{Play, Stipulation};
+use stipulation::{Goal, Play, Stipulation};
 
 /// Why a problem was not solved.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -255,6 +255,17 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
                     "neutral pieces with twins, conditions other than Circe or piece attributes".into(),
                 ));
             }
+        }
+        // NullMoves: help play ending in mate only. Popeye inserts null moves into every move
+        // generation, its immobility testers' included, so stalemate goals, and battle, self
+        // and series play (passes of the attacker, the defender, the series side) are not
+        // settled here. ChameleonPursuit: the last move's departure square after a pass is not.
+        if p.options.null_moves
+            && (stip.play != Play::Help || stip.series || stip.goal != Goal::Mate || board.chameleon_pursuit)
+        {
+            return Err(SolveError::Unsupported(
+                "NullMoves outside help play ending in mate (h#), or with ChameleonPursuit".into(),
+            ));
         }
         if board.chameleon_pursuit && (stip.play != Play::Help || stip.series || p.options.set_play) {
             return Err(SolveError::Unsupported("ChameleonPursuit outside help play without set play".into()));

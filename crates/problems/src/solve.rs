@@ -15,7 +15,7 @@ use std::time::Instant;
 use mysl_core::attacks;
 use mysl_core::{Bitboard, Color};
 
-use crate::board::{square_name, Board, Move, Special};
+use crate::board::{square_name, Board, Move, Special, NULL_MOVE};
 use crate::input::Options;
 use crate::stipulation::{Goal, Parry, Play, Stipulation};
 use crate::walk::{self, Walk, KINDS};
@@ -183,6 +183,10 @@ struct Searcher {
     stale_free: bool,
     /// Help mate: prune with [`flights_coverable`] (off only to test the bound).
     help_flights: bool,
+    /// `Option NullMoves`: in help play either side may pass (not in check: the passing side
+    /// would stay in check). The check-reach and flight bounds count at most `w` and `b` moves,
+    /// so they hold with passes; the intelligent mode (exact move counts) is off.
+    null_moves: bool,
 }
 
 /// Can one move that leaves a square of `from` (the mover's pieces) and lands on one other
@@ -572,7 +576,9 @@ pub struct Solution {
 impl Searcher {
     fn new(board: Board, stip: Stipulation, opts: Options, limits: &Limits) -> Searcher {
         let max_hash = limits.hash_entries.max(1024) * limits.threads.max(1);
+        let null_moves = opts.null_moves && stip.play == Play::Help && !stip.series;
         let intel = opts.intelligent
+            && !opts.null_moves
             && (stip.play == Play::Help || (stip.play == Play::Direct && stip.series))
             && stip.goal == Goal::Mate
             && stip.parry == Parry::None
@@ -611,6 +617,7 @@ impl Searcher {
             self_free,
             stale_free,
             help_flights: true,
+            null_moves,
         }
     }
 
@@ -683,11 +690,20 @@ impl Searcher {
         let mut texts = Vec::new();
         let mut undos = Vec::new();
         for (i, &m) in moves.iter().enumerate() {
+            if m == NULL_MOVE {
+                texts.push("...".to_string());
+                undos.push((m, None, Some(self.board.make_null())));
+                continue;
+            }
             texts.push(self.move_text(m, final_goal_at == Some(i)));
-            undos.push((m, self.board.make(m)));
+            undos.push((m, Some(self.board.make(m)), None));
         }
-        while let Some((m, u)) = undos.pop() {
-            self.board.unmake(m, u);
+        while let Some((m, u, ep)) = undos.pop() {
+            match (u, ep) {
+                (Some(u), _) => self.board.unmake(m, u),
+                (None, Some(ep)) => self.board.unmake_null(ep),
+                (None, None) => {}
+            }
         }
         texts
     }
@@ -799,9 +815,27 @@ impl Searcher {
             self.board.unmake(m, u);
         }
         self.bufs[plies as usize] = moves;
+        if self.null_moves && self.help_null(plies, line, out) {
+            found = true;
+        }
         if !found {
             self.hash_put(key, false, plies);
         }
+        found
+    }
+
+    /// Option NullMoves: the side to move passes (Popeye's `null_move_generator_solve`), unless
+    /// it is in check (the passing side would stay in check: illegal). Never the last half move:
+    /// a pass gives no check.
+    fn help_null(&mut self, plies: u32, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+        if plies < 2 || self.board.in_check(self.board.side) {
+            return false;
+        }
+        let ep = self.board.make_null();
+        line.push(NULL_MOVE);
+        let found = self.help(plies - 1, line, out);
+        line.pop();
+        self.board.unmake_null(ep);
         found
     }
 
@@ -1992,7 +2026,9 @@ fn format_help_line(texts: &[String]) -> String {
     let odd = texts.len() % 2 == 1;
     let mut num = 1;
     for (i, t) in texts.iter().enumerate() {
+        // A null move (`...`, Popeye's " ...") after a move number: `1. ...`, `1... ...`.
         let pos = i + odd as usize; // position in pairs
+        let t = if t == "..." && (pos.is_multiple_of(2) || i == 0) { " ..." } else { t.as_str() };
         if i == 0 && odd {
             s.push_str(&format!("1...{t}"));
             num = 2;
@@ -2074,9 +2110,21 @@ fn help_lines(s: &mut Searcher, plies: u32, threads: usize, sol: &mut Solution) 
         return;
     }
     s.grow_hash();
-    let roots = s.board.legal_moves();
+    let mut roots = s.board.legal_moves();
+    if s.null_moves && plies >= 2 && !s.board.in_check(s.board.side) {
+        roots.push(NULL_MOVE);
+    }
     let (res, stopped) = par_map(s, &roots, threads, |t, m| {
         let mut out = Vec::new();
+        if m == NULL_MOVE {
+            let ep = t.board.make_null();
+            let mut line = vec![m];
+            t.help(plies - 1, &mut line, &mut out);
+            t.board.unmake_null(ep);
+            let lines: Vec<String> =
+                out.iter().map(|l| format_help_line(&t.line_texts(l, Some(plies as usize - 1)))).collect();
+            return (lines, t.stopped);
+        }
         let u = t.board.make(m);
         let mut line = vec![m];
         if plies == 1 {
