@@ -169,3 +169,13 @@ fn same_lines_as_enumeration() {
         assert_eq!(got, expected, "{stip} {pieces}");
     }
 }
+
+#[test]
+fn set_play_with_passes() {
+    // h#2 with set play: White passes first (`1...`), then 3 half moves that may hold passes.
+    let l = sorted_lines(&problem("h#2", KR, "option nullmoves setplay\n"), 0);
+    assert!(l.contains(&"1... ... 2. ... Rh1-h8 #".to_string()), "{l:?}");
+    assert!(l.contains(&"1...Kb6-a6 2. ... Rh1-h8 #".to_string()), "{l:?}");
+    let without = sorted_lines(&problem("h#2", KR, "option setplay\n"), 0);
+    assert!(without.iter().all(|l| !l.contains(" ...")), "{without:?}");
+}
