@@ -226,15 +226,12 @@ fn replay(board: &Board, stip: &Stipulation, line: &str, first: mysl_core::Color
             // Option NullMoves: a pass.
             moves.push((b.side as u8, 255, crate::board::NULL_MOVE));
             b.make_null();
-            if i + 1 == core {
-                at_core = Some(placement(&b));
-            }
-            continue;
+        } else {
+            let m = b.legal_moves().into_iter().find(|&m| move_text(&mut b, stip.goal, m, true) == *text)?;
+            let p = b.piece_at(m.from)?;
+            moves.push((p.color as u8, p.kind, m));
+            b.make(m);
         }
-        let m = b.legal_moves().into_iter().find(|&m| move_text(&mut b, stip.goal, m, true) == *text)?;
-        let p = b.piece_at(m.from)?;
-        moves.push((p.color as u8, p.kind, m));
-        b.make(m);
         if i + 1 == core {
             at_core = Some(placement(&b));
         }

@@ -256,15 +256,17 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
                 ));
             }
         }
-        // NullMoves: help play ending in mate only. Popeye inserts null moves into every move
-        // generation, its immobility testers' included, so stalemate goals, and battle, self
-        // and series play (passes of the attacker, the defender, the series side) are not
-        // settled here. ChameleonPursuit: the last move's departure square after a pass is not.
+        // NullMoves: h#, ser-h#, ser-# only. Popeye inserts null moves into every move
+        // generation, its immobility testers' included, so stalemate goals, battle and self
+        // play (passes of the attacker and the defender) and parry series are not settled here. ChameleonPursuit: the last move's departure square after a pass is not.
         if p.options.null_moves
-            && (stip.play != Play::Help || stip.series || stip.goal != Goal::Mate || board.chameleon_pursuit)
+            && (!(stip.play == Play::Help || (stip.play == Play::Direct && stip.series))
+                || stip.parry != stipulation::Parry::None
+                || stip.goal != Goal::Mate
+                || board.chameleon_pursuit)
         {
             return Err(SolveError::Unsupported(
-                "NullMoves outside help play ending in mate (h#), or with ChameleonPursuit".into(),
+                "NullMoves outside h#, ser-h# and ser-#, or with ChameleonPursuit".into(),
             ));
         }
         if board.chameleon_pursuit && (stip.play != Play::Help || stip.series || p.options.set_play) {

@@ -183,8 +183,8 @@ struct Searcher {
     stale_free: bool,
     /// Help mate: prune with [`flights_coverable`] (off only to test the bound).
     help_flights: bool,
-    /// `Option NullMoves`: in help play either side may pass (not in check: the passing side
-    /// would stay in check). The check-reach and flight bounds count at most `w` and `b` moves,
+    /// `Option NullMoves`: in help play either side may pass, in series play the series side
+    /// (not in check: the passing side would stay in check). The check-reach and flight bounds count at most `w` and `b` moves,
     /// so they hold with passes; the intelligent mode (exact move counts) is off.
     null_moves: bool,
 }
@@ -576,7 +576,8 @@ pub struct Solution {
 impl Searcher {
     fn new(board: Board, stip: Stipulation, opts: Options, limits: &Limits) -> Searcher {
         let max_hash = limits.hash_entries.max(1024) * limits.threads.max(1);
-        let null_moves = opts.null_moves && stip.play == Play::Help && !stip.series;
+        // Help play, ser-h# and ser-# (lib.rs rejects the other play forms with the option).
+        let null_moves = opts.null_moves && matches!(stip.play, Play::Help | Play::Direct) && stip.parry == Parry::None;
         let intel = opts.intelligent
             && !opts.null_moves
             && (stip.play == Play::Help || (stip.play == Play::Direct && stip.series))
@@ -718,8 +719,13 @@ impl Searcher {
         let mut parry_next = false;
         for (i, &m) in moves.iter().enumerate() {
             let numbered = series_done < k && !parry_next;
-            texts.push((numbered, self.move_text(m, i + 1 == moves.len())));
-            let u = self.board.make(m);
+            let u = if m == NULL_MOVE {
+                texts.push((numbered, "...".to_string()));
+                (None, Some(self.board.make_null()))
+            } else {
+                texts.push((numbered, self.move_text(m, i + 1 == moves.len())));
+                (Some(self.board.make(m)), None)
+            };
             let mut null = None;
             parry_next = false;
             if numbered {
@@ -738,7 +744,11 @@ impl Searcher {
             if let Some(ep) = null {
                 self.board.unmake_null(ep);
             }
-            self.board.unmake(m, u);
+            match u {
+                (Some(u), _) => self.board.unmake(m, u),
+                (None, Some(ep)) => self.board.unmake_null(ep),
+                (None, None) => {}
+            }
         }
         texts
     }
@@ -1036,6 +1046,14 @@ impl Searcher {
             self.board.unmake(m, u);
         }
         self.bufs[k as usize] = moves;
+        // Option NullMoves: the series side passes (not in check).
+        if self.null_moves && !self.board.in_check(us) {
+            let ep = self.board.make_null();
+            line.push(NULL_MOVE);
+            found |= self.after_series_move(k, line, out);
+            line.pop();
+            self.board.unmake_null(ep);
+        }
         if k > 1 && !found {
             self.hash_put(key, false, k);
         }
@@ -2193,6 +2211,8 @@ fn solve_series(s: &mut Searcher, threads: usize, sol: &mut Solution) {
             }
             if *numbered {
                 num += 1;
+                // A pass (Option NullMoves): `2. ...`.
+                let tx = if tx == "..." { " ..." } else { tx.as_str() };
                 line.push_str(&format!("{num}.{tx}"));
             } else {
                 line.push_str(tx);
@@ -2215,13 +2235,22 @@ fn solve_series(s: &mut Searcher, threads: usize, sol: &mut Solution) {
     }
     for k in 1..=n {
         s.grow_hash();
-        let roots = s.board.legal_moves();
+        let mut roots = s.board.legal_moves();
+        if s.null_moves && !s.board.in_check(s.board.side) {
+            roots.push(NULL_MOVE);
+        }
         let (res, stopped) = par_map(s, &roots, threads, |t, m| {
             let mut out = Vec::new();
-            let u = t.board.make(m);
             let mut line = vec![m];
-            t.after_series_move(k, &mut line, &mut out);
-            t.board.unmake(m, u);
+            if m == NULL_MOVE {
+                let ep = t.board.make_null();
+                t.after_series_move(k, &mut line, &mut out);
+                t.board.unmake_null(ep);
+            } else {
+                let u = t.board.make(m);
+                t.after_series_move(k, &mut line, &mut out);
+                t.board.unmake(m, u);
+            }
             out.iter().map(|l| fmt(t, l, k as usize)).collect::<Vec<_>>()
         });
         for lines in res {

@@ -105,7 +105,7 @@ fn classification_replays_passes() {
 
 #[test]
 fn other_play_not_supported_yet() {
-    for stip in ["#2", "s#2", "ser-h#2", "ser-#2", "h=1", "hs#2"] {
+    for stip in ["#2", "s#2", "h=1", "hs#2", "ser-s#2", "ser-=2", "pser-h#2"] {
         match result(&problem(stip, KR, "option nullmoves\n")) {
             Err(SolveError::Unsupported(s)) => assert!(s.contains("NullMoves"), "{s}"),
             other => panic!("{stip}: {:?}", other.map(|r| r.twins[0].lines.clone())),
@@ -178,4 +178,95 @@ fn set_play_with_passes() {
     assert!(l.contains(&"1...Kb6-a6 2. ... Rh1-h8 #".to_string()), "{l:?}");
     let without = sorted_lines(&problem("h#2", KR, "option setplay\n"), 0);
     assert!(without.iter().all(|l| !l.contains(" ...")), "{without:?}");
+}
+
+/// Series lines of exactly `k` series moves (the series side may pass when not in check; a
+/// series move before the last may not check), then for ser-h# the other side's mate, for ser-#
+/// mate by the last series move; move texts, numbered like the solver's lines.
+fn brute_series(
+    b: &mut mysl_problems::board::Board,
+    k: u32,
+    help: bool,
+    line: &mut Vec<String>,
+    out: &mut Vec<Vec<String>>,
+) {
+    use mysl_problems::solve::{goal_reached, move_text};
+    use mysl_problems::stipulation::Goal;
+    let us = b.side;
+    let step = |b: &mut mysl_problems::board::Board, line: &mut Vec<String>, out: &mut Vec<Vec<String>>| {
+        // The series move was made; the other side is to move.
+        if k == 1 {
+            if help {
+                for m in b.legal_moves() {
+                    line.push(move_text(b, Goal::Mate, m, true));
+                    let u = b.make(m);
+                    if goal_reached(b, Goal::Mate) {
+                        out.push(line.clone());
+                    }
+                    b.unmake(m, u);
+                    line.pop();
+                }
+            } else if goal_reached(b, Goal::Mate) {
+                out.push(line.clone());
+            }
+        } else if !b.in_check(!us) {
+            let ep = b.make_null();
+            brute_series(b, k - 1, help, line, out);
+            b.unmake_null(ep);
+        }
+    };
+    for m in b.legal_moves() {
+        line.push(move_text(b, Goal::Mate, m, !help && k == 1));
+        let u = b.make(m);
+        step(b, line, out);
+        b.unmake(m, u);
+        line.pop();
+    }
+    if !b.in_check(us) {
+        let ep = b.make_null();
+        line.push("...".to_string());
+        step(b, line, out);
+        line.pop();
+        b.unmake_null(ep);
+    }
+}
+
+#[test]
+fn series_passes() {
+    assert_eq!(
+        sorted_lines(&problem("ser-h#1", KR, "option nullmoves\n"), 0),
+        ["1. ... Rh1-h8 #", "1.Ka8-b8 Rh1-h8 #"]
+    );
+    let l = sorted_lines(&problem("ser-#2", KR, "option nullmoves\n"), 0);
+    assert!(l.contains(&"1. ... 2.Rh1-h8 #".to_string()), "{l:?}");
+    assert!(l.contains(&"1.Rh1-h8 #".to_string()), "{l:?}");
+    assert!(!sorted_lines(&problem("ser-#2", KR, ""), 0).iter().any(|l| l.contains("...")));
+}
+
+/// Series play against a plain enumeration with passes: the same lines.
+#[test]
+fn series_same_lines_as_enumeration() {
+    use mysl_problems::classify::split_line;
+    for (stip, pieces, n, help) in [
+        ("ser-h#3", "white Kb6 Rh1 Sd3 black Ka8 Pd5 Sg6", 3, true),
+        ("ser-#3", "white Kb6 Rh1 Bc1 Pe2 black Ka8 Pa7 Sd5", 3, false),
+        ("ser-h#2", "white Kf1 Qa1 Sb3 Pe2 black Ke4 Pd5 Bc8 Rh8", 2, true),
+    ] {
+        let text = problem(stip, pieces, "option nullmoves\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        let (_, board, _) = mysl_problems::twin_positions(&p).expect("supported").remove(0);
+        let mut expected = Vec::new();
+        for k in 1..=n {
+            let mut b = board.clone();
+            b.side = if help { mysl_core::Color::Black } else { mysl_core::Color::White };
+            brute_series(&mut b, k, help, &mut Vec::new(), &mut expected);
+        }
+        expected.sort();
+        let mut got: Vec<Vec<String>> =
+            sorted_lines(&text, 0).iter().map(|l| split_line(l).into_iter().map(|(t, _)| t).collect()).collect();
+        got.sort();
+        eprintln!("{stip} {pieces}: {} lines", got.len());
+        assert!(!expected.is_empty() && expected.iter().any(|l| l.contains(&"...".to_string())), "{stip} {pieces}");
+        assert_eq!(got, expected, "{stip} {pieces}");
+    }
 }
