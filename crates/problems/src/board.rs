@@ -3862,7 +3862,8 @@ pub fn rebirth_square(p: Piece, s: u8) -> u8 {
     // The two game-array squares (files x and y) differ in colour: take the one of `s`'s colour.
     let home = |x: u8, y: u8| if colour(base + x) == colour(s) { base + x } else { base + y };
     match KINDS[p.kind as usize].walk {
-        Walk::Pawn => {
+        // Popeye's `rennormal`: every pawn walk (`is_pawn`), the Berolina pawn too.
+        Walk::Pawn | Walk::BerolinaPawn => {
             if p.color == Color::White {
                 8 + file
             } else {

@@ -267,17 +267,20 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         {
             return Err(SolveError::Unsupported("locust or orphan with conditions other than Circe".into()));
         }
-        // Berolina pawns: alone (no conditions, neutral pieces or attributes; with an orphan,
-        // which would borrow its walk, not checked; twins that rotate or mirror the board not
-        // checked against Popeye).
+        // Berolina pawns: alone or with Circe (plain or Chameleon: reborn as it is, on the pawn's
+        // square, Popeye's `rennormal` with `is_pawn`); with other conditions, neutral pieces or
+        // attributes, with an orphan (which would borrow its walk) not checked; twins that
+        // rotate or mirror the board not checked against Popeye.
+        let circe_only = board::Conditions { circe: board.circe, ..board::Conditions::NONE };
         if board.fairy_kinds_present() & (1 << walk::BEROLINA_PAWN) != 0
-            && (board.conditions() != board::Conditions::NONE
+            && (board.conditions() != circe_only
+                || !matches!(board.circe, board::Circe::Off | board::Circe::Plain | board::Circe::Chameleon)
                 || board.neutral.any()
                 || board.bul.any()
                 || board.fairy_kinds_present() & (1 << walk::ORPHAN) != 0)
         {
             return Err(SolveError::Unsupported(
-                "Berolina pawn with conditions, neutral pieces, attributes or orphans".into(),
+                "Berolina pawn with conditions other than Circe, neutral pieces, attributes or orphans".into(),
             ));
         }
         if board.fairy_kinds_present() & (1 << walk::BEROLINA_PAWN) != 0 {

@@ -187,6 +187,33 @@ fn en_passant_after_a_berolina_double_step() {
     assert_eq!(move_texts(&mut b, "e5"), ["BPe5*e6 ep.", "BPe5-d6", "BPe5-f6"]);
 }
 
+/// Plays every legal line `depth` half moves deep, checking after each unmake that pieces, key,
+/// en-passant right and side are restored and that the incremental key is right.
+fn walk(b: &mut Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let before: Vec<(u8, Piece)> = b.pieces().collect();
+    let (key, ep, side) = (b.key(), b.ep, b.side);
+    let mut n = 0;
+    for m in b.legal_moves() {
+        let u = b.make(m);
+        let mut r = Board::empty();
+        for (s, p) in b.pieces() {
+            r.put(s, p);
+        }
+        r.side = b.side;
+        r.castling = b.castling;
+        r.ep = b.ep;
+        assert_eq!(b.key(), r.key(), "incremental key after {m:?}");
+        n += walk(b, depth - 1);
+        b.unmake(m, u);
+        assert_eq!(b.pieces().collect::<Vec<_>>(), before, "pieces after unmaking {m:?}");
+        assert_eq!((b.key(), b.ep, b.side), (key, ep, side));
+    }
+    n
+}
+
 #[test]
 fn make_unmake_walks_restore_berolina_positions() {
     // Double steps, en passant both ways, promotions with captures, checks straight ahead.
@@ -208,30 +235,12 @@ fn make_unmake_walks_restore_berolina_positions() {
     ] {
         b.put(sq(s), Piece { color: c, kind: kind_by_code(code).expect("code") });
     }
-    fn walk(b: &mut Board, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let before: Vec<(u8, Piece)> = b.pieces().collect();
-        let (key, ep, side) = (b.key(), b.ep, b.side);
-        let mut n = 0;
-        for m in b.legal_moves() {
-            let u = b.make(m);
-            let mut r = Board::empty();
-            for (s, p) in b.pieces() {
-                r.put(s, p);
-            }
-            r.side = b.side;
-            r.castling = b.castling;
-            r.ep = b.ep;
-            assert_eq!(b.key(), r.key(), "incremental key after {m:?}");
-            n += walk(b, depth - 1);
-            b.unmake(m, u);
-            assert_eq!(b.pieces().collect::<Vec<_>>(), before, "pieces after unmaking {m:?}");
-            assert_eq!((b.key(), b.ep, b.side), (key, ep, side));
-        }
-        n
-    }
+    assert!(walk(&mut b, 4) > 10_000);
+    // Under Circe: captured Berolina pawns reborn on their second (seventh) rank, double steps
+    // and en passant from there.
+    let text = "BeginProblem\nstip #2\npieces white Ke1 BPb2e4g5 Rh1 Sd3 black Ke8 BPc5d7f7 Pe5 Rh8 Sb8\ncondition Circe\nEndProblem\n";
+    let p = mysl_problems::input::parse_problems(text).remove(0).expect("parsed");
+    let mut b = mysl_problems::twin_positions(&p).expect("supported").remove(0).1;
     assert!(walk(&mut b, 4) > 10_000);
 }
 
@@ -248,11 +257,39 @@ fn direct_mate_by_a_diagonal_step_checking_straight_ahead() {
 }
 
 #[test]
-fn berolina_pawn_with_conditions_is_not_supported_yet() {
-    let text = "BeginProblem\nstip #1\npieces white Ka1 BPe2 black Kh8\ncondition Circe\nEndProblem\n";
+fn berolina_pawn_with_other_conditions_is_not_supported_yet() {
+    for cond in ["Madrasi", "CirceClone", "MirrorCirce", "Circe RexInclusive", "AnnanChess"] {
+        let text = format!("BeginProblem\nstip #1\npieces white Ka1 BPe2 black Kh8\ncondition {cond}\nEndProblem\n");
+        let p = mysl_problems::input::parse_problems(&text).remove(0).expect("parsed");
+        let r = mysl_problems::solve_problem(&p, &mysl_problems::solve::Limits::default());
+        assert!(matches!(r, Err(mysl_problems::SolveError::Unsupported(_))), "{cond}");
+    }
+    let text = "BeginProblem\nstip #1\npieces white Ka1 BPe2 black Kh8\ntwin rotate 90\nEndProblem\n";
     let p = mysl_problems::input::parse_problems(text).remove(0).expect("parsed");
     let r = mysl_problems::solve_problem(&p, &mysl_problems::solve::Limits::default());
-    assert!(r.is_err());
+    assert!(matches!(r, Err(mysl_problems::SolveError::Unsupported(_))));
+}
+
+#[test]
+fn circe_rebirth_on_the_pawns_square() {
+    use mysl_problems::board::rebirth_square;
+    // Popeye's `rennormal`: every pawn walk goes to the capture file's second (seventh) rank.
+    assert_eq!(rebirth_square(Piece { color: W, kind: walk::BEROLINA_PAWN }, sq("e5")), sq("e2"));
+    assert_eq!(rebirth_square(Piece { color: B, kind: walk::BEROLINA_PAWN }, sq("c4")), sq("c7"));
+    // A #1 with Circe: 1.Sb5*d6 checks e8 and the black pawn reborn on d7 blocks the last
+    // flight (d8 and e7 are the bishop's, f7 and f8 the rook's). A reborn Berolina pawn takes
+    // the knight straight ahead (BPd7*d6), so there is no mate.
+    let text = "BeginProblem\nstip #1\npieces white Ka1 Sb5 Rf1 Bh4 black Ke8 Pd6\ncondition Circe\nEndProblem\n";
+    assert_eq!(solve_lines(text), ["1.Sb5*d6[+bPd7] # !"]);
+    let text = "BeginProblem\nstip #1\npieces white Ka1 Sb5 Rf1 Bh4 black Ke8 BPd6\ncondition Circe\nEndProblem\n";
+    assert!(solve_lines(text).is_empty());
+    let text = "BeginProblem\nstip #2\npieces white Ka1 Sb5 Rf1 Bh4 black Ke8 BPd6\ncondition Circe\nEndProblem\n";
+    let p = mysl_problems::input::parse_problems(text).remove(0).expect("parsed");
+    let mut b = mysl_problems::twin_positions(&p).expect("supported").remove(0).1;
+    let t = move_texts(&mut b, "b5");
+    assert!(t.contains(&"Sb5*d6[+bBPd7] +".to_string()), "{t:?}");
+    play(&mut b, "b5", "d6");
+    assert_eq!(move_texts(&mut b, "d7"), ["BPd7*d6[+wSg1]"], "only the capture parries the check");
 }
 
 #[test]
