@@ -136,6 +136,8 @@ pub struct Undo {
     key: u64,
     /// The move's condition effects are on the board's side stack ([`Board::effects`]).
     ext: bool,
+    /// A promotion by a Berolina pawn (unmake puts the Berolina pawn back, not a pawn).
+    berolina: bool,
 }
 
 impl Undo {
@@ -1078,6 +1080,11 @@ impl Board {
                     self.step(s, (-d.0, -d.1)).is_some_and(|a| self.squares[a as usize].is_none())
                         && self.ride_to_piece(s, d).is_some_and(found)
                 }),
+                // The Berolina pawn captures one square straight forward, not from its first rank.
+                Walk::BerolinaPawn => {
+                    let f = if by == Color::White { s.checked_sub(8) } else { Some(s + 8).filter(|&f| f < 64) };
+                    f.is_some_and(|f| found(f) && berolina_capture_square(f, by) == Some(s))
+                }
                 _ => Iterator::any(&mut pieces.into_iter(), |f| self.fairy_targets(f as u8, kind, by).contains(sq(s))),
             };
             if hit {
@@ -1112,6 +1119,9 @@ impl Board {
     pub fn fairy_targets(&self, from: u8, kind: Kind, us: Color) -> Bitboard {
         let t = match KINDS[kind as usize].walk {
             Walk::Orphan => self.orphan_targets(from, us),
+            Walk::BerolinaPawn => {
+                berolina_capture_square(from, us).map_or(Bitboard(0), |t| Bitboard::from_square(sq(t)))
+            }
             w => self.walk_targets(from, w),
         };
         t & !(self.color_bb(us) | self.holes)
@@ -2370,6 +2380,10 @@ impl Board {
                 self.orphan_moves(f, us, out);
                 return;
             }
+            Walk::BerolinaPawn => {
+                self.berolina_moves(f, us, theirs, occ, out);
+                return;
+            }
             _ => self.fairy_targets(f, p.kind, us),
         } & !blocked;
         for to in targets {
@@ -2608,6 +2622,9 @@ impl Board {
                 Walk::Bishop => attacks::bishop_attacks(from, occ),
                 Walk::Knight => attacks::knight_attacks(from),
                 Walk::Pawn => attacks::pawn_attacks(c, from),
+                Walk::BerolinaPawn => {
+                    berolina_capture_square(f, c).map_or(Bitboard(0), |t| Bitboard::from_square(sq(t)))
+                }
                 w => self.walk_targets(f, w),
             };
         }
@@ -2766,9 +2783,68 @@ impl Board {
             if theirs.contains(to) {
                 push(out, t, false);
             } else if let Some((ep_to, cap)) = self.ep {
-                let victim = self.squares[cap as usize] == Some(Piece { color: !us, kind: walk::PAWN });
+                // The double-stepped pawn, an orthodox or a Berolina pawn (Popeye's
+                // `en_passant_find_potential`).
+                let victim = matches!(self.squares[cap as usize],
+                    Some(q) if q.color == !us && (q.kind == walk::PAWN || q.kind == walk::BEROLINA_PAWN));
                 if ep_to == t && victim && !occ.contains(sq(ep_to)) {
                     out.push(Move { from: f, to: t, special: Special::EnPassant { cap }, extra: NO_EXTRA });
+                }
+            }
+        }
+    }
+
+    /// The moves of the Berolina pawn of `us` on `f` (Popeye's `berolina_pawn_generate_moves`):
+    /// the capture one square straight forward (en passant too, onto the square an orthodox or
+    /// Berolina pawn's double step passed), then the non-capturing steps diagonally forward left
+    /// and right, two squares from its second rank if the passed square is empty (a double step:
+    /// en-passant right on the passed square). None from its first rank (Popeye's
+    /// `pawn_get_no_capture_length` is 0 there) or its last. A move to the last rank promotes
+    /// to Q, R, B, S and the fairy kinds present other than pawns (Popeye's promotee sequence
+    /// leaves out pawn walks).
+    #[inline(never)]
+    fn berolina_moves(&self, f: u8, us: Color, theirs: Bitboard, occ: Bitboard, out: &mut Vec<Move>) {
+        let (dir, start, last): (i8, u8, u8) = if us == Color::White { (8, 1, 7) } else { (-8, 6, 0) };
+        let push = |out: &mut Vec<Move>, to: u8, special: Special| {
+            if to / 8 == last {
+                for k in walk::PROMOTIONS {
+                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
+                }
+                let mut fairies = self.promotion_fairies;
+                while fairies != 0 {
+                    let k = fairies.trailing_zeros() as Kind;
+                    fairies &= fairies - 1;
+                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
+                }
+            } else {
+                out.push(Move { from: f, to, special, extra: NO_EXTRA });
+            }
+        };
+        let Some(t) = berolina_capture_square(f, us) else { return };
+        if theirs.contains(sq(t)) {
+            push(out, t, Special::None);
+        } else if let Some((ep_to, cap)) = self.ep {
+            let victim = matches!(self.squares[cap as usize],
+                Some(q) if q.color == !us && (q.kind == walk::PAWN || q.kind == walk::BEROLINA_PAWN));
+            if ep_to == t && victim && !occ.contains(sq(t)) {
+                out.push(Move { from: f, to: t, special: Special::EnPassant { cap }, extra: NO_EXTRA });
+            }
+        }
+        for dx in [-1i8, 1] {
+            let file = (f % 8) as i8 + dx;
+            if !(0..8).contains(&file) {
+                continue;
+            }
+            let one = (f as i8 + dir + dx) as u8;
+            if occ.contains(sq(one)) {
+                continue;
+            }
+            push(out, one, Special::None);
+            let file2 = file + dx;
+            if f / 8 == start && (0..8).contains(&file2) {
+                let two = (one as i8 + dir + dx) as u8;
+                if !occ.contains(sq(two)) {
+                    push(out, two, Special::Double);
                 }
             }
         }
@@ -3103,8 +3179,15 @@ impl Board {
 
     /// Plays a pseudo-legal move; returns the undo record.
     pub fn make(&mut self, m: Move) -> Undo {
-        let undo =
-            Undo { captured: None, reborn: None, castling: self.castling, ep: self.ep, key: self.key, ext: false };
+        let undo = Undo {
+            captured: None,
+            reborn: None,
+            castling: self.castling,
+            ep: self.ep,
+            key: self.key,
+            ext: false,
+            berolina: false,
+        };
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
         match m.special {
@@ -3124,7 +3207,10 @@ impl Board {
         }
         self.remove(m.from, p);
         let placed = match m.special {
-            Special::Promote(k) => Piece { color: p.color, kind: k },
+            Special::Promote(k) => {
+                undo.berolina = p.kind == walk::BEROLINA_PAWN;
+                Piece { color: p.color, kind: k }
+            }
             _ => p,
         };
         if let Special::Castle { rook_from, rook_to } = m.special {
@@ -3224,7 +3310,9 @@ impl Board {
         let placed = self.squares[m.to as usize].expect("moved piece");
         self.remove(m.to, placed);
         let p = match m.special {
-            Special::Promote(_) => Piece { color: placed.color, kind: walk::PAWN },
+            Special::Promote(_) => {
+                Piece { color: placed.color, kind: if undo.berolina { walk::BEROLINA_PAWN } else { walk::PAWN } }
+            }
             _ => placed,
         };
         if let Special::Castle { rook_from, rook_to } = m.special {
@@ -3755,6 +3843,17 @@ pub fn offset(s: u8, d: (i8, i8)) -> Option<u8> {
     ((0..8).contains(&f) && (0..8).contains(&r)).then_some((r * 8 + f) as u8)
 }
 
+/// The square a Berolina pawn of `us` on `f` captures on (one straight forward), `None` on its
+/// first rank (no moves there, Popeye's `pawn_get_no_capture_length`) or its last.
+#[inline]
+pub fn berolina_capture_square(f: u8, us: Color) -> Option<u8> {
+    match f / 8 {
+        0 | 7 => None,
+        _ if us == Color::White => Some(f + 8),
+        _ => Some(f - 8),
+    }
+}
+
 /// Circe rebirth square of piece `p` captured on `s` (Popeye's `rennormal`, plain Circe): a pawn
 /// on the capture file, 2nd rank (white) or 7th (black); a queen on d1/d8; a king on e1/e8 (only
 /// used by Rex inclusive variants); a rook, bishop or knight on its game-array square of the same
@@ -3767,7 +3866,8 @@ pub fn rebirth_square(p: Piece, s: u8) -> u8 {
     // The two game-array squares (files x and y) differ in colour: take the one of `s`'s colour.
     let home = |x: u8, y: u8| if colour(base + x) == colour(s) { base + x } else { base + y };
     match KINDS[p.kind as usize].walk {
-        Walk::Pawn => {
+        // Popeye's `rennormal`: every pawn walk (`is_pawn`), the Berolina pawn too.
+        Walk::Pawn | Walk::BerolinaPawn => {
             if p.color == Color::White {
                 8 + file
             } else {

@@ -280,6 +280,25 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         {
             return Err(SolveError::Unsupported("locust or orphan with conditions other than Circe".into()));
         }
+        // Berolina pawns: alone or with Circe (plain or Chameleon: reborn as it is, on the pawn's
+        // square, Popeye's `rennormal` with `is_pawn`); with other conditions, neutral pieces or
+        // attributes, with an orphan (which would borrow its walk) not checked; twins that
+        // rotate or mirror the board not checked against Popeye.
+        let circe_only = board::Conditions { circe: board.circe, ..board::Conditions::NONE };
+        if board.fairy_kinds_present() & (1 << walk::BEROLINA_PAWN) != 0
+            && (board.conditions() != circe_only
+                || !matches!(board.circe, board::Circe::Off | board::Circe::Plain | board::Circe::Chameleon)
+                || board.neutral.any()
+                || board.bul.any()
+                || board.fairy_kinds_present() & (1 << walk::ORPHAN) != 0)
+        {
+            return Err(SolveError::Unsupported(
+                "Berolina pawn with conditions other than Circe, neutral pieces, attributes or orphans".into(),
+            ));
+        }
+        if board.fairy_kinds_present() & (1 << walk::BEROLINA_PAWN) != 0 {
+            no_board_moving_twins(p, "Berolina pawn")?;
+        }
         // Neutral locusts and orphans (and orphans beside neutral pieces) were not checked.
         if board.fairy_kinds_present() & locust_orphan != 0 && board.neutral.any() {
             return Err(SolveError::Unsupported("locust or orphan with neutral pieces".into()));
@@ -354,7 +373,8 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         }
         board.castling_exclusive = p.board.castling_exclusive.clone();
         board.ep = p.board.ep;
-        board.promotion_fairies = board.fairy_kinds_present();
+        // Pawns do not promote to pawn walks (Popeye's promotee sequence: `!is_pawn`).
+        board.promotion_fairies = board.fairy_kinds_present() & !(1 << walk::BEROLINA_PAWN);
         out.push((header, board, stip));
     }
     Ok(out)

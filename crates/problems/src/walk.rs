@@ -77,6 +77,12 @@ pub enum Walk {
     /// an enemy piece of that kind or, transitively, an enemy orphan observed that way (Popeye's
     /// `orphan.c`). See `Board::orphan_chain`.
     Orphan,
+    /// Berolina pawn (Popeye's `pieces/walks/pawns/berolina.c`): steps one square diagonally
+    /// forward without capturing (two from its second rank, the passed square empty: a double
+    /// step giving an en-passant right on the passed square), captures one square straight
+    /// forward (also en passant), promotes on its last rank like a pawn, and has no moves (and
+    /// attacks nothing) on its first rank. See `Board::berolina_moves`.
+    BerolinaPawn,
 }
 
 /// The eight queen directions counter-clockwise from east (an angle hopper turns through them).
@@ -114,11 +120,13 @@ pub const GRASSHOPPER: Kind = 6;
 pub const NIGHTRIDER: Kind = 7;
 pub const NIGHTRIDER_HOPPER: Kind = 8;
 /// Number of supported kinds.
-pub const NUM_KINDS: usize = 81;
+pub const NUM_KINDS: usize = 82;
 /// The locust (`L`; `LR`, `LB`, `LN` follow it).
 pub const LOCUST: Kind = 76;
 /// The orphan (`O`).
 pub const ORPHAN: Kind = 80;
+/// The Berolina pawn (`BP`).
+pub const BEROLINA_PAWN: Kind = 81;
 const _: () = assert!(NUM_KINDS <= KindSet::BITS as usize);
 
 /// The eight images of an (x,y) step (x != y, both > 0, or one of them 0).
@@ -333,9 +341,11 @@ pub const KINDS: [KindInfo; NUM_KINDS] = [
     KindInfo { walk: Walk::Locust(&BISHOP_VECTORS), code: "LB" },
     KindInfo { walk: Walk::Locust(&KNIGHT_VECTORS), code: "LN" },
     KindInfo { walk: Walk::Orphan, code: "O" },
+    KindInfo { walk: Walk::BerolinaPawn, code: "BP" },
 ];
 const _: () = assert!(matches!(KINDS[LOCUST as usize].walk, Walk::Locust(_)));
 const _: () = assert!(matches!(KINDS[ORPHAN as usize].walk, Walk::Orphan));
+const _: () = assert!(matches!(KINDS[BEROLINA_PAWN as usize].walk, Walk::BerolinaPawn));
 
 /// Orthodox kinds a pawn may promote to, in Popeye's output order (the fairy kinds present in
 /// the position follow, see `Board::promotion_fairies`).
