@@ -611,7 +611,10 @@ impl Searcher {
             refute_killer: [None; 64],
             win_killer: [None; 64],
             help_mate: stip.play == Play::Help && stip.goal == Goal::Mate,
-            series_mate: stip.play == Play::Direct && stip.series && stip.goal == Goal::Mate && stip.parry == Parry::None,
+            series_mate: stip.play == Play::Direct
+                && stip.series
+                && stip.goal == Goal::Mate
+                && stip.parry == Parry::None,
             bufs: Vec::new(),
             intel,
             intel_scratch: crate::intelligent::Scratch::default(),
@@ -2601,8 +2604,14 @@ mod tests {
         };
         let mut b = board_of("g3");
         b.side = Color::Black;
-        let stip =
-            Stipulation { play: Play::Help, series: false, goal: Goal::Stalemate, moves: 1, half: false, parry: Parry::None };
+        let stip = Stipulation {
+            play: Play::Help,
+            series: false,
+            goal: Goal::Stalemate,
+            moves: 1,
+            half: false,
+            parry: Parry::None,
+        };
         let mut s = Searcher::new(b, stip, Options::default(), &limits);
         let mut out = Vec::new();
         s.help(2, &mut Vec::new(), &mut out);
@@ -2614,8 +2623,14 @@ mod tests {
         // asked after it, not at the root).
         let mut b = board_of("g2");
         b.put(25, Piece { color: Color::White, kind: walk::PAWN });
-        let stip =
-            Stipulation { play: Play::Direct, series: true, goal: Goal::Stalemate, moves: 2, half: false, parry: Parry::None };
+        let stip = Stipulation {
+            play: Play::Direct,
+            series: true,
+            goal: Goal::Stalemate,
+            moves: 2,
+            half: false,
+            parry: Parry::None,
+        };
         let mut s = Searcher::new(b, stip, Options::default(), &limits);
         let mut sol = Solution::default();
         solve_series(&mut s, 1, &mut sol);
