@@ -2738,28 +2738,38 @@ impl Board {
         }
     }
 
+    /// A pawn walk's move from `f` to `to` (`last`: its last rank): there every promotion (the
+    /// orthodox kinds, then the fairy kinds present), else the move with `special`.
+    #[inline(always)]
+    fn push_pawn_move(&self, f: u8, to: u8, last: u8, special: Special, out: &mut Vec<Move>) {
+        if to / 8 == last {
+            for k in walk::PROMOTIONS {
+                out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
+            }
+            let mut fairies = self.promotion_fairies;
+            while fairies != 0 {
+                let k = fairies.trailing_zeros() as Kind;
+                fairies &= fairies - 1;
+                out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
+            }
+        } else {
+            out.push(Move { from: f, to, special, extra: NO_EXTRA });
+        }
+    }
+
+    /// Is the piece on `cap` one that `us` may take en passant: the double-stepped enemy pawn,
+    /// orthodox or Berolina (Popeye's `en_passant_find_potential`)?
+    #[inline(always)]
+    fn ep_victim(&self, cap: u8, us: Color) -> bool {
+        matches!(self.squares[cap as usize],
+            Some(q) if q.color == !us && (q.kind == walk::PAWN || q.kind == walk::BEROLINA_PAWN))
+    }
+
     fn pawn_moves(&self, f: u8, us: Color, theirs: Bitboard, occ: Bitboard, out: &mut Vec<Move>) {
         let rank = f / 8;
         let (dir, start, last): (i8, u8, u8) = if us == Color::White { (8, 1, 7) } else { (-8, 6, 0) };
         let push = |out: &mut Vec<Move>, to: u8, double: bool| {
-            if to / 8 == last {
-                for k in walk::PROMOTIONS {
-                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
-                }
-                let mut fairies = self.promotion_fairies;
-                while fairies != 0 {
-                    let k = fairies.trailing_zeros() as Kind;
-                    fairies &= fairies - 1;
-                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
-                }
-            } else {
-                out.push(Move {
-                    from: f,
-                    to,
-                    special: if double { Special::Double } else { Special::None },
-                    extra: NO_EXTRA,
-                });
-            }
+            self.push_pawn_move(f, to, last, if double { Special::Double } else { Special::None }, out)
         };
         // Pawns on their own first rank cannot move (Popeye allows them only with fairy conditions).
         // Circe Parrain: a pawn reborn on its first rank steps one square (Popeye's
@@ -2783,11 +2793,7 @@ impl Board {
             if theirs.contains(to) {
                 push(out, t, false);
             } else if let Some((ep_to, cap)) = self.ep {
-                // The double-stepped pawn, an orthodox or a Berolina pawn (Popeye's
-                // `en_passant_find_potential`).
-                let victim = matches!(self.squares[cap as usize],
-                    Some(q) if q.color == !us && (q.kind == walk::PAWN || q.kind == walk::BEROLINA_PAWN));
-                if ep_to == t && victim && !occ.contains(sq(ep_to)) {
+                if ep_to == t && self.ep_victim(cap, us) && !occ.contains(sq(ep_to)) {
                     out.push(Move { from: f, to: t, special: Special::EnPassant { cap }, extra: NO_EXTRA });
                 }
             }
@@ -2805,28 +2811,12 @@ impl Board {
     #[inline(never)]
     fn berolina_moves(&self, f: u8, us: Color, theirs: Bitboard, occ: Bitboard, out: &mut Vec<Move>) {
         let (dir, start, last): (i8, u8, u8) = if us == Color::White { (8, 1, 7) } else { (-8, 6, 0) };
-        let push = |out: &mut Vec<Move>, to: u8, special: Special| {
-            if to / 8 == last {
-                for k in walk::PROMOTIONS {
-                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
-                }
-                let mut fairies = self.promotion_fairies;
-                while fairies != 0 {
-                    let k = fairies.trailing_zeros() as Kind;
-                    fairies &= fairies - 1;
-                    out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
-                }
-            } else {
-                out.push(Move { from: f, to, special, extra: NO_EXTRA });
-            }
-        };
+        let push = |out: &mut Vec<Move>, to: u8, special: Special| self.push_pawn_move(f, to, last, special, out);
         let Some(t) = berolina_capture_square(f, us) else { return };
         if theirs.contains(sq(t)) {
             push(out, t, Special::None);
         } else if let Some((ep_to, cap)) = self.ep {
-            let victim = matches!(self.squares[cap as usize],
-                Some(q) if q.color == !us && (q.kind == walk::PAWN || q.kind == walk::BEROLINA_PAWN));
-            if ep_to == t && victim && !occ.contains(sq(t)) {
+            if ep_to == t && self.ep_victim(cap, us) && !occ.contains(sq(t)) {
                 out.push(Move { from: f, to: t, special: Special::EnPassant { cap }, extra: NO_EXTRA });
             }
         }

@@ -285,7 +285,8 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         // attributes, with an orphan (which would borrow its walk) not checked; twins that
         // rotate or mirror the board not checked against Popeye.
         let circe_only = board::Conditions { circe: board.circe, ..board::Conditions::NONE };
-        if board.fairy_kinds_present() & (1 << walk::BEROLINA_PAWN) != 0
+        let berolina = board.fairy_kinds_present() & (1 << walk::BEROLINA_PAWN) != 0;
+        if berolina
             && (board.conditions() != circe_only
                 || !matches!(board.circe, board::Circe::Off | board::Circe::Plain | board::Circe::Chameleon)
                 || board.neutral.any()
@@ -296,7 +297,7 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
                 "Berolina pawn with conditions other than Circe, neutral pieces, attributes or orphans".into(),
             ));
         }
-        if board.fairy_kinds_present() & (1 << walk::BEROLINA_PAWN) != 0 {
+        if berolina {
             no_board_moving_twins(p, "Berolina pawn")?;
         }
         // Neutral locusts and orphans (and orphans beside neutral pieces) were not checked.
