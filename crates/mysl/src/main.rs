@@ -1,6 +1,7 @@
 //! The `mysl` command line.
 
 mod book_cmd;
+mod datagen;
 mod match_cmd;
 mod perft_cmd;
 mod play;
@@ -39,6 +40,8 @@ enum Command {
     Web(web_cmd::WebArgs),
     /// Solve chess problems written in Popeye's input language.
     Solve(solve_cmd::SolveArgs),
+    /// Self-play games that make NNUE training data (docs/nnue.md).
+    Datagen(datagen::DatagenArgs),
     /// Endgame tablebases: generate (DTM and DTZ50), probe.
     Tb(tb_cmd::TbArgs),
     /// Run the UCI protocol loop on standard input and output.
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Some(Command::Web(args)) => web_cmd::run(args),
         Some(Command::Solve(args)) => solve_cmd::run(args),
         Some(Command::Tb(args)) => tb_cmd::run(args),
+        Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {
