@@ -108,13 +108,15 @@ impl Rng {
 #[derive(Debug)]
 pub struct Player {
     searcher: Searcher<Orthodox>,
+    tt: Arc<TranspositionTable>,
     stop: Arc<AtomicBool>,
 }
 
 impl Player {
     pub fn new(hash_mb: usize) -> Player {
         let stop = Arc::new(AtomicBool::new(false));
-        Player { searcher: Searcher::new(Arc::new(TranspositionTable::new(hash_mb)), stop.clone()), stop }
+        let tt = Arc::new(TranspositionTable::new(hash_mb));
+        Player { searcher: Searcher::new(tt.clone(), stop.clone()), tt, stop }
     }
 }
 
@@ -133,7 +135,10 @@ pub fn play_game(player: &mut Player, settings: &GameSettings, rng: &mut Rng) ->
     if pos.outcome().is_some() {
         return None;
     }
+    // Every game starts from empty tables, so that a chunk's bytes do not depend on the games a thread
+    // played before it.
     player.searcher.clear();
+    player.tt.clear();
     let limits = Limits { nodes: Some(settings.nodes), multipv: 1, ..Limits::default() };
     // (record without its result, White's score)
     let mut kept: Vec<Record> = Vec::new();
@@ -404,6 +409,17 @@ mod tests {
         assert!(!a.is_empty() && a.len() % RECORD_SIZE == 0);
         let c = make_chunk(&mut searcher(), &settings, 8, 2, &stop, |_| {}).expect("not stopped");
         assert_ne!(a, c, "another seed plays other games");
+    }
+
+    #[test]
+    fn a_chunk_does_not_depend_on_what_the_player_did_before() {
+        let settings = GameSettings { max_plies: 40, ..GameSettings::new(300, 8) };
+        let stop = AtomicBool::new(false);
+        let mut used = searcher();
+        make_chunk(&mut used, &settings, 3, 2, &stop, |_| {}).expect("not stopped");
+        let after_other_games = make_chunk(&mut used, &settings, 7, 2, &stop, |_| {}).expect("not stopped");
+        let fresh = make_chunk(&mut searcher(), &settings, 7, 2, &stop, |_| {}).expect("not stopped");
+        assert_eq!(after_other_games, fresh);
     }
 
     #[test]
