@@ -6,6 +6,7 @@ mod perft_cmd;
 mod play;
 mod solve_cmd;
 mod tb_cmd;
+mod train_cmd;
 mod tune;
 mod web_cmd;
 
@@ -41,6 +42,8 @@ enum Command {
     Solve(solve_cmd::SolveArgs),
     /// Endgame tablebases: generate (DTM and DTZ50), probe.
     Tb(tb_cmd::TbArgs),
+    /// Train the NNUE evaluation on `mysl datagen` data (docs/nnue.md).
+    Train(train_cmd::TrainArgs),
     /// Run the UCI protocol loop on standard input and output.
     Uci,
     /// Run the xboard (CECP v2) protocol loop on standard input and output.
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Some(Command::Web(args)) => web_cmd::run(args),
         Some(Command::Solve(args)) => solve_cmd::run(args),
         Some(Command::Tb(args)) => tb_cmd::run(args),
+        Some(Command::Train(args)) => train_cmd::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {

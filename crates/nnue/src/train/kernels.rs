@@ -8,19 +8,70 @@
 
 use super::data::{self, Raw};
 use super::model::Layout;
+use crate::features::INPUTS;
 
 const LANES: usize = 16;
 
-/// Per-thread scratch: accumulators and their gradients, allocated once.
+/// Per-thread scratch, allocated once: the accumulators of a tile of positions (two per position,
+/// overwritten by their gradients in the backward pass), their features, and the tile's inverted
+/// index (for each active feature, the accumulators it feeds).
 #[derive(Clone, Debug)]
 pub struct Scratch {
-    acc: [Vec<f32>; 2],
-    gacc: [Vec<f32>; 2],
+    n: usize,
+    tile: usize,
+    acc: Vec<f32>,
+    feats: Vec<[u16; 32]>,
+    counts: Vec<usize>,
+    users: Vec<u16>,
+    start: Vec<u16>,
+    distinct: Vec<u16>,
+    list: Vec<u16>,
 }
 
 impl Scratch {
     pub fn new(n: usize) -> Scratch {
-        Scratch { acc: [vec![0.0; n], vec![0.0; n]], gacc: [vec![0.0; n], vec![0.0; n]] }
+        // a tile's accumulators take at most 32 KiB (L1), up to 64 positions
+        let tile = (4096 / n.max(1)).clamp(1, 64);
+        Scratch {
+            n,
+            tile,
+            acc: vec![0.0; 2 * tile * n],
+            feats: vec![[0; 32]; 2 * tile],
+            counts: vec![0; tile],
+            users: vec![0; INPUTS],
+            start: vec![0; INPUTS],
+            distinct: Vec::with_capacity(INPUTS),
+            list: vec![0; 2 * tile * 32],
+        }
+    }
+
+    /// Builds the inverted index of the first `slots` feature lists: `distinct` the features, and for
+    /// each `f` of them `list[start[f]..start[f] + users[f]]` the slots where it is active.
+    #[inline(always)]
+    fn index(&mut self, slots: usize) {
+        self.distinct.clear();
+        for s in 0..slots {
+            for &f in &self.feats[s][..self.counts[s / 2]] {
+                let u = &mut self.users[f as usize];
+                if *u == 0 {
+                    self.distinct.push(f);
+                }
+                *u += 1;
+            }
+        }
+        let mut at = 0u16;
+        for &f in &self.distinct {
+            self.start[f as usize] = at;
+            at += self.users[f as usize];
+        }
+        for s in 0..slots {
+            for &f in &self.feats[s][..self.counts[s / 2]] {
+                let st = &mut self.start[f as usize];
+                self.list[*st as usize] = s as u16;
+                *st += 1;
+            }
+        }
+        // `start` now points past each feature's slots
     }
 }
 
@@ -108,38 +159,37 @@ fn screlu_dot<const FMA: bool>(acc: &[f32], w: &[f32]) -> f32 {
     s.iter().sum::<f32>() + t
 }
 
-/// Output layer backward for one half: `gw += g·h`, `gacc = g·w·h'(acc)`.
+/// Output layer backward for one half: `gw += g·h`, and the accumulator is replaced by its gradient
+/// `g·w·h'(acc)`.
 #[inline(always)]
-fn backward_out<const FMA: bool>(acc: &[f32], w: &[f32], g: f32, gw: &mut [f32], gacc: &mut [f32]) {
-    for (((a, w), gw), ga) in acc.iter().zip(w).zip(gw.iter_mut()).zip(gacc.iter_mut()) {
+fn backward_out<const FMA: bool>(acc: &mut [f32], w: &[f32], g: f32, gw: &mut [f32]) {
+    for ((a, w), gw) in acc.iter_mut().zip(w).zip(gw.iter_mut()) {
         let x = clamp01(*a);
         *gw = madd::<FMA>(g, x * x, *gw);
         let inside = *a > 0.0 && *a < 1.0;
-        *ga = if inside { 2.0 * x * g * w } else { 0.0 };
+        *a = if inside { 2.0 * x * g * w } else { 0.0 };
     }
 }
 
-/// Forward of one record into `s.acc`; returns the output.
+/// Forward of one record into accumulators `acc` (2N: side to move, other side) with features
+/// `fs`, `fn_`; returns the output and the number of pieces.
 #[inline(always)]
-fn forward<const FMA: bool>(
-    p: &[f32],
-    l: Layout,
-    rec: &Raw,
-    s: &mut Scratch,
-    feats: &mut [[u16; 32]; 2],
-) -> (f32, usize) {
+fn forward<const FMA: bool>(p: &[f32], l: Layout, rec: &Raw, acc: &mut [f32], fs: &mut [u16; 32], fn_: &mut [u16; 32]) -> (f32, usize) {
     let n = l.n;
-    let [fs, fn_] = feats;
     let count = data::features(rec, fs, fn_);
     let fw = &p[l.feature_weights()];
     let fb = &p[l.feature_biases()];
     let ow = &p[l.output_weights()];
-    accumulate(&mut s.acc[0], fb, fw, &fs[..count], n);
-    accumulate(&mut s.acc[1], fb, fw, &fn_[..count], n);
-    let out = p[l.output_bias()] + screlu_dot::<FMA>(&s.acc[0], &ow[..n]) + screlu_dot::<FMA>(&s.acc[1], &ow[n..]);
+    let (us, them) = acc.split_at_mut(n);
+    accumulate(us, fb, fw, &fs[..count], n);
+    accumulate(them, fb, fw, &fn_[..count], n);
+    let out = p[l.output_bias()] + screlu_dot::<FMA>(us, &ow[..n]) + screlu_dot::<FMA>(them, &ow[n..]);
     (out, count)
 }
 
+/// The training pass over `idx`, a tile of positions at a time: per position forward, loss and the
+/// output layer's backward; then the input layer's gradient feature by feature, each active row of
+/// the gradient read and written once per tile with the tile's accumulator gradients (in L1) added.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn train_body<const FMA: bool>(
@@ -153,44 +203,77 @@ fn train_body<const FMA: bool>(
     s: &mut Scratch,
 ) -> f64 {
     let n = l.n;
-    let mut feats = [[0u16; 32]; 2];
+    debug_assert_eq!(s.n, n);
     let mut loss = 0f64;
     let (gfw, rest) = grad.split_at_mut(l.feature_weights().end);
     let (gfb, rest) = rest.split_at_mut(n);
     let (gow, gob) = rest.split_at_mut(2 * n);
+    let (gow_us, gow_them) = gow.split_at_mut(n);
     let ow = &p[l.output_weights()];
-    for &i in idx {
-        let rec = &data[i as usize];
-        let (out, count) = forward::<FMA>(p, l, rec, s, &mut feats);
-        let y = data::sigmoid(out);
-        let t = data::target(rec, wdl);
-        loss += ((y - t) * (y - t)) as f64;
-        let g = 2.0 * (y - t) * y * (1.0 - y) * scale;
-        gob[0] += g;
-        let (gow_us, gow_them) = gow.split_at_mut(n);
-        let [acc_us, acc_them] = &s.acc;
-        let [gacc_us, gacc_them] = &mut s.gacc;
-        backward_out::<FMA>(acc_us, &ow[..n], g, gow_us, gacc_us);
-        backward_out::<FMA>(acc_them, &ow[n..], g, gow_them, gacc_them);
-        for ((b, a), c) in gfb.iter_mut().zip(gacc_us.iter()).zip(gacc_them.iter()) {
-            *b += *a + *c;
+    for tile in idx.chunks(s.tile) {
+        for (k, &i) in tile.iter().enumerate() {
+            let rec = &data[i as usize];
+            let acc = &mut s.acc[2 * k * n..2 * (k + 1) * n];
+            let [fs, fn_] = &mut s.feats[2 * k..2 * k + 2] else { unreachable!() };
+            let (out, count) = forward::<FMA>(p, l, rec, acc, fs, fn_);
+            s.counts[k] = count;
+            let y = data::sigmoid(out);
+            let t = data::target(rec, wdl);
+            loss += ((y - t) * (y - t)) as f64;
+            let g = 2.0 * (y - t) * y * (1.0 - y) * scale;
+            gob[0] += g;
+            let (us, them) = acc.split_at_mut(n);
+            backward_out::<FMA>(us, &ow[..n], g, gow_us);
+            backward_out::<FMA>(them, &ow[n..], g, gow_them);
+            for ((b, a), c) in gfb.iter_mut().zip(us.iter()).zip(them.iter()) {
+                *b += *a + *c;
+            }
         }
-        for &f in &feats[0][..count] {
-            add_assign(&mut gfw[f as usize * n..f as usize * n + n], gacc_us);
-        }
-        for &f in &feats[1][..count] {
-            add_assign(&mut gfw[f as usize * n..f as usize * n + n], gacc_them);
+        let slots = 2 * tile.len();
+        s.index(slots);
+        for &f in &s.distinct {
+            let users = s.users[f as usize] as usize;
+            let end = s.start[f as usize] as usize;
+            let slots = &s.list[end - users..end];
+            scatter(&mut gfw[f as usize * n..(f as usize + 1) * n], &s.acc, slots, n);
+            s.users[f as usize] = 0;
         }
     }
     loss
 }
 
+/// `row += Σ acc[slot]` over `slots`, in register blocks of 64.
+#[inline(always)]
+fn scatter(row: &mut [f32], acc: &[f32], slots: &[u16], n: usize) {
+    const B: usize = 64;
+    let full = n / B * B;
+    let mut c = 0;
+    while c < full {
+        let mut r = [0f32; B];
+        r.copy_from_slice(&row[c..c + B]);
+        for &sl in slots {
+            let a = &acc[sl as usize * n + c..sl as usize * n + c + B];
+            for k in 0..B {
+                r[k] += a[k];
+            }
+        }
+        row[c..c + B].copy_from_slice(&r);
+        c += B;
+    }
+    if full < n {
+        for &sl in slots {
+            add_assign(&mut row[full..], &acc[sl as usize * n + full..(sl as usize + 1) * n]);
+        }
+    }
+}
+
 #[inline(always)]
 fn val_body<const FMA: bool>(p: &[f32], l: Layout, data: &[Raw], wdl: f32, s: &mut Scratch) -> f64 {
-    let mut feats = [[0u16; 32]; 2];
     let mut loss = 0f64;
+    let acc = &mut s.acc[..2 * l.n];
+    let [fs, fn_] = &mut s.feats[..2] else { unreachable!() };
     for rec in data {
-        let (out, _) = forward::<FMA>(p, l, rec, s, &mut feats);
+        let (out, _) = forward::<FMA>(p, l, rec, acc, fs, fn_);
         let d = data::sigmoid(out) - data::target(rec, wdl);
         loss += (d * d) as f64;
     }
@@ -285,10 +368,12 @@ pub fn output(simd: bool, p: &[f32], l: Layout, rec: &Raw, s: &mut Scratch) -> f
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     unsafe fn avx(p: &[f32], l: Layout, rec: &Raw, s: &mut Scratch) -> f32 {
-        forward::<true>(p, l, rec, s, &mut [[0; 32]; 2]).0
+        let [fs, fn_] = &mut s.feats[..2] else { unreachable!() };
+        forward::<true>(p, l, rec, &mut s.acc[..2 * l.n], fs, fn_).0
     }
     fn portable(p: &[f32], l: Layout, rec: &Raw, s: &mut Scratch) -> f32 {
-        forward::<false>(p, l, rec, s, &mut [[0; 32]; 2]).0
+        let [fs, fn_] = &mut s.feats[..2] else { unreachable!() };
+        forward::<false>(p, l, rec, &mut s.acc[..2 * l.n], fs, fn_).0
     }
     dispatch!(simd, avx, portable(p, l, rec, s))
 }

@@ -175,6 +175,30 @@ fn the_kernels_agree_with_the_reference_forward() {
     }
 }
 
+#[test]
+fn a_tiles_gradient_is_the_sum_of_the_positions_gradients() {
+    for n in [32, 72, 256] {
+        let net = Net::random(n, 6);
+        let l = net.layout;
+        let recs = material_records(150, 13);
+        let idx: Vec<u32> = (0..150).rev().collect();
+        for simd in kernel_kinds() {
+            let mut s = Scratch::new(n);
+            let mut whole = vec![0.0; l.len()];
+            let loss = kernels::train_chunk(simd, &net.params, l, &recs, &idx, 0.3, 0.5, &mut whole, &mut s);
+            let mut sum = vec![0.0; l.len()];
+            let mut loss_sum = 0.0;
+            for &i in &idx {
+                loss_sum += kernels::train_chunk(simd, &net.params, l, &recs, &[i], 0.3, 0.5, &mut sum, &mut s);
+            }
+            assert!((loss - loss_sum).abs() < 1e-9 * loss.abs().max(1.0));
+            for (k, (a, b)) in whole.iter().zip(&sum).enumerate() {
+                assert!((a - b).abs() <= 1e-5 + 1e-4 * b.abs(), "n {n} simd {simd} parameter {k}: {a} vs {b}");
+            }
+        }
+    }
+}
+
 /// The validation loss of always predicting 0.5.
 fn constant_loss(val: &[Raw], wdl: f32) -> f64 {
     val.iter().map(|r| (0.5 - data::target(r, wdl) as f64).powi(2)).sum::<f64>() / val.len() as f64
