@@ -210,7 +210,11 @@ fn train_body<const FMA: bool>(
     let (gow, gob) = rest.split_at_mut(2 * n);
     let (gow_us, gow_them) = gow.split_at_mut(n);
     let ow = &p[l.output_weights()];
-    for tile in idx.chunks(s.tile) {
+    for (t, tile) in idx.chunks(s.tile).enumerate() {
+        // the records are read in shuffled order: fetch the next tile's while this one is worked on
+        for &i in idx.iter().skip((t + 1) * s.tile).take(s.tile) {
+            prefetch(&data[i as usize]);
+        }
         for (k, &i) in tile.iter().enumerate() {
             let rec = &data[i as usize];
             let acc = &mut s.acc[2 * k * n..2 * (k + 1) * n];
@@ -241,6 +245,25 @@ fn train_body<const FMA: bool>(
     }
     loss
 }
+
+/// Asks for a record's cache lines.
+#[inline(always)]
+fn prefetch(r: &Raw) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p = r.as_ptr() as *const i8;
+        // SAFETY: a prefetch is only a hint and reads nothing; both addresses lie in the record.
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(p);
+            _mm_prefetch::<_MM_HINT_T0>(p.add(RECORD_LAST));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = r;
+}
+
+const RECORD_LAST: usize = crate::record::RECORD_SIZE - 1;
 
 /// `row += Σ acc[slot]` over `slots`, in register blocks of 64.
 #[inline(always)]
