@@ -122,9 +122,9 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, CliError> {
     }
 
     let mut on_event = |e: &Event| match e {
-        Event::Progress { epoch, done, total, train_loss, pos_per_s } => eprintln!(
-            "epoch {epoch}: {done}/{total} positions, train loss {train_loss:.6}, {pos_per_s:.0} positions/s"
-        ),
+        Event::Progress { epoch, done, total, train_loss, pos_per_s } => {
+            eprintln!("epoch {epoch}: {done}/{total} positions, train loss {train_loss:.6}, {pos_per_s:.0} positions/s")
+        }
         Event::Epoch(s) => println!(
             "epoch {:>3}: train loss {:.6}, validation loss {}, {:.0} positions/s, {:.1} s, lr {:.2e}",
             s.epoch,
@@ -148,6 +148,11 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, CliError> {
         eprintln!("mysl: stopped after {} epochs; continue from {from}", outcome.epochs_done);
         return Ok(ExitCode::from(130));
     }
-    eprintln!("trained {} epochs in {:.1} s; network in {}", outcome.epochs_done, t0.elapsed().as_secs_f64(), a.out.display());
+    eprintln!(
+        "trained {} epochs in {:.1} s; network in {}",
+        outcome.epochs_done,
+        t0.elapsed().as_secs_f64(),
+        a.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

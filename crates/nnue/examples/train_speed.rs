@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use mysl_nnue::train::{synth, Trainer, TrainConfig};
+use mysl_nnue::train::{synth, TrainConfig, Trainer};
 
 fn arg(i: usize, default: usize) -> usize {
     std::env::args().nth(i).and_then(|a| a.parse().ok()).unwrap_or(default)
@@ -28,7 +28,8 @@ fn main() {
     let epochs = arg(5, 2);
     let t0 = Instant::now();
     let data = synth::material_records(positions, 1);
-    let pieces: usize = data.iter().map(|r| u64::from_le_bytes(r[..8].try_into().unwrap_or_default()).count_ones() as usize).sum();
+    let pieces: usize =
+        data.iter().map(|r| u64::from_le_bytes(r[..8].try_into().unwrap_or_default()).count_ones() as usize).sum();
     eprintln!(
         "{positions} synthetic positions ({:.1} pieces on average) in {:.1} s",
         pieces as f64 / positions as f64,

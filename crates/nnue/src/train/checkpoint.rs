@@ -32,7 +32,7 @@ pub enum CheckpointError {
 
 impl Checkpoint {
     pub fn to_bytes(&self) -> Vec<u8> {
-        let len = self.net.layout.len();
+        let len = self.net.layout.param_count();
         let mut b = Vec::with_capacity(HEADER + 12 * len);
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
@@ -63,7 +63,7 @@ impl Checkpoint {
             return Err(bad("hidden size 0"));
         }
         let layout = Layout { n };
-        let len = layout.len();
+        let len = layout.param_count();
         if b.len() != HEADER + 12 * len {
             return Err(bad(&format!("{} bytes, {} expected for hidden size {n}", b.len(), HEADER + 12 * len)));
         }
@@ -82,7 +82,8 @@ impl Checkpoint {
     }
 
     pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
-        write_atomically(path, &self.to_bytes()).map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })
+        write_atomically(path, &self.to_bytes())
+            .map_err(|source| CheckpointError::Io { path: path.to_path_buf(), source })
     }
 
     pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {

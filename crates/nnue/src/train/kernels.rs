@@ -174,7 +174,14 @@ fn backward_out<const FMA: bool>(acc: &mut [f32], w: &[f32], g: f32, gw: &mut [f
 /// Forward of one record into accumulators `acc` (2N: side to move, other side) with features
 /// `fs`, `fn_`; returns the output and the number of pieces.
 #[inline(always)]
-fn forward<const FMA: bool>(p: &[f32], l: Layout, rec: &Raw, acc: &mut [f32], fs: &mut [u16; 32], fn_: &mut [u16; 32]) -> (f32, usize) {
+fn forward<const FMA: bool>(
+    p: &[f32],
+    l: Layout,
+    rec: &Raw,
+    acc: &mut [f32],
+    fs: &mut [u16; 32],
+    fn_: &mut [u16; 32],
+) -> (f32, usize) {
     let n = l.n;
     let count = data::features(rec, fs, fn_);
     let fw = &p[l.feature_weights()];
@@ -235,7 +242,10 @@ fn train_body<const FMA: bool>(
         }
         let slots = 2 * tile.len();
         s.index(slots);
-        for &f in &s.distinct {
+        for (j, &f) in s.distinct.iter().enumerate() {
+            if let Some(&next) = s.distinct.get(j + 1) {
+                prefetch_row(&gfw[next as usize * n..(next as usize + 1) * n]);
+            }
             let users = s.users[f as usize] as usize;
             let end = s.start[f as usize] as usize;
             let slots = &s.list[end - users..end];
@@ -261,6 +271,21 @@ fn prefetch(r: &Raw) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = r;
+}
+
+/// Asks for the cache lines of a row of floats.
+#[inline(always)]
+fn prefetch_row(row: &[f32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        for line in row.chunks(16) {
+            // SAFETY: a prefetch is only a hint and reads nothing; the address lies in the row.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr() as *const i8) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = row;
 }
 
 const RECORD_LAST: usize = crate::record::RECORD_SIZE - 1;
@@ -345,12 +370,30 @@ macro_rules! dispatch {
 #[cfg(target_arch = "x86_64")]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn train_avx2(p: &[f32], l: Layout, d: &[Raw], idx: &[u32], wdl: f32, scale: f32, g: &mut [f32], s: &mut Scratch) -> f64 {
+unsafe fn train_avx2(
+    p: &[f32],
+    l: Layout,
+    d: &[Raw],
+    idx: &[u32],
+    wdl: f32,
+    scale: f32,
+    g: &mut [f32],
+    s: &mut Scratch,
+) -> f64 {
     train_body::<true>(p, l, d, idx, wdl, scale, g, s)
 }
 
 #[allow(clippy::too_many_arguments)]
-fn train_portable(p: &[f32], l: Layout, d: &[Raw], idx: &[u32], wdl: f32, scale: f32, g: &mut [f32], s: &mut Scratch) -> f64 {
+fn train_portable(
+    p: &[f32],
+    l: Layout,
+    d: &[Raw],
+    idx: &[u32],
+    wdl: f32,
+    scale: f32,
+    g: &mut [f32],
+    s: &mut Scratch,
+) -> f64 {
     train_body::<false>(p, l, d, idx, wdl, scale, g, s)
 }
 

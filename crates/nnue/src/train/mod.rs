@@ -130,7 +130,7 @@ impl Trainer {
     pub fn new(cfg: TrainConfig) -> Result<Trainer, TrainError> {
         check(&cfg)?;
         let net = Net::random(cfg.hidden, cfg.seed);
-        let adam = AdamW::new(net.layout.len());
+        let adam = AdamW::new(net.layout.param_count());
         Ok(Trainer::with(cfg, net, adam, 0))
     }
 
@@ -151,7 +151,7 @@ impl Trainer {
     fn with(cfg: TrainConfig, net: Net, adam: AdamW, epochs_done: u32) -> Trainer {
         let simd = cfg.simd && kernels::simd_available();
         let workers = (0..cfg.threads)
-            .map(|_| Worker { grad: vec![0.0; net.layout.len()], scratch: Scratch::new(net.hidden()) })
+            .map(|_| Worker { grad: vec![0.0; net.layout.param_count()], scratch: Scratch::new(net.hidden()) })
             .collect();
         Trainer { cfg, net, adam, epochs_done, simd, workers, perm: Vec::new() }
     }
@@ -162,7 +162,12 @@ impl Trainer {
     }
 
     pub fn checkpoint(&self) -> Checkpoint {
-        Checkpoint { net: self.net.clone(), adam: self.adam.clone(), epochs_done: self.epochs_done, seed: self.cfg.seed }
+        Checkpoint {
+            net: self.net.clone(),
+            adam: self.adam.clone(),
+            epochs_done: self.epochs_done,
+            seed: self.cfg.seed,
+        }
     }
 
     fn steps_per_epoch(&self, positions: usize) -> u64 {
@@ -172,7 +177,12 @@ impl Trainer {
     /// One epoch over `train` (seeded shuffle, mini-batches, AdamW); `None` when `stop` was set, the
     /// weights then being those after the last whole mini-batch (the last checkpoint stays the restart
     /// point).
-    pub fn run_epoch(&mut self, train: &[Raw], stop: &AtomicBool, on_event: &mut dyn FnMut(&Event)) -> Option<EpochStats> {
+    pub fn run_epoch(
+        &mut self,
+        train: &[Raw],
+        stop: &AtomicBool,
+        on_event: &mut dyn FnMut(&Event),
+    ) -> Option<EpochStats> {
         let epoch = self.epochs_done;
         self.perm.clear();
         self.perm.extend(0..train.len() as u32);
@@ -261,7 +271,8 @@ impl Trainer {
         let params = &self.net.params;
         let sum = std::thread::scope(|sc| {
             let mut work = self.workers.iter_mut().zip(val.chunks(chunk));
-            let run = move |(w, part): (&mut Worker, &[Raw])| kernels::val_chunk(simd, params, l, part, wdl, &mut w.scratch);
+            let run =
+                move |(w, part): (&mut Worker, &[Raw])| kernels::val_chunk(simd, params, l, part, wdl, &mut w.scratch);
             let first = work.next();
             let handles: Vec<_> = work.map(|job| sc.spawn(move || run(job))).collect();
             let mut sum = first.map_or(0.0, run);
@@ -323,7 +334,8 @@ pub fn train(
         return Err(TrainError::Config("no training positions".into()));
     }
     std::fs::create_dir_all(ckpt_dir).map_err(|source| TrainError::Io { path: ckpt_dir.to_path_buf(), source })?;
-    let mut outcome = Outcome { epochs_done: trainer.epochs_done, interrupted: false, last_checkpoint: None, last: None };
+    let mut outcome =
+        Outcome { epochs_done: trainer.epochs_done, interrupted: false, last_checkpoint: None, last: None };
     while trainer.epochs_done < trainer.cfg.epochs {
         let Some(mut stats) = trainer.run_epoch(&data.train, stop, on_event) else {
             outcome.interrupted = true;
@@ -347,5 +359,6 @@ pub fn train(
 
 /// Writes the quantised network file.
 pub fn write_net(net: &Net, out: &Path) -> Result<(), TrainError> {
-    checkpoint::write_atomically(out, &net.to_nnue()).map_err(|source| TrainError::Io { path: out.to_path_buf(), source })
+    checkpoint::write_atomically(out, &net.to_nnue())
+        .map_err(|source| TrainError::Io { path: out.to_path_buf(), source })
 }

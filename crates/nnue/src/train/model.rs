@@ -40,7 +40,7 @@ impl Layout {
         (INPUTS + 3) * self.n
     }
     /// Number of parameters.
-    pub fn len(self) -> usize {
+    pub fn param_count(self) -> usize {
         (INPUTS + 3) * self.n + 1
     }
     /// Parameters that weight decay leaves alone (the biases).
@@ -61,7 +61,7 @@ impl Net {
     /// weights uniform in ±1/√(2N), biases 0.
     pub fn random(hidden: usize, seed: u64) -> Net {
         let layout = Layout { n: hidden };
-        let mut params = vec![0.0; layout.len()];
+        let mut params = vec![0.0; layout.param_count()];
         let mut rng = Rng::stream(seed, 0x1417);
         let a = 1.0 / 32f32.sqrt();
         for p in &mut params[layout.feature_weights()] {
@@ -113,7 +113,7 @@ impl Net {
     pub fn to_nnue(&self) -> Vec<u8> {
         let l = self.layout;
         let p = &self.params;
-        let mut out = Vec::with_capacity(20 + 2 * (l.len() - 1) + 4);
+        let mut out = Vec::with_capacity(20 + 2 * (l.param_count() - 1) + 4);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(l.n as u32).to_le_bytes());

@@ -104,7 +104,10 @@ fn accumulators(net: &Net, rec: &Record) -> [Vec<f64>; 2] {
         (0..n)
             .map(|i| {
                 let b = net.params[l.feature_biases().start + i] as f64;
-                b + rec.pieces().map(|(c, r, s)| net.params[features::index(persp, c, r, s) * n + i] as f64).sum::<f64>()
+                b + rec
+                    .pieces()
+                    .map(|(c, r, s)| net.params[features::index(persp, c, r, s) * n + i] as f64)
+                    .sum::<f64>()
             })
             .collect()
     })
@@ -129,12 +132,21 @@ fn the_gradient_agrees_with_finite_differences() {
     for simd in kernel_kinds() {
         for raw in &recs {
             let rec = decode(raw);
-            let mut grad = vec![0.0; l.len()];
-            kernels::train_chunk(simd, &net.params, l, std::slice::from_ref(raw), &[0], wdl, 1.0, &mut grad, &mut Scratch::new(n));
+            let mut grad = vec![0.0; l.param_count()];
+            kernels::train_chunk(
+                simd,
+                &net.params,
+                l,
+                std::slice::from_ref(raw),
+                &[0],
+                wdl,
+                1.0,
+                &mut grad,
+                &mut Scratch::new(n),
+            );
             let acc = accumulators(&net, &rec);
-            let near_kink = |i: usize| {
-                acc.iter().any(|a| a[i].abs() < 3.0 * eps as f64 || (a[i] - 1.0).abs() < 3.0 * eps as f64)
-            };
+            let near_kink =
+                |i: usize| acc.iter().any(|a| a[i].abs() < 3.0 * eps as f64 || (a[i] - 1.0).abs() < 3.0 * eps as f64);
             let mut params: Vec<usize> = l.output_weights().chain([l.output_bias()]).collect();
             params.extend(l.feature_biases().filter(|&k| !near_kink(k - l.feature_biases().start)));
             let feats: Vec<usize> = rec.pieces().map(|(c, r, s)| features::index(rec.turn, c, r, s)).collect();
@@ -184,9 +196,9 @@ fn a_tiles_gradient_is_the_sum_of_the_positions_gradients() {
         let idx: Vec<u32> = (0..150).rev().collect();
         for simd in kernel_kinds() {
             let mut s = Scratch::new(n);
-            let mut whole = vec![0.0; l.len()];
+            let mut whole = vec![0.0; l.param_count()];
             let loss = kernels::train_chunk(simd, &net.params, l, &recs, &idx, 0.3, 0.5, &mut whole, &mut s);
-            let mut sum = vec![0.0; l.len()];
+            let mut sum = vec![0.0; l.param_count()];
             let mut loss_sum = 0.0;
             for &i in &idx {
                 loss_sum += kernels::train_chunk(simd, &net.params, l, &recs, &[i], 0.3, 0.5, &mut sum, &mut s);
@@ -234,7 +246,7 @@ fn the_quantised_file_agrees_with_the_float_model() {
     let n = 24;
     let l = Layout { n };
     let mut rng = Rng::new(3);
-    let mut params = vec![0.0; l.len()];
+    let mut params = vec![0.0; l.param_count()];
     for p in &mut params[l.feature_weights()] {
         *p = (rng.below(61) as i32 - 30) as f32 / QA as f32;
     }
