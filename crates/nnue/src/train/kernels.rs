@@ -46,7 +46,8 @@ impl Scratch {
     }
 
     /// Builds the inverted index of the first `slots` feature lists: `distinct` the features, and for
-    /// each `f` of them `list[start[f]..start[f] + users[f]]` the slots where it is active.
+    /// each `f` of them `list[start[f] - users[f]..start[f]]` the slots where it is active (the caller
+    /// resets `users[f]` to 0 after use).
     #[inline(always)]
     fn index(&mut self, slots: usize) {
         self.distinct.clear();
@@ -71,7 +72,6 @@ impl Scratch {
                 *st += 1;
             }
         }
-        // `start` now points past each feature's slots
     }
 }
 
