@@ -7,6 +7,7 @@ mod perft_cmd;
 mod play;
 mod solve_cmd;
 mod tb_cmd;
+mod train_cmd;
 mod tune;
 mod web_cmd;
 
@@ -44,6 +45,8 @@ enum Command {
     Datagen(datagen::DatagenArgs),
     /// Endgame tablebases: generate (DTM and DTZ50), probe.
     Tb(tb_cmd::TbArgs),
+    /// Train the NNUE evaluation on `mysl datagen` data (docs/nnue.md).
+    Train(train_cmd::TrainArgs),
     /// Run the UCI protocol loop on standard input and output.
     Uci,
     /// Run the xboard (CECP v2) protocol loop on standard input and output.
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => solve_cmd::run(args),
         Some(Command::Tb(args)) => tb_cmd::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
+        Some(Command::Train(args)) => train_cmd::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {
