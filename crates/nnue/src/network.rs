@@ -134,7 +134,7 @@ impl Network {
         }
         let hidden_raw = u32_at(12);
         let hidden = hidden_raw as usize;
-        if hidden == 0 || hidden % LANES != 0 || hidden > MAX_HIDDEN {
+        if hidden == 0 || !hidden.is_multiple_of(LANES) || hidden > MAX_HIDDEN {
             return Err(NetworkError::BadHiddenSize(hidden_raw));
         }
         let expected = file_size(hidden);

@@ -339,10 +339,13 @@ impl Session {
         limits.multipv = self.options.multipv.max(1);
         limits.move_overhead = self.options.move_overhead;
         let threads = self.options.threads.max(1);
-        let tb = (self.tablebases.clone(), self.options.syzygy_probe_limit);
-        let network = self.active_network();
+        let knowledge = Knowledge {
+            tablebases: self.tablebases.clone(),
+            tb_limit: self.options.syzygy_probe_limit,
+            network: self.active_network(),
+        };
         self.worker = Some(std::thread::spawn(move || {
-            dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref(), threads, tb, network));
+            dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref(), threads, &knowledge));
         }));
     }
 
@@ -389,6 +392,21 @@ fn pv_text<R: Rules>(pos: &Position<R>, pv: &[Move]) -> Vec<String> {
     out
 }
 
+/// What every searcher of a `go` gets besides the position: tables and the network.
+#[derive(Clone)]
+struct Knowledge {
+    tablebases: Option<Arc<Tablebases>>,
+    tb_limit: usize,
+    network: Option<Arc<Network>>,
+}
+
+impl Knowledge {
+    fn apply<R: Rules>(self, searcher: &mut Searcher<R>) {
+        searcher.set_tablebases(self.tablebases, self.tb_limit);
+        searcher.set_network(self.network);
+    }
+}
+
 fn run_search<R: Rules>(
     game: &Game,
     tt: Arc<TranspositionTable>,
@@ -396,8 +414,7 @@ fn run_search<R: Rules>(
     limits: &Limits,
     reporter: &dyn Reporter,
     threads: usize,
-    (tb, tb_limit): (Option<Arc<Tablebases>>, usize),
-    network: Option<Arc<Network>>,
+    knowledge: &Knowledge,
 ) {
     let pos = match game.position::<R>() {
         Ok(p) => p,
@@ -412,8 +429,7 @@ fn run_search<R: Rules>(
     let helpers: Vec<_> = (1..threads)
         .map(|i| {
             let (pos, tt, stop, helper_stop) = (pos.clone(), tt.clone(), stop.clone(), helper_stop.clone());
-            let tb = tb.clone();
-            let network = network.clone();
+            let knowledge = knowledge.clone();
             let mut limits = limits.clone();
             limits.multipv = 1;
             limits.depth = limits.depth.map(|d| d + (i % 2) as i32);
@@ -429,16 +445,14 @@ fn run_search<R: Rules>(
                     })
                 };
                 let mut searcher = Searcher::<R>::new(tt, flag);
-                searcher.set_tablebases(tb, tb_limit);
-                searcher.set_network(network);
+                knowledge.apply(&mut searcher);
                 let _ = searcher.search(&pos, &limits, |_| {});
                 let _ = watcher.join();
             })
         })
         .collect();
     let mut searcher = Searcher::<R>::new(tt, stop.clone());
-    searcher.set_tablebases(tb, tb_limit);
-    searcher.set_network(network);
+    knowledge.clone().apply(&mut searcher);
     let result = searcher.search(&pos, limits, |info| reporter.info(info, &pv_text(&pos, &info.pv)));
     // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`'s timer).
     if limits.infinite {
