@@ -42,7 +42,11 @@ fn main() {
     for round in 1..=rounds {
         let (n1, t1) = run(None, nodes);
         let (n2, t2) = run(Some(net.clone()), nodes);
-        println!("round {round}: hand-crafted {n1} nodes {:.0} nps; NNUE {n2} nodes {:.0} nps", n1 as f64 / t1, n2 as f64 / t2);
+        println!(
+            "round {round}: hand-crafted {n1} nodes {:.0} nps; NNUE {n2} nodes {:.0} nps",
+            n1 as f64 / t1,
+            n2 as f64 / t2
+        );
         hce.push(n1 as f64 / t1);
         nnue.push(n2 as f64 / t2);
     }

@@ -152,11 +152,25 @@ mod tests {
     }
 
     #[test]
-    fn the_embedded_network_if_any_parses_and_bench_keeps_the_hand_crafted_evaluation() {
-        // Today there is none: `default_network()` is None and the searcher uses the hand-crafted eval.
-        let s = searcher(default_network());
-        assert_eq!(s.network().is_some(), default_network().is_some());
+    fn a_new_searcher_gets_the_default_network() {
+        // Today there is none: `default_network()` is None and searchers use the hand-crafted evaluation
+        // (which keeps `mysl bench` at its node count). With an embedded network, it parses and is used.
+        let s = Searcher::<mysl_core::Orthodox>::new(
+            Arc::new(TranspositionTable::new(1)),
+            Arc::new(AtomicBool::new(false)),
+        );
+        assert_eq!(s.network().map(|n| n.hidden()), default_network().map(|n| n.hidden()));
+        // Variants never take one.
+        let mut v = Searcher::<mysl_core::Antichess>::new(
+            Arc::new(TranspositionTable::new(1)),
+            Arc::new(AtomicBool::new(false)),
+        );
+        v.set_network(Some(net(32, 1)));
+        assert!(v.network().is_none());
     }
+
+    /// A Chess960 position where both sides can castle.
+    const CHESS960: &str = "1rk1r3/pppppppp/8/8/8/8/PPPPPPPP/1RK1R3 w EBeb - 0 1";
 
     /// A search with the lazy stack and one refreshing at every evaluation: same tree, same result.
     #[test]
@@ -164,9 +178,12 @@ mod tests {
         let mut total = 0;
         for (hidden, seed, depth) in [(32, 3, 10), (256, 4, 9)] {
             let net = net(hidden, seed);
-            for &(variant, fen) in BENCH_POSITIONS.iter().filter(|(v, _)| *v == mysl_core::Variant::Chess) {
-                let _ = variant;
-                let pos = Chess::from_fen(fen).expect("fen");
+            let orthodox = BENCH_POSITIONS.iter().filter(|(v, _)| *v == mysl_core::Variant::Chess).map(|p| p.1);
+            for fen in orthodox.chain([CHESS960]) {
+                let mut pos = Chess::from_fen(fen).expect("fen");
+                if fen == CHESS960 {
+                    pos.set_castling_mode(mysl_core::CastlingMode::Chess960);
+                }
                 let limits = Limits { depth: Some(depth), multipv: 1, ..Limits::default() };
                 let run = |refresh: bool| {
                     let mut s = searcher(Some(net.clone()));

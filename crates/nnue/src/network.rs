@@ -387,7 +387,10 @@ mod avx2 {
 
     use super::{Chunk, QA};
 
-    /// Safe to call only on a CPU with AVX2. The slices have equal lengths (in chunks).
+    /// `out = from + Σ add − Σ sub`, chunk by chunk (the rows have at least `out.len()` chunks).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2. (Every memory access goes through references, bounds-checked.)
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn update(out: &mut [Chunk], from: &[Chunk], add: &[&[Chunk]], sub: &[&[Chunk]]) {
         for (i, (o, f)) in out.iter_mut().zip(from).enumerate() {
@@ -408,6 +411,9 @@ mod avx2 {
 
     /// `Σ screlu(us)·w_us + Σ screlu(them)·w_them`, wrapping in i32, with `(c·w) as i16 · c`: exact when
     /// every `|w| ≤ 128`, which the caller checks.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn output(us: &[Chunk], w_us: &[Chunk], them: &[Chunk], w_them: &[Chunk]) -> i32 {
         let zero = _mm256_setzero_si256();

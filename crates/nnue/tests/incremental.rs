@@ -1,6 +1,6 @@
 //! Incremental accumulator updates along random games equal a refresh at every ply.
 
-use mysl_core::{Chess, Color, Role};
+use mysl_core::{CastlingMode, Chess, Color, Role};
 use mysl_nnue::testing::{random_network, Rng};
 use mysl_nnue::{Accumulator, Delta, Network, Placement};
 
@@ -14,11 +14,15 @@ const FENS: &[&str] = &[
     "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
     // pawns about to promote, few pieces
     "8/P1k5/8/8/8/8/1p4K1/8 w - - 0 1",
+    // Chess960 (played in Chess960 castling mode): the king may land on its rook's square
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "1r2k2r/8/8/8/8/8/8/R2K1R2 w FAhb - 0 1",
 ];
 
 #[test]
 fn incremental_updates_equal_a_refresh_at_every_ply() {
     let mut seen = [0usize; 4]; // castles, en passant, promotions, captures
+    let mut castles_960 = 0;
     for (hidden, seed) in [(32usize, 1u64), (256, 2)] {
         let net = Network::from_bytes(&random_network(hidden, seed)).expect("valid");
         let mut rng = Rng::new(seed * 100);
@@ -26,6 +30,10 @@ fn incremental_updates_equal_a_refresh_at_every_ply() {
         for fen in FENS {
             for _game in 0..if hidden == 32 { 40 } else { 10 } {
                 let mut pos = Chess::from_fen(fen).expect("fen");
+                let chess960 = fen.contains("HFhf") || fen.contains("FAhb");
+                if chess960 {
+                    pos.set_castling_mode(CastlingMode::Chess960);
+                }
                 let mut acc = Accumulator::new(&net);
                 acc.refresh(&net, pos.board());
                 let mut placement = Placement::of(pos.board());
@@ -45,6 +53,7 @@ fn incremental_updates_equal_a_refresh_at_every_ply() {
                         moves.iter().nth(rng.below(moves.len() as u64) as usize).expect("in range")
                     };
                     seen[0] += mv.is_castle() as usize;
+                    castles_960 += (chess960 && mv.is_castle()) as usize;
                     seen[1] += mv.is_en_passant() as usize;
                     seen[2] += mv.promotion().is_some() as usize;
                     seen[3] += pos.board().by_color(!pos.turn()).contains(mv.to()) as usize;
@@ -74,6 +83,7 @@ fn incremental_updates_equal_a_refresh_at_every_ply() {
         }
     }
     assert!(seen.iter().all(|&n| n > 20), "castles, en passant, promotions, captures: {seen:?}");
+    assert!(castles_960 > 10, "Chess960 castles: {castles_960}");
 }
 
 #[test]
