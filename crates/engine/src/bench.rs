@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mysl_core::{dispatch_variant, Position, Variant};
+use mysl_nnue::Network;
 
 use crate::search::{Limits, Searcher};
 use crate::tt::TranspositionTable;
@@ -55,8 +56,18 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth` (variants 3 plies less), with a fresh 16 MB table each.
-pub fn run_bench(depth: i32, mut progress: impl FnMut(usize, Variant, &str, u64)) -> BenchResult {
+/// Searches every bench position to `depth` (variants 3 plies less), with a fresh 16 MB table each, and
+/// the default evaluation (`crate::nnue::default_network`).
+pub fn run_bench(depth: i32, progress: impl FnMut(usize, Variant, &str, u64)) -> BenchResult {
+    run_bench_with(depth, crate::nnue::default_network(), progress)
+}
+
+/// The bench with `network` for the orthodox positions (`None`: the hand-crafted evaluation).
+pub fn run_bench_with(
+    depth: i32,
+    network: Option<Arc<Network>>,
+    mut progress: impl FnMut(usize, Variant, &str, u64),
+) -> BenchResult {
     let start = Instant::now();
     let mut nodes = 0;
     for (i, &(variant, fen)) in BENCH_POSITIONS.iter().enumerate() {
@@ -66,6 +77,7 @@ pub fn run_bench(depth: i32, mut progress: impl FnMut(usize, Variant, &str, u64)
         let n = dispatch_variant!(variant, R => {
             let pos = Position::<R>::from_fen(fen).expect("bench FEN is valid");
             let mut searcher = Searcher::<R>::new(tt, stop);
+            searcher.set_network(network.clone());
             let limits = Limits { depth: Some(d), multipv: 1, ..Limits::default() };
             searcher.search(&pos, &limits, |_| {}).nodes
         });

@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod endgame;
 pub mod eval;
+pub mod nnue;
 pub mod score;
 pub mod search;
 pub mod see;
@@ -13,6 +14,8 @@ pub mod timeman;
 pub mod tt;
 pub mod tuned;
 
+pub use mysl_nnue::{Network, NetworkError};
 pub use mysl_tb::Tablebases;
+pub use nnue::default_network;
 pub use search::{Limits, SearchInfo, SearchResult, Searcher};
 pub use tt::TranspositionTable;

@@ -10,10 +10,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mysl_core::{attacks, Bitboard, Color, Move, MoveList, Outcome, Position, Role, Rules, Variant, VariantState};
+use mysl_nnue::Network;
 use mysl_tb::tablebases::RANK_WIN;
 use mysl_tb::Tablebases;
 
 use crate::eval::Evaluator;
+use crate::nnue::NnueStack;
 use crate::score::{DRAW, INFINITY, MATE_BOUND, MATE_SCORE, TB_WIN};
 use crate::see::see_ge;
 use crate::timeman::TimeBudget;
@@ -109,6 +111,8 @@ pub struct Searcher<R: Rules> {
     root_tb_score: Option<i32>,
     /// Aspiration fail-highs and fail-lows are reported (`bound`) once the search has run this long.
     bound_report_after: Duration,
+    /// The network's accumulator stack (orthodox chess with a network only; else the hand-crafted eval).
+    nnue: Option<NnueStack>,
     _rules: std::marker::PhantomData<R>,
 }
 
@@ -130,7 +134,7 @@ impl<R: Rules> Searcher<R> {
                 *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
             }
         }
-        Searcher {
+        let mut searcher = Searcher {
             tt,
             eval: Evaluator::default(),
             stop,
@@ -162,7 +166,70 @@ impl<R: Rules> Searcher<R> {
             tb_hits: 0,
             root_tb_score: None,
             bound_report_after: BOUND_REPORT_AFTER,
+            nnue: None,
             _rules: std::marker::PhantomData,
+        };
+        searcher.set_network(crate::nnue::default_network());
+        searcher
+    }
+
+    /// The network to evaluate with (`None`: the hand-crafted evaluation). Used in orthodox chess and
+    /// Chess960 only; the other variants ignore it.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.nnue = match net {
+            Some(n) if matches!(R::VARIANT, Variant::Chess) => Some(NnueStack::new(n, MAX_PLY + 4)),
+            _ => None,
+        };
+    }
+
+    /// The network in use, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.nnue.as_ref().map(|n| n.network())
+    }
+
+    /// Tests: refresh the accumulator at every evaluation instead of the lazy updates.
+    #[cfg(test)]
+    pub(crate) fn set_nnue_refresh_always(&mut self, on: bool) {
+        if let Some(n) = self.nnue.as_mut() {
+            n.set_refresh_always(on);
+        }
+    }
+
+    /// Tests: the static evaluation of `pos` as the search sees it at its root.
+    #[cfg(test)]
+    pub(crate) fn static_eval(&mut self, pos: &Position<R>) -> i32 {
+        self.nnue_root(pos);
+        self.evaluate(pos, 0)
+    }
+
+    /// The static evaluation of `pos` at `ply`: the network (orthodox chess, when there is one) or the
+    /// hand-crafted evaluation. The variant test is a constant: the other variants compile to the latter.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position<R>, ply: i32) -> i32 {
+        if matches!(R::VARIANT, Variant::Chess) {
+            if let Some(n) = self.nnue.as_mut() {
+                return n.evaluate(pos, ply as usize, self.eval.weights.tempo);
+            }
+        }
+        self.eval.evaluate(pos)
+    }
+
+    /// A search starts at `pos`: the root accumulator is computed afresh.
+    fn nnue_root(&mut self, pos: &Position<R>) {
+        if matches!(R::VARIANT, Variant::Chess) {
+            if let Some(n) = self.nnue.as_mut() {
+                n.root(pos.board());
+            }
+        }
+    }
+
+    /// A move or null move led to `pos` at `ply`: its accumulator is stale (updated when evaluated).
+    #[inline(always)]
+    fn nnue_push(&mut self, ply: i32, pos: &Position<R>) {
+        if matches!(R::VARIANT, Variant::Chess) {
+            if let Some(n) = self.nnue.as_mut() {
+                n.push(ply as usize, pos.board());
+            }
         }
     }
 
@@ -270,6 +337,7 @@ impl<R: Rules> Searcher<R> {
             s.killers = [None; 2];
         }
         let mut pos = pos.clone();
+        self.nnue_root(&pos);
         let legal = pos.legal_moves();
         self.root_allowed =
             legal.iter().filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m)).collect();
@@ -473,7 +541,7 @@ impl<R: Rules> Searcher<R> {
                 return alpha;
             }
             if ply as usize >= MAX_PLY - 2 {
-                return self.eval.evaluate(pos);
+                return self.evaluate(pos, ply);
             }
         }
 
@@ -530,7 +598,7 @@ impl<R: Rules> Searcher<R> {
                     Bound::Upper => value <= alpha,
                 };
                 if cut {
-                    let eval = if pos.is_check() { 0 } else { self.eval.evaluate(pos) };
+                    let eval = if pos.is_check() { 0 } else { self.evaluate(pos, ply) };
                     self.tt.store(key, None, value, eval, (depth + 6).min(MAX_PLY as i32 - 1), bound, ply);
                     return value;
                 }
@@ -551,7 +619,7 @@ impl<R: Rules> Searcher<R> {
         } else if let Some(e) = tt_entry {
             e.eval
         } else {
-            self.eval.evaluate(pos)
+            self.evaluate(pos, ply)
         };
         self.stack[ply as usize].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply as usize - 2].static_eval;
@@ -572,6 +640,7 @@ impl<R: Rules> Searcher<R> {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 pos.play_null();
+                self.nnue_push(ply + 1, pos);
                 self.stack[ply as usize + 1].excluded_null = true;
                 self.stack[ply as usize + 1].moved = None;
                 let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
@@ -663,6 +732,7 @@ impl<R: Rules> Searcher<R> {
                 pos.unplay(mv);
                 continue;
             }
+            self.nnue_push(ply + 1, pos);
             self.stack[ply as usize + 1].moved = Some((moved_piece, mv.to() as usize));
             let extension = if gives_check || (singular && Some(mv) == tt_move) { 1 } else { 0 };
             let new_depth = depth - 1 + extension;
@@ -826,7 +896,7 @@ impl<R: Rules> Searcher<R> {
         }
         let in_check = pos.is_check();
         if ply as usize >= MAX_PLY - 2 {
-            return if in_check { DRAW } else { self.eval.evaluate(pos) };
+            return if in_check { DRAW } else { self.evaluate(pos, ply) };
         }
         let key = pos.key();
         let tt_entry = self.tt.probe(key, ply);
@@ -841,7 +911,14 @@ impl<R: Rules> Searcher<R> {
             }
         }
         let mut best = -INFINITY;
-        let stand_pat = if in_check { -INFINITY } else { tt_entry.map_or_else(|| self.eval.evaluate(pos), |e| e.eval) };
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            match tt_entry {
+                Some(e) => e.eval,
+                None => self.evaluate(pos, ply),
+            }
+        };
         if !in_check {
             if stand_pat >= beta {
                 if tt_entry.is_none() {
@@ -907,6 +984,7 @@ impl<R: Rules> Searcher<R> {
                 }
             }
             pos.play_unchecked(mv);
+            self.nnue_push(ply + 1, pos);
             self.tt.prefetch(pos.key());
             let score = -self.quiescence(pos, -beta, -alpha, ply + 1, qply + 1);
             pos.unplay(mv);
@@ -930,7 +1008,7 @@ impl<R: Rules> Searcher<R> {
         }
         if best == -INFINITY {
             // In antichess with only quiet moves, the static evaluation stands.
-            return self.eval.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let bound = if best >= beta {
             Bound::Lower

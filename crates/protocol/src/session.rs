@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use mysl_book::Book;
 use mysl_core::{dispatch_variant, uci, CastlingMode, Move, Position, Rules, Variant};
-use mysl_engine::{Limits, SearchInfo, SearchResult, Searcher, Tablebases, TranspositionTable};
+use mysl_engine::{Limits, Network, SearchInfo, SearchResult, Searcher, Tablebases, TranspositionTable};
 
 /// Where protocol output lines go (stdout in the binary, a buffer in tests).
 pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
@@ -106,6 +106,10 @@ pub struct Options {
     pub tablebase_path: String,
     /// Probe the tables only with at most this many pieces (kings included).
     pub syzygy_probe_limit: usize,
+    /// `<internal>` (the network built into mysl, if any) or a `.nnue` path.
+    pub eval_file: String,
+    /// Evaluate orthodox chess with the network (when there is one); else the hand-crafted evaluation.
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -123,12 +127,17 @@ impl Default for Options {
             syzygy_path: String::new(),
             tablebase_path: String::new(),
             syzygy_probe_limit: 7,
+            eval_file: DEFAULT_EVAL_FILE.to_string(),
+            use_nnue: true,
         }
     }
 }
 
 /// The `BookFile` value that names the book built into mysl.
 pub const DEFAULT_BOOK_NAME: &str = "<default>";
+
+/// The `EvalFile` value that names the network built into mysl (if any).
+pub const DEFAULT_EVAL_FILE: &str = "<internal>";
 
 /// The engine behind a protocol.
 pub struct Session {
@@ -145,6 +154,8 @@ pub struct Session {
     book: Option<Arc<Book>>,
     /// Endgame tables from `SyzygyPath` and `TablebasePath`.
     tablebases: Option<Arc<Tablebases>>,
+    /// The network from `EvalFile` (`None`: the hand-crafted evaluation).
+    network: Option<Arc<Network>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -172,6 +183,40 @@ impl Session {
             infinite: false,
             book: None,
             tablebases: None,
+            network: mysl_engine::default_network(),
+        }
+    }
+
+    /// Sets `EvalFile` (`<internal>` or empty: the built-in network, if any) and loads it now; on error
+    /// the previous network stays. Returns a note on what evaluates from now on.
+    pub fn set_eval_file(&mut self, path: &str) -> Result<String, String> {
+        let internal = path.is_empty() || path == DEFAULT_EVAL_FILE;
+        let network = if internal {
+            mysl_engine::default_network()
+        } else {
+            Some(Arc::new(Network::load(path).map_err(|e| e.to_string())?))
+        };
+        self.stop_search();
+        let name = if internal { DEFAULT_EVAL_FILE } else { path };
+        let note = match &network {
+            Some(n) => format!(
+                "NNUE evaluation using {name} (hidden size {}, {})",
+                n.hidden(),
+                if n.uses_simd() { "AVX2" } else { "scalar" }
+            ),
+            None => format!("{name}: no network is built into this mysl; the hand-crafted evaluation plays"),
+        };
+        self.network = network;
+        self.options.eval_file = name.to_string();
+        Ok(note)
+    }
+
+    /// The network searches use: `EvalFile`'s, unless `Use NNUE` is off.
+    pub fn active_network(&self) -> Option<Arc<Network>> {
+        if self.options.use_nnue {
+            self.network.clone()
+        } else {
+            None
         }
     }
 
@@ -294,9 +339,13 @@ impl Session {
         limits.multipv = self.options.multipv.max(1);
         limits.move_overhead = self.options.move_overhead;
         let threads = self.options.threads.max(1);
-        let tb = (self.tablebases.clone(), self.options.syzygy_probe_limit);
+        let knowledge = Knowledge {
+            tablebases: self.tablebases.clone(),
+            tb_limit: self.options.syzygy_probe_limit,
+            network: self.active_network(),
+        };
         self.worker = Some(std::thread::spawn(move || {
-            dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref(), threads, tb));
+            dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref(), threads, &knowledge));
         }));
     }
 
@@ -343,6 +392,21 @@ fn pv_text<R: Rules>(pos: &Position<R>, pv: &[Move]) -> Vec<String> {
     out
 }
 
+/// What every searcher of a `go` gets besides the position: tables and the network.
+#[derive(Clone)]
+struct Knowledge {
+    tablebases: Option<Arc<Tablebases>>,
+    tb_limit: usize,
+    network: Option<Arc<Network>>,
+}
+
+impl Knowledge {
+    fn apply<R: Rules>(self, searcher: &mut Searcher<R>) {
+        searcher.set_tablebases(self.tablebases, self.tb_limit);
+        searcher.set_network(self.network);
+    }
+}
+
 fn run_search<R: Rules>(
     game: &Game,
     tt: Arc<TranspositionTable>,
@@ -350,7 +414,7 @@ fn run_search<R: Rules>(
     limits: &Limits,
     reporter: &dyn Reporter,
     threads: usize,
-    (tb, tb_limit): (Option<Arc<Tablebases>>, usize),
+    knowledge: &Knowledge,
 ) {
     let pos = match game.position::<R>() {
         Ok(p) => p,
@@ -365,7 +429,7 @@ fn run_search<R: Rules>(
     let helpers: Vec<_> = (1..threads)
         .map(|i| {
             let (pos, tt, stop, helper_stop) = (pos.clone(), tt.clone(), stop.clone(), helper_stop.clone());
-            let tb = tb.clone();
+            let knowledge = knowledge.clone();
             let mut limits = limits.clone();
             limits.multipv = 1;
             limits.depth = limits.depth.map(|d| d + (i % 2) as i32);
@@ -381,14 +445,14 @@ fn run_search<R: Rules>(
                     })
                 };
                 let mut searcher = Searcher::<R>::new(tt, flag);
-                searcher.set_tablebases(tb, tb_limit);
+                knowledge.apply(&mut searcher);
                 let _ = searcher.search(&pos, &limits, |_| {});
                 let _ = watcher.join();
             })
         })
         .collect();
     let mut searcher = Searcher::<R>::new(tt, stop.clone());
-    searcher.set_tablebases(tb, tb_limit);
+    knowledge.clone().apply(&mut searcher);
     let result = searcher.search(&pos, limits, |info| reporter.info(info, &pv_text(&pos, &info.pv)));
     // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`'s timer).
     if limits.infinite {

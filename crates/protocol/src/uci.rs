@@ -11,7 +11,7 @@ use mysl_engine::timeman::TimeBudget;
 use mysl_engine::tt::Bound;
 use mysl_engine::{Limits, SearchInfo, SearchResult};
 
-use crate::session::{Game, Output, Reporter, Session};
+use crate::session::{Game, Output, Reporter, Session, DEFAULT_EVAL_FILE};
 
 pub const ENGINE_NAME: &str = concat!("mysl ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the mysl developers";
@@ -135,6 +135,8 @@ impl Uci {
                 self.say("option name SyzygyPath type string default <empty>");
                 self.say("option name TablebasePath type string default <empty>");
                 self.say("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
+                self.say(&format!("option name EvalFile type string default {DEFAULT_EVAL_FILE}"));
+                self.say("option name Use NNUE type check default true");
                 self.say("uciok");
             }
             "isready" => self.say("readyok"),
@@ -399,6 +401,14 @@ impl Uci {
                     self.error(&format!("setoption SyzygyProbeLimit: expected a number of pieces, found '{shown}'"))
                 }
             },
+            "evalfile" => match self.session.set_eval_file(value.unwrap_or("")) {
+                Ok(note) => self.say(&format!("info string {note}")),
+                Err(e) => self.error(&format!("setoption EvalFile: {e}; keeping {}", self.session.options.eval_file)),
+            },
+            "use nnue" => match boolean(value) {
+                Some(b) => self.session.options.use_nnue = b,
+                None => self.error(&format!("setoption Use NNUE: expected true or false, found '{shown}'")),
+            },
             _ => self.error(&format!("setoption: unknown option '{name}'")),
         }
     }
@@ -423,7 +433,7 @@ impl Uci {
     }
 
     /// `bench [DEPTH]`: the fixed bench of `mysl bench` (same positions, depth and node count), run here
-    /// and now; a running search is stopped first.
+    /// and now with the evaluation set by `EvalFile` and `Use NNUE`; a running search is stopped first.
     fn bench(&mut self, args: &[&str]) {
         let depth = match args {
             [] => mysl_engine::bench::DEFAULT_DEPTH,
@@ -434,7 +444,7 @@ impl Uci {
             [_, extra, ..] => return self.error(&format!("bench: unexpected '{extra}' (usage: bench [DEPTH])")),
         };
         self.session.stop_search();
-        let result = mysl_engine::bench::run_bench(depth, |_, _, _, _| {});
+        let result = mysl_engine::bench::run_bench_with(depth, self.session.active_network(), |_, _, _, _| {});
         for line in result.summary() {
             self.say(&line);
         }

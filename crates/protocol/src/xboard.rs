@@ -213,6 +213,8 @@ impl Xboard {
                 self.say("feature option=\"BookFile -file <default>\"");
                 self.say("feature option=\"BookDepth -spin 20 0 1000\"");
                 self.say("feature option=\"BookVariety -spin 50 0 100\"");
+                self.say(&format!("feature option=\"EvalFile -file {}\"", crate::session::DEFAULT_EVAL_FILE));
+                self.say("feature option=\"Use NNUE -check 1\"");
                 self.say("feature done=1");
             }
             "new" => {
@@ -381,6 +383,11 @@ impl Xboard {
                     self.error(&e, rest);
                 }
             }
+            ("EvalFile", _) => match self.session.set_eval_file(value) {
+                Ok(note) => self.say(&format!("# {note}")),
+                Err(e) => self.error(&format!("{e}; keeping {}", self.session.options.eval_file), rest),
+            },
+            ("Use NNUE", Some(n)) => self.session.options.use_nnue = n != 0,
             _ => self.error("unknown option", rest),
         }
     }

@@ -763,3 +763,97 @@ fn xboard_force_while_thinking_drops_the_move() {
     let out = t.wait_for(|l| l == "pong 4", "pong");
     assert!(!out.iter().any(|l| l.starts_with("Illegal")), "{out:?}");
 }
+
+/// A random network file (hidden size `hidden`) in the temporary directory, and a truncated copy.
+fn random_net_files(hidden: usize, tag: &str) -> (String, String) {
+    let dir = std::env::temp_dir();
+    let bytes = mysl_nnue::testing::random_network(hidden, 77);
+    let good = dir.join(format!("mysl-test-{}-{tag}.nnue", std::process::id()));
+    let bad = dir.join(format!("mysl-test-{}-{tag}-truncated.nnue", std::process::id()));
+    std::fs::write(&good, &bytes).expect("write");
+    std::fs::write(&bad, &bytes[..bytes.len() - 10]).expect("write");
+    (good.display().to_string(), bad.display().to_string())
+}
+
+#[test]
+fn uci_eval_file_and_use_nnue() {
+    let (good, bad) = random_net_files(32, "uci");
+    let mut t = Transcript::new();
+    t.send("uci");
+    let out = t.take();
+    assert!(out.iter().any(|l| l == "option name EvalFile type string default <internal>"), "{out:?}");
+    assert!(out.iter().any(|l| l == "option name Use NNUE type check default true"), "{out:?}");
+    // No network is built in yet: the hand-crafted evaluation, and the bench signature stays.
+    assert!(uci_state(&t).active_network().is_none());
+    let hce = mysl_engine::bench::run_bench(3, |_, _, _, _| {}).nodes;
+    // A bad file: a clear error, the previous (internal) choice stays.
+    for path in [bad.as_str(), "/nonexistent/net.nnue"] {
+        t.send(&format!("setoption name EvalFile value {path}"));
+        let out = t.take();
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].starts_with("info string error: setoption EvalFile: ") && out[0].ends_with("keeping <internal>")
+        );
+        assert!(uci_state(&t).active_network().is_none());
+    }
+    assert!(t.take().is_empty());
+    t.send(&format!("setoption name EvalFile value {bad}"));
+    assert!(t.take()[0].contains("truncated network"));
+    // A good file: loaded and used (the bench's node count changes with the evaluation).
+    t.send(&format!("setoption name EvalFile value {good}"));
+    let out = t.take();
+    assert!(
+        out.len() == 1 && out[0].starts_with("info string NNUE evaluation using") && out[0].contains("hidden size 32")
+    );
+    let net = uci_state(&t).active_network().expect("a network");
+    assert_eq!(net.hidden(), 32);
+    t.send("bench 3");
+    let with_net = mysl_engine::bench::run_bench_with(3, Some(net.clone()), |_, _, _, _| {}).nodes;
+    assert_ne!(with_net, hce);
+    assert!(t.take().iter().any(|l| *l == format!("Nodes searched: {with_net}")));
+    // Then a bad one: the good network stays.
+    t.send(&format!("setoption name EvalFile value {bad}"));
+    assert!(t.take()[0].ends_with(&format!("keeping {good}")));
+    assert!(uci_state(&t).active_network().is_some_and(|n| Arc::ptr_eq(&n, &net)));
+    // Use NNUE off: the hand-crafted evaluation.
+    t.send("setoption name Use NNUE value false");
+    assert!(uci_state(&t).active_network().is_none());
+    t.send("bench 3");
+    assert!(t.take().iter().any(|l| *l == format!("Nodes searched: {hce}")));
+    t.send("setoption name Use NNUE value maybe");
+    assert!(t.take()[0].starts_with("info string error: setoption Use NNUE"));
+    t.send("setoption name Use NNUE value true");
+    // A search with the network.
+    t.send("position startpos moves e2e4");
+    t.send("go depth 5");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert!(out.iter().any(|l| l.starts_with("info depth 5 ")), "{out:?}");
+    // Back to the internal one.
+    t.send("setoption name EvalFile value <internal>");
+    assert!(t.take().iter().any(|l| l.contains("hand-crafted")));
+    assert!(uci_state(&t).active_network().is_none());
+    let _ = (std::fs::remove_file(good), std::fs::remove_file(bad));
+}
+
+#[test]
+fn xboard_eval_file_and_use_nnue() {
+    let (good, bad) = random_net_files(32, "xboard");
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    let out = t.take();
+    assert!(out.iter().any(|l| l == "feature option=\"EvalFile -file <internal>\""), "{out:?}");
+    assert!(out.iter().any(|l| l == "feature option=\"Use NNUE -check 1\""), "{out:?}");
+    t.send(&format!("option EvalFile={bad}"));
+    let out = t.take();
+    assert!(out.len() == 1 && out[0].starts_with("Error (truncated network") && out[0].contains("keeping <internal>"));
+    t.send(&format!("option EvalFile={good}"));
+    let out = t.take();
+    assert!(out.len() == 1 && out[0].starts_with("# NNUE evaluation using") && out[0].contains("hidden size 32"));
+    t.send("option Use NNUE=0");
+    assert!(t.take().is_empty());
+    t.send("sd 4");
+    t.send("go");
+    t.wait_for(|l| l.starts_with("move "), "move");
+    let _ = (std::fs::remove_file(good), std::fs::remove_file(bad));
+}
