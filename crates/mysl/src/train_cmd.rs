@@ -89,8 +89,8 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, CliError> {
 
     let t0 = Instant::now();
     let files = data::bin_files(&a.data).map_err(|e| input(&e))?;
-    let records = data::read_dir(&a.data).map_err(|e| input(&e))?;
-    let data = Dataset::split(records, a.val_fraction, a.seed);
+    let records = data::read_dir_by_file(&a.data).map_err(|e| input(&e))?;
+    let data = Dataset::split_files(records, a.val_fraction, a.seed);
     eprintln!(
         "{} positions from {} files in {:.1} s: {} training, {} validation; hidden {}, {} threads, {} kernels",
         data.train.len() + data.val.len(),

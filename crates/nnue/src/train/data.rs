@@ -56,11 +56,18 @@ pub fn read_file(path: &Path, out: &mut Vec<Raw>) -> Result<(), DataError> {
 
 /// All records of the `*.bin` files of `dir`.
 pub fn read_dir(dir: &Path) -> Result<Vec<Raw>, DataError> {
+    Ok(read_dir_by_file(dir)?.concat())
+}
+
+/// The records of each `*.bin` file of `dir`, file by file.
+pub fn read_dir_by_file(dir: &Path) -> Result<Vec<Vec<Raw>>, DataError> {
     let mut out = Vec::new();
     for f in bin_files(dir)? {
-        read_file(&f, &mut out)?;
+        let mut records = Vec::new();
+        read_file(&f, &mut records)?;
+        out.push(records);
     }
-    if out.is_empty() {
+    if out.iter().all(Vec::is_empty) {
         return Err(DataError::Empty(dir.to_path_buf()));
     }
     Ok(out)
@@ -74,6 +81,28 @@ pub struct Dataset {
 }
 
 impl Dataset {
+    /// Holds out whole files (seeded choice) until they reach `val_fraction` of the positions: a file
+    /// holds whole games, and positions of one game are too alike for a position-level split to measure
+    /// how the network does on games it has not seen. With a single file, a position-level [`split`].
+    ///
+    /// [`split`]: Dataset::split
+    pub fn split_files(mut files: Vec<Vec<Raw>>, val_fraction: f64, seed: u64) -> Dataset {
+        files.retain(|f| !f.is_empty());
+        if files.len() < 2 {
+            return Dataset::split(files.concat(), val_fraction, seed);
+        }
+        let total: usize = files.iter().map(Vec::len).sum();
+        let want = (total as f64 * val_fraction.clamp(0.0, 1.0)).round() as usize;
+        super::rng::Rng::stream(seed, u64::MAX - 1).shuffle(&mut files);
+        let mut val = Vec::new();
+        while val_fraction > 0.0 && (val.is_empty() || val.len() < want) && files.len() > 1 {
+            val.extend(files.pop().expect("more than one file"));
+        }
+        let mut train = files.concat();
+        super::rng::Rng::stream(seed, u64::MAX).shuffle(&mut train);
+        Dataset { train, val }
+    }
+
     /// Shuffles `records` with `seed` and holds out `val_fraction` of them (at least one when the
     /// fraction is positive and there are two or more records).
     pub fn split(mut records: Vec<Raw>, val_fraction: f64, seed: u64) -> Dataset {

@@ -343,3 +343,25 @@ fn a_checkpoint_resumes_the_same_run() {
     assert!(!dir.path().join("b-e001.ckpt.tmp").exists());
     let _ = RECORD_SIZE;
 }
+
+#[test]
+fn validation_holds_out_whole_files() {
+    let files: Vec<Vec<Raw>> = (0..10).map(|k| material_records(100 + 10 * k, 40 + k as u64)).collect();
+    let total: usize = files.iter().map(Vec::len).sum();
+    let data = Dataset::split_files(files.clone(), 0.15, 5);
+    assert_eq!(data.train.len() + data.val.len(), total);
+    assert!(data.val.len() * 100 >= 15 * total - 200, "at least the fraction, in whole files");
+    // Every validation position comes from a file none of whose positions are in training.
+    let held: Vec<&Vec<Raw>> = files.iter().filter(|f| data.val.contains(&f[0])).collect();
+    assert!(!held.is_empty());
+    assert_eq!(held.iter().map(|f| f.len()).sum::<usize>(), data.val.len());
+    for f in held {
+        assert!(f.iter().all(|r| !data.train.contains(r)));
+    }
+    // Seeded: the same split again.
+    let again = Dataset::split_files(files.clone(), 0.15, 5);
+    assert_eq!((again.train, again.val), (data.train, data.val));
+    // One file: split by position.
+    let one = Dataset::split_files(vec![files[0].clone()], 0.1, 5);
+    assert_eq!(one.val.len(), 10);
+}
