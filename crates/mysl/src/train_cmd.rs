@@ -46,6 +46,9 @@ pub struct TrainArgs {
     /// AdamW weight decay of the weights (not the biases).
     #[arg(long, default_value_t = 0.01)]
     weight_decay: f32,
+    /// Also train on every training position mirrored left to right (twice the positions per epoch).
+    #[arg(long)]
+    mirror: bool,
     /// Where the per-epoch checkpoints go [default: the directory of --out].
     #[arg(long)]
     checkpoint_dir: Option<PathBuf>,
@@ -90,7 +93,11 @@ pub fn run(a: TrainArgs) -> Result<ExitCode, CliError> {
     let t0 = Instant::now();
     let files = data::bin_files(&a.data).map_err(|e| input(&e))?;
     let records = data::read_dir_by_file(&a.data).map_err(|e| input(&e))?;
-    let data = Dataset::split_files(records, a.val_fraction, a.seed);
+    let mut data = Dataset::split_files(records, a.val_fraction, a.seed);
+    if a.mirror {
+        let mirrored = data::mirrored(&data.train);
+        data.train.extend(mirrored);
+    }
     eprintln!(
         "{} positions from {} files in {:.1} s: {} training, {} validation; hidden {}, {} threads, {} kernels",
         data.train.len() + data.val.len(),

@@ -115,6 +115,20 @@ impl Record {
         board
     }
 
+    /// The position mirrored left to right (files a-h swapped), same score and result: an orthodox
+    /// position without castling rights is worth the same mirrored, so it serves as one more training
+    /// position (castling rights are not in the features).
+    pub fn mirrored(&self) -> Record {
+        let mut board = Board::empty();
+        for (color, role, sq) in self.pieces() {
+            board.set_piece_at(Square::from_index(sq as u32 ^ 7), Some(Piece::new(color, role)));
+        }
+        Record {
+            ep_square: self.ep_square.map(|s| Square::from_index(s as u32 ^ 7)),
+            ..Record::new(&board, self.turn, None, self.halfmoves as u32, self.fullmoves as u32, self.score, self.result)
+        }
+    }
+
     pub fn to_bytes(&self) -> [u8; RECORD_SIZE] {
         let mut b = [0u8; RECORD_SIZE];
         b[0..8].copy_from_slice(&self.occupied.to_le_bytes());
@@ -186,6 +200,17 @@ mod tests {
         assert_eq!(back.pieces().count(), pos.board().occupied().count() as usize);
         assert_eq!(back.ep_square, Some(Square::F6));
         assert_eq!(back.score, -37);
+    }
+
+    #[test]
+    fn mirroring_swaps_the_files_and_twice_is_the_same() {
+        let pos = Chess::from_fen("r3k2r/pp1n1ppp/2p5/3pP3/8/2N5/PPP2PPP/R3K2R w KQkq - 0 12").expect("fen");
+        let r = Record::new(pos.board(), pos.turn(), Some(Square::D6), 3, 12, 55, GameResult::WhiteWin);
+        let m = r.mirrored();
+        assert_eq!(m.board().board_fen(), "r2k3r/ppp1n1pp/5p2/3Pp3/8/5N2/PPP2PPP/R2K3R");
+        assert_eq!(m.ep_square, Some(Square::E6));
+        assert_eq!((m.score, m.result, m.turn, m.halfmoves, m.fullmoves), (55, GameResult::WhiteWin, Color::White, 3, 12));
+        assert_eq!(m.mirrored(), r);
     }
 
     #[test]

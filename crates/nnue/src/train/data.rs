@@ -158,3 +158,9 @@ pub fn target(rec: &Raw, wdl: f32) -> f32 {
     let (score, result) = if white { (score, result) } else { (-score, 1.0 - result) };
     (1.0 - wdl) * sigmoid(score / 400.0) + wdl * result
 }
+
+/// `records` mirrored left to right ([`Record::mirrored`]): more training positions.
+pub fn mirrored(records: &[Raw]) -> Vec<Raw> {
+    // Records here were checked on loading; one that does not decode is left out.
+    records.iter().filter_map(|r| Record::from_bytes(r).ok()).map(|r| r.mirrored().to_bytes()).collect()
+}
