@@ -33,6 +33,10 @@ pub struct DatagenArgs {
     /// Random plies from the start position before the engine plays (one more in every other game).
     #[arg(long, default_value_t = 8)]
     random_plies: u32,
+    /// Start positions: the standard one, Chess960 (both sides alike) or double Chess960 (each side its
+    /// own), drawn from the seed.
+    #[arg(long, value_enum, default_value_t = Start::Standard)]
+    start: Start,
     /// Games to make in all (counting the chunks already there); 0: until stopped.
     #[arg(long, default_value_t = 0)]
     games: u64,
@@ -50,11 +54,67 @@ pub struct DatagenArgs {
     quiet: bool,
 }
 
+/// Where games start (before the random plies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Start {
+    Standard,
+    Frc,
+    Dfrc,
+}
+
+/// Chess960 back rank number `n` (0..960) in Scharnagl's numbering (518 is the standard one).
+pub fn chess960_back_rank(n: usize) -> [char; 8] {
+    let mut rank = [' '; 8];
+    let (n, b1) = (n / 4, n % 4);
+    rank[2 * b1 + 1] = 'B';
+    let (n, b2) = (n / 4, n % 4);
+    rank[2 * b2] = 'B';
+    let (n, q) = (n / 6, n % 6);
+    let mut put_nth_empty = |k: usize, piece: char, rank: &mut [char; 8]| {
+        let i = (0..8).filter(|&i| rank[i] == ' ').nth(k).expect("a free square");
+        rank[i] = piece;
+    };
+    put_nth_empty(q, 'Q', &mut rank);
+    const KNIGHTS: [(usize, usize); 10] =
+        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let (a, b) = KNIGHTS[n % 10];
+    // The second knight first, so that the first one's index is not shifted.
+    put_nth_empty(b, 'N', &mut rank);
+    put_nth_empty(a, 'N', &mut rank);
+    for piece in ['R', 'K', 'R'] {
+        put_nth_empty(0, piece, &mut rank);
+    }
+    rank
+}
+
+/// The start position of a game: standard, or a Chess960 / double Chess960 one from `rng`.
+fn start_position(start: Start, rng: &mut Rng) -> Chess {
+    let white = match start {
+        Start::Standard => return Chess::startpos(),
+        Start::Frc | Start::Dfrc => chess960_back_rank(rng.below(960)),
+    };
+    let black = if start == Start::Dfrc { chess960_back_rank(rng.below(960)) } else { white };
+    let rooks = |rank: &[char; 8], lower: bool| -> String {
+        let mut files: Vec<char> = (0..8).filter(|&i| rank[i] == 'R').map(|i| (b'a' + i as u8) as char).collect();
+        files.reverse(); // the king side's rook first, as in Shredder-FEN's "HAha"
+        files.into_iter().map(|c| if lower { c } else { c.to_ascii_uppercase() }).collect()
+    };
+    let fen = format!(
+        "{}/pppppppp/8/8/8/8/PPPPPPPP/{} w {}{} - 0 1",
+        black.iter().collect::<String>().to_lowercase(),
+        white.iter().collect::<String>(),
+        rooks(&white, false),
+        rooks(&black, true)
+    );
+    Chess::from_fen(&fen).unwrap_or_else(|_| Chess::startpos())
+}
+
 /// How one game is played and adjudicated.
 #[derive(Clone, Copy, Debug)]
 pub struct GameSettings {
     pub nodes: u64,
     pub random_plies: u32,
+    pub start: Start,
     /// A side wins when the score stays at least this for `win_plies` plies in a row (both sides agree).
     pub win_score: i32,
     pub win_plies: u32,
@@ -73,6 +133,7 @@ impl GameSettings {
         GameSettings {
             nodes,
             random_plies,
+            start: Start::Standard,
             win_score: 1500,
             win_plies: 6,
             draw_score: 10,
@@ -122,7 +183,7 @@ impl Player {
 
 /// One self-play game's records, or `None` when the opening was thrown away.
 pub fn play_game(player: &mut Player, settings: &GameSettings, rng: &mut Rng) -> Option<Vec<Record>> {
-    let mut pos = Chess::startpos();
+    let mut pos = start_position(settings.start, rng);
     let random_plies = settings.random_plies + (rng.next_u64() & 1) as u32;
     for _ in 0..random_plies {
         let moves = pos.legal_moves();
@@ -291,7 +352,7 @@ fn generate(args: DatagenArgs) -> anyhow::Result<()> {
         }
     }
     let total_chunks = if args.games == 0 { u64::MAX } else { args.games.div_ceil(args.games_per_chunk) };
-    let settings = GameSettings::new(args.nodes, args.random_plies);
+    let settings = GameSettings { start: args.start, ..GameSettings::new(args.nodes, args.random_plies) };
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -448,6 +509,40 @@ mod tests {
                 assert!(!pos.is_check(), "{fen}");
             }
         }
+    }
+
+    #[test]
+    fn chess960_back_ranks_follow_scharnagl() {
+        assert_eq!(chess960_back_rank(518).iter().collect::<String>(), "RNBQKBNR");
+        assert_eq!(chess960_back_rank(0).iter().collect::<String>(), "BBQNNRKR");
+        assert_eq!(chess960_back_rank(959).iter().collect::<String>(), "RKRNNQBB");
+        let mut seen = std::collections::HashSet::new();
+        for n in 0..960 {
+            let r = chess960_back_rank(n);
+            let files = |p: char| (0..8).filter(|&i| r[i] == p).collect::<Vec<_>>();
+            let (b, rk, k) = (files('B'), files('R'), files('K'));
+            assert_eq!(b.len(), 2);
+            assert_ne!(b[0] % 2, b[1] % 2, "{n}: bishops on both colours");
+            assert!(rk[0] < k[0] && k[0] < rk[1], "{n}: king between the rooks");
+            assert_eq!((files('Q').len(), files('N').len()), (1, 2));
+            assert!(seen.insert(r), "{n}: every number its own position");
+        }
+    }
+
+    #[test]
+    fn chess960_games_start_from_legal_positions_with_castling() {
+        let mut rng = Rng::new(5);
+        for start in [Start::Frc, Start::Dfrc] {
+            for _ in 0..50 {
+                let pos = start_position(start, &mut rng);
+                assert!(pos.castling().has_any(Color::White) && pos.castling().has_any(Color::Black), "{pos}");
+                assert!(!pos.legal_moves().is_empty());
+            }
+        }
+        let settings = GameSettings { start: Start::Dfrc, max_plies: 30, ..GameSettings::new(300, 4) };
+        let stop = AtomicBool::new(false);
+        let a = make_chunk(&mut searcher(), &settings, 3, 1, &stop, |_| {}).expect("not stopped");
+        assert!(!a.is_empty());
     }
 
     #[test]
