@@ -366,9 +366,10 @@ impl Session {
             tablebases: self.tablebases.clone(),
             tb_limit: self.options.syzygy_probe_limit,
             network: self.active_network(),
+            level,
         };
         self.worker = Some(std::thread::spawn(move || {
-            dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref(), threads, &knowledge, level));
+            dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref(), threads, &knowledge));
         }));
     }
 
@@ -421,7 +422,12 @@ struct Knowledge {
     tablebases: Option<Arc<Tablebases>>,
     tb_limit: usize,
     network: Option<Arc<Network>>,
+    /// The strength level and its seed (`UCI_LimitStrength`), if on.
+    level: Option<(Skill, u64)>,
 }
+
+/// The lines a search reported, by iteration: (depth, [(multipv index, score, PV)]).
+type Iterations = Vec<(i32, Vec<(usize, i32, Vec<Move>)>)>;
 
 impl Knowledge {
     fn apply<R: Rules>(self, searcher: &mut Searcher<R>) {
@@ -438,8 +444,8 @@ fn run_search<R: Rules>(
     reporter: &dyn Reporter,
     threads: usize,
     knowledge: &Knowledge,
-    level: Option<(Skill, u64)>,
 ) {
+    let level = knowledge.level;
     let pos = match game.position::<R>() {
         Ok(p) => p,
         Err(_) => {
@@ -478,7 +484,7 @@ fn run_search<R: Rules>(
     let mut searcher = Searcher::<R>::new(tt, stop.clone());
     knowledge.clone().apply(&mut searcher);
     // With a strength level, every exact line of every iteration is kept for the choice.
-    let mut lines: Vec<(i32, Vec<(usize, i32, Vec<Move>)>)> = Vec::new();
+    let mut lines: Iterations = Vec::new();
     let mut result = searcher.search(&pos, limits, |info| {
         if level.is_some() && info.bound.is_none() && !info.pv.is_empty() {
             if lines.last().is_none_or(|(d, _)| *d != info.depth) {
@@ -521,14 +527,9 @@ fn run_search<R: Rules>(
 /// The move a strength level plays from the lines the search reported: the iterations that
 /// completed every line (as many as the first), in MultiPV order. Returns the move, the ponder move,
 /// the line's score and a note on the choice; `None` if no line was reported.
-#[allow(clippy::type_complexity)]
-fn skill_choice(
-    skill: Skill,
-    seed: u64,
-    lines: &[(i32, Vec<(usize, i32, Vec<Move>)>)],
-) -> Option<(Move, Option<Move>, i32, String)> {
+fn skill_choice(skill: Skill, seed: u64, lines: &Iterations) -> Option<(Move, Option<Move>, i32, String)> {
     let width = lines.first()?.1.len();
-    let complete: Vec<&(i32, Vec<(usize, i32, Vec<Move>)>)> = lines
+    let complete: Vec<_> = lines
         .iter()
         .filter(|(_, l)| l.len() == width && l.iter().enumerate().all(|(i, line)| line.0 == i + 1))
         .collect();
