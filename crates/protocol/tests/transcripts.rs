@@ -901,7 +901,22 @@ fn uci_limit_strength_options_and_a_weak_move() {
         assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{out:?}");
         let mv = bestmove(&out);
         assert!(uci_state(&t).game.legal_moves().contains(&mv), "{variant}: {mv} {out:?}");
-        assert!(out.iter().any(|l| l.starts_with("info string UCI_Elo 1400: line ")), "{out:?}");
+        // `bestmove` and `ponder` are the first two moves of the line the note names.
+        let note = out.iter().find_map(|l| l.strip_prefix("info string UCI_Elo 1400: line ")).expect("note");
+        let words: Vec<&str> = note.split_whitespace().collect();
+        let (line, depth) = (words[0], words[5]);
+        let info = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with(&format!("info depth {depth} ")) && l.contains(&format!(" multipv {line} ")))
+            .expect("the chosen line's info");
+        let pv: Vec<&str> = info.split(" pv ").nth(1).expect("pv").split_whitespace().collect();
+        let answer = out.iter().find(|l| l.starts_with("bestmove")).expect("bestmove");
+        let expected = match pv.get(1) {
+            Some(p) => format!("bestmove {} ponder {p}", pv[0]),
+            None => format!("bestmove {}", pv[0]),
+        };
+        assert_eq!(answer, &expected, "{out:?}");
         // 4 lines, the node limit of 1400 (1 860 nodes) kept to within one check of the counter
         assert!(out.iter().any(|l| l.starts_with("info depth") && l.contains(" multipv 4 ")), "{out:?}");
         assert!(info_values(&out, "nodes").iter().all(|&n| n < 4000), "{out:?}");
