@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use mysl_book::Book;
 use mysl_core::{dispatch_variant, uci, CastlingMode, Move, Position, Rules, Variant};
+use mysl_engine::skill::{self, Skill, SkillRng};
 use mysl_engine::{Limits, Network, SearchInfo, SearchResult, Searcher, Tablebases, TranspositionTable};
 
 /// Where protocol output lines go (stdout in the binary, a buffer in tests).
@@ -110,6 +111,10 @@ pub struct Options {
     pub eval_file: String,
     /// Evaluate orthodox chess with the network (when there is one); else the hand-crafted evaluation.
     pub use_nnue: bool,
+    /// Play at the strength of `elo` (`UCI_LimitStrength`); see `mysl_engine::skill`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the level when `limit_strength` is on.
+    pub elo: u32,
 }
 
 impl Default for Options {
@@ -129,6 +134,8 @@ impl Default for Options {
             syzygy_probe_limit: 7,
             eval_file: DEFAULT_EVAL_FILE.to_string(),
             use_nnue: true,
+            limit_strength: false,
+            elo: skill::DEFAULT_ELO,
         }
     }
 }
@@ -156,6 +163,8 @@ pub struct Session {
     tablebases: Option<Arc<Tablebases>>,
     /// The network from `EvalFile` (`None`: the hand-crafted evaluation).
     network: Option<Arc<Network>>,
+    /// Searches played with `limit_strength` on; mixed into each level's seed.
+    skill_moves: u64,
 }
 
 impl std::fmt::Debug for Session {
@@ -184,6 +193,7 @@ impl Session {
             book: None,
             tablebases: None,
             network: mysl_engine::default_network(),
+            skill_moves: 0,
         }
     }
 
@@ -338,11 +348,25 @@ impl Session {
         self.infinite = limits.infinite;
         limits.multipv = self.options.multipv.max(1);
         limits.move_overhead = self.options.move_overhead;
-        let threads = self.options.threads.max(1);
+        let mut threads = self.options.threads.max(1);
+        let level = self.options.limit_strength.then(|| {
+            // A strength level: fewer nodes (the smaller of the GUI's limits and the level's), its
+            // lines, one thread, and a seed from the game and the moves played at a level so far.
+            // `go infinite` and `go ponder` keep no node limit: they must run until `stop`.
+            let skill = Skill::new(self.options.elo);
+            if !limits.infinite {
+                limits.nodes = Some(limits.nodes.map_or(skill.node_limit(), |n| n.min(skill.node_limit())));
+            }
+            limits.multipv = limits.multipv.max(skill.multipv());
+            threads = 1;
+            self.skill_moves += 1;
+            (skill, skill_seed(&game, self.skill_moves))
+        });
         let knowledge = Knowledge {
             tablebases: self.tablebases.clone(),
             tb_limit: self.options.syzygy_probe_limit,
             network: self.active_network(),
+            level,
         };
         self.worker = Some(std::thread::spawn(move || {
             dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref(), threads, &knowledge));
@@ -398,7 +422,12 @@ struct Knowledge {
     tablebases: Option<Arc<Tablebases>>,
     tb_limit: usize,
     network: Option<Arc<Network>>,
+    /// The strength level and its seed (`UCI_LimitStrength`), if on.
+    level: Option<(Skill, u64)>,
 }
+
+/// The lines a search reported, by iteration: (depth, [(multipv index, score, PV)]).
+type Iterations = Vec<(i32, Vec<(usize, i32, Vec<Move>)>)>;
 
 impl Knowledge {
     fn apply<R: Rules>(self, searcher: &mut Searcher<R>) {
@@ -416,6 +445,7 @@ fn run_search<R: Rules>(
     threads: usize,
     knowledge: &Knowledge,
 ) {
+    let level = knowledge.level;
     let pos = match game.position::<R>() {
         Ok(p) => p,
         Err(_) => {
@@ -453,7 +483,19 @@ fn run_search<R: Rules>(
         .collect();
     let mut searcher = Searcher::<R>::new(tt, stop.clone());
     knowledge.clone().apply(&mut searcher);
-    let result = searcher.search(&pos, limits, |info| reporter.info(info, &pv_text(&pos, &info.pv)));
+    // With a strength level, every exact line of every iteration is kept for the choice.
+    let mut lines: Iterations = Vec::new();
+    let mut result = searcher.search(&pos, limits, |info| {
+        if level.is_some() && info.bound.is_none() && !info.pv.is_empty() {
+            if lines.last().is_none_or(|(d, _)| *d != info.depth) {
+                lines.push((info.depth, Vec::new()));
+            }
+            if let Some((_, l)) = lines.last_mut() {
+                l.push((info.multipv, info.score, info.pv.clone()));
+            }
+        }
+        reporter.info(info, &pv_text(&pos, &info.pv))
+    });
     // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`'s timer).
     if limits.infinite {
         while !stop.load(Ordering::Relaxed) {
@@ -463,6 +505,12 @@ fn run_search<R: Rules>(
     helper_stop.store(true, Ordering::Relaxed);
     for h in helpers {
         let _ = h.join();
+    }
+    if let Some((skill, seed)) = level {
+        if let Some((best, ponder, score, note)) = skill_choice(skill, seed, &lines) {
+            reporter.note(&note);
+            (result.best, result.ponder, result.score) = (Some(best), ponder, score);
+        }
     }
     let best = result.best.map(|m| uci::move_to_uci(&pos, m));
     let ponder = match (result.best, result.ponder) {
@@ -474,6 +522,42 @@ fn run_search<R: Rules>(
         _ => None,
     };
     reporter.done(&result, best, ponder);
+}
+
+/// The move a strength level plays from the lines the search reported: the iterations that
+/// completed every line (as many as the first), in MultiPV order. Returns the move, the ponder move,
+/// the line's score and a note on the choice; `None` if no line was reported.
+fn skill_choice(skill: Skill, seed: u64, lines: &Iterations) -> Option<(Move, Option<Move>, i32, String)> {
+    let width = lines.first()?.1.len();
+    let complete: Vec<_> = lines
+        .iter()
+        .filter(|(_, l)| l.len() == width && l.iter().enumerate().all(|(i, line)| line.0 == i + 1))
+        .collect();
+    let scores: Vec<Vec<i32>> = complete.iter().map(|(_, l)| l.iter().map(|line| line.1).collect()).collect();
+    let choice = skill.choose(&scores, &mut SkillRng::new(seed));
+    let (depth, chosen) = complete.get(choice.iteration)?;
+    let (_, score, pv) = chosen.get(choice.line)?;
+    let shown = match mysl_engine::score::mate_in(*score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("{score} cp"),
+    };
+    let note = format!(
+        "UCI_Elo {}: line {} of {width} at depth {depth}{} ({shown})",
+        skill.elo(),
+        choice.line + 1,
+        if choice.missed { ", from a shallower search (missed tactic)" } else { "" },
+    );
+    Some((*pv.first()?, pv.get(1).copied(), *score, note))
+}
+
+/// A strength level's seed: the game's text (variant, start, moves) and the count of level moves.
+fn skill_seed(game: &Game, count: u64) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let text = format!("{} {} {}", game.variant.name(), game.fen, game.moves.join(" "));
+    for byte in text.bytes() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    hash ^ count.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// A uniform number in [0, 1) for book choices: the clock's nanoseconds, mixed (SplitMix64).

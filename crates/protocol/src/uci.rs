@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use mysl_core::{dispatch_variant, Variant};
 use mysl_engine::score::mate_in;
+use mysl_engine::skill;
 use mysl_engine::timeman::TimeBudget;
 use mysl_engine::tt::Bound;
 use mysl_engine::{Limits, SearchInfo, SearchResult};
@@ -137,6 +138,13 @@ impl Uci {
                 self.say("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
                 self.say(&format!("option name EvalFile type string default {DEFAULT_EVAL_FILE}"));
                 self.say("option name Use NNUE type check default true");
+                self.say("option name UCI_LimitStrength type check default false");
+                self.say(&format!(
+                    "option name UCI_Elo type spin default {} min {} max {}",
+                    skill::DEFAULT_ELO,
+                    skill::MIN_ELO,
+                    skill::MAX_ELO
+                ));
                 self.say("uciok");
             }
             "isready" => self.say("readyok"),
@@ -408,6 +416,20 @@ impl Uci {
             "use nnue" => match boolean(value) {
                 Some(b) => self.session.options.use_nnue = b,
                 None => self.error(&format!("setoption Use NNUE: expected true or false, found '{shown}'")),
+            },
+            "uci_limitstrength" => match boolean(value) {
+                Some(b) => self.session.options.limit_strength = b,
+                None => self.error(&format!("setoption UCI_LimitStrength: expected true or false, found '{shown}'")),
+            },
+            "uci_elo" => match number(value) {
+                Some(n) => {
+                    self.session.options.elo = n.clamp(i64::from(skill::MIN_ELO), i64::from(skill::MAX_ELO)) as u32
+                }
+                None => self.error(&format!(
+                    "setoption UCI_Elo: expected a number from {} to {}, found '{shown}'",
+                    skill::MIN_ELO,
+                    skill::MAX_ELO
+                )),
             },
             _ => self.error(&format!("setoption: unknown option '{name}'")),
         }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use mysl_core::Variant;
 use mysl_engine::score::mate_in;
+use mysl_engine::skill;
 use mysl_engine::{Limits, SearchInfo, SearchResult};
 
 use crate::session::{Game, Output, Reporter, Session};
@@ -215,6 +216,13 @@ impl Xboard {
                 self.say("feature option=\"BookVariety -spin 50 0 100\"");
                 self.say(&format!("feature option=\"EvalFile -file {}\"", crate::session::DEFAULT_EVAL_FILE));
                 self.say("feature option=\"Use NNUE -check 1\"");
+                self.say("feature option=\"UCI_LimitStrength -check 0\"");
+                self.say(&format!(
+                    "feature option=\"UCI_Elo -spin {} {} {}\"",
+                    skill::DEFAULT_ELO,
+                    skill::MIN_ELO,
+                    skill::MAX_ELO
+                ));
                 self.say("feature done=1");
             }
             "new" => {
@@ -388,6 +396,14 @@ impl Xboard {
                 Err(e) => self.error(&format!("{e}; keeping {}", self.session.options.eval_file), rest),
             },
             ("Use NNUE", Some(n)) => self.session.options.use_nnue = n != 0,
+            ("UCI_LimitStrength", Some(n)) => self.session.options.limit_strength = n != 0,
+            ("UCI_LimitStrength", None) => self.error("UCI_LimitStrength: expected 0 or 1", rest),
+            ("UCI_Elo", Some(n)) => {
+                self.session.options.elo = n.clamp(i64::from(skill::MIN_ELO), i64::from(skill::MAX_ELO)) as u32
+            }
+            ("UCI_Elo", None) => {
+                self.error(&format!("UCI_Elo: expected a number from {} to {}", skill::MIN_ELO, skill::MAX_ELO), rest)
+            }
             _ => self.error("unknown option", rest),
         }
     }

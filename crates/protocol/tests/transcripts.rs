@@ -857,3 +857,113 @@ fn xboard_eval_file_and_use_nnue() {
     t.wait_for(|l| l.starts_with("move "), "move");
     let _ = (std::fs::remove_file(good), std::fs::remove_file(bad));
 }
+
+#[test]
+fn uci_limit_strength_options_and_a_weak_move() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    let out = t.take();
+    assert!(out.iter().any(|l| l == "option name UCI_LimitStrength type check default false"), "{out:?}");
+    assert!(out.iter().any(|l| l == "option name UCI_Elo type spin default 1350 min 1350 max 2850"), "{out:?}");
+    for (command, error) in [
+        (
+            "setoption name UCI_LimitStrength value maybe",
+            "setoption UCI_LimitStrength: expected true or false, found 'maybe'",
+        ),
+        (
+            "setoption name UCI_Elo value strong",
+            "setoption UCI_Elo: expected a number from 1350 to 2850, found 'strong'",
+        ),
+    ] {
+        t.send(command);
+        assert_eq!(t.take(), vec![format!("info string error: {error}")], "{command}");
+    }
+    let o = &uci_state(&t).options;
+    assert!(!o.limit_strength && o.elo == 1350);
+    t.send("setoption name UCI_Elo value 99999");
+    assert_eq!(uci_state(&t).options.elo, 2850, "clamped like the other spins");
+    t.send("setoption name UCI_Elo value 1400");
+    t.send("setoption name UCI_LimitStrength value true");
+    assert!(t.take().is_empty());
+    let o = &uci_state(&t).options;
+    assert!(o.limit_strength && o.elo == 1400);
+    // A clock of a minute: the level's node limit ends the search long before.
+    for (position, variant) in
+        [("position startpos moves e2e4 e7e5 g1f3", "chess"), ("position startpos moves e2e4 e7e5", "3check")]
+    {
+        t.send(&format!("setoption name UCI_Variant value {variant}"));
+        t.send(position);
+        assert!(t.take().is_empty());
+        assert_eq!(uci_state(&t).game.variant.name(), variant);
+        t.send("go wtime 60000 btime 60000");
+        t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+        let out = t.take();
+        assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{out:?}");
+        let mv = bestmove(&out);
+        assert!(uci_state(&t).game.legal_moves().contains(&mv), "{variant}: {mv} {out:?}");
+        // `bestmove` and `ponder` are the first two moves of the line the note names.
+        let note = out.iter().find_map(|l| l.strip_prefix("info string UCI_Elo 1400: line ")).expect("note");
+        let words: Vec<&str> = note.split_whitespace().collect();
+        let (line, depth) = (words[0], words[5]);
+        let info = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with(&format!("info depth {depth} ")) && l.contains(&format!(" multipv {line} ")))
+            .expect("the chosen line's info");
+        let pv: Vec<&str> = info.split(" pv ").nth(1).expect("pv").split_whitespace().collect();
+        let answer = out.iter().find(|l| l.starts_with("bestmove")).expect("bestmove");
+        let expected = match pv.get(1) {
+            Some(p) => format!("bestmove {} ponder {p}", pv[0]),
+            None => format!("bestmove {}", pv[0]),
+        };
+        assert_eq!(answer, &expected, "{out:?}");
+        // 4 lines, the node limit of 1400 (1 860 nodes) kept to within one check of the counter
+        assert!(out.iter().any(|l| l.starts_with("info depth") && l.contains(" multipv 4 ")), "{out:?}");
+        assert!(info_values(&out, "nodes").iter().all(|&n| n < 4000), "{out:?}");
+    }
+}
+
+#[test]
+fn uci_limit_strength_takes_a_found_mate() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name UCI_LimitStrength value true");
+    t.send("setoption name UCI_Elo value 1350");
+    // Back-rank mate in one: Re8#.
+    t.send("position fen 6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1");
+    t.send("go movetime 5000");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    assert_eq!(bestmove(&out), "e1e8", "{out:?}");
+}
+
+#[test]
+fn xboard_limit_strength_options_and_a_weak_move() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    let out = t.take();
+    assert!(out.iter().any(|l| l == "feature option=\"UCI_LimitStrength -check 0\""), "{out:?}");
+    assert!(out.iter().any(|l| l == "feature option=\"UCI_Elo -spin 1350 1350 2850\""), "{out:?}");
+    t.send("option UCI_Elo=weak");
+    assert_eq!(t.take(), vec!["Error (UCI_Elo: expected a number from 1350 to 2850): UCI_Elo=weak".to_string()]);
+    t.send("option UCI_LimitStrength=yes");
+    assert_eq!(t.take(), vec!["Error (UCI_LimitStrength: expected 0 or 1): UCI_LimitStrength=yes".to_string()]);
+    t.send("option UCI_LimitStrength=1");
+    t.send("option UCI_Elo=1500");
+    assert!(t.take().is_empty());
+    t.send("new");
+    t.send("variant 3check");
+    t.send("post");
+    t.send("time 6000");
+    t.send("otim 6000");
+    t.send("usermove e2e4");
+    let out = t.wait_for(|l| l.starts_with("move "), "engine move");
+    assert_eq!(out.iter().filter(|l| l.starts_with("move ")).count(), 1, "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("# UCI_Elo 1500: line ")), "{out:?}");
+    let mv = out.iter().find_map(|l| l.strip_prefix("move ")).expect("move").to_string();
+    t.send("quit");
+    // The move was legal after 1. e4 in 3check.
+    let mut game = mysl_protocol::Game::new(mysl_core::Variant::from_name("3check").expect("variant"));
+    game.moves.push("e2e4".to_string());
+    assert!(game.legal_moves().contains(&mv), "{mv}");
+}

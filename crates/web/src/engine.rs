@@ -26,6 +26,10 @@ pub const LEVELS: [(&str, Option<i32>, Option<u64>); 8] = [
     ("10 s", None, Some(10_000)),
 ];
 
+/// A rough Elo for each level (shown beside it on the page). A first mapping, not yet measured: the
+/// calibration against Stockfish's `UCI_Elo` is to come (docs/levels.md).
+pub const LEVEL_ELO: [u32; 8] = [1200, 1450, 1800, 2100, 2400, 2550, 2650, 2750];
+
 /// The search limits for a level; with a clock the engine also manages its time.
 pub fn level_limits(level: u8, clock: Option<(Duration, Duration)>) -> Limits {
     let (_, depth, movetime) = LEVELS[(level.clamp(1, 8) - 1) as usize];

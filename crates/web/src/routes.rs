@@ -152,6 +152,7 @@ async fn info(State(state): State<Arc<AppState>>) -> Json<Value> {
         "version": env!("CARGO_PKG_VERSION"),
         "variants": variants,
         "levels": levels,
+        "level_elos": engine::LEVEL_ELO,
         "book": state.book.as_ref().map(|b| json!({
             "name": state.book_name, "variant": b.variant().unwrap_or(Variant::Chess).name(), "positions": b.positions(),
         })),

@@ -1,0 +1,302 @@
+//! Strength levels (`UCI_LimitStrength` / `UCI_Elo`): a weaker engine that errs like a weaker human
+//! rather than a random blunderer.
+//!
+//! A level is an Elo from [`MIN_ELO`] to [`MAX_ELO`]; `t = (elo - MIN_ELO) / (MAX_ELO - MIN_ELO)`.
+//! Everything here is pure: the protocol session runs the search and hands the lines over.
+//!
+//! - **Nodes**: the search stops after [`Skill::node_limit`] nodes, `1500 · 2^((elo - 1350) / 160)`
+//!   (1 500 at 1350, about 1 000 000 at 2850): a weaker player sees less.
+//! - **Lines**: it searches [`Skill::multipv`] lines (4; 1 at `MAX_ELO`, which plays the best move).
+//! - **Choice**: among the lines of the deepest completed iteration, a move losing at most
+//!   [`Skill::margin`] centipawns against the best line is drawn with weight `exp(-loss / T)`,
+//!   `T =` [`Skill::temperature`]: a weaker player more often takes a worse, but plausible, move.
+//!   A move losing more than the margin is never drawn (the best line always qualifies), so a queen
+//!   is not thrown away at random.
+//! - **Missed tactic**: with probability [`Skill::miss_chance`] the choice is made from the lines of a
+//!   shallower iteration (two plies less), with that iteration's scores: the player did not see the
+//!   refutation (or the combination) that only the deeper search found. The margin then applies to
+//!   what the shallow search saw.
+//! - **Mates**: when the deepest iteration has a line mating us the opponent (a mate score for the
+//!   side to move), the fastest such line is played: a found mate is never thrown away. Lines
+//!   in which we are mated lose more than any margin, so they are drawn only when every line does.
+//!
+//! The draws come from a [`SkillRng`] seeded by the caller (the session mixes the game's text with a
+//! per-session counter), so the same seed gives the same moves.
+
+use crate::score::MATE_BOUND;
+
+/// The weakest level.
+pub const MIN_ELO: u32 = 1350;
+/// The strongest level: the best line of a 1-line search with [`Skill::node_limit`] nodes.
+pub const MAX_ELO: u32 = 2850;
+/// `UCI_Elo`'s default.
+pub const DEFAULT_ELO: u32 = MIN_ELO;
+
+/// The parameters of one strength level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skill {
+    elo: u32,
+}
+
+/// Which line to play: `iteration` indexes the list given to [`Skill::choose`], `line` its lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub iteration: usize,
+    pub line: usize,
+    /// The choice came from a shallower iteration (a "missed tactic").
+    pub missed: bool,
+}
+
+impl Skill {
+    /// The level for `elo`, clamped to [`MIN_ELO`]..=[`MAX_ELO`].
+    pub fn new(elo: u32) -> Skill {
+        Skill { elo: elo.clamp(MIN_ELO, MAX_ELO) }
+    }
+
+    pub fn elo(&self) -> u32 {
+        self.elo
+    }
+
+    /// 0 at `MIN_ELO`, 1 at `MAX_ELO`.
+    fn t(&self) -> f64 {
+        f64::from(self.elo - MIN_ELO) / f64::from(MAX_ELO - MIN_ELO)
+    }
+
+    /// Nodes per move: doubles every 160 Elo, 1 500 at `MIN_ELO`.
+    pub fn node_limit(&self) -> u64 {
+        (1500.0 * 2f64.powf(f64::from(self.elo - MIN_ELO) / 160.0)).round() as u64
+    }
+
+    /// Lines searched (MultiPV): 4, or 1 at `MAX_ELO`.
+    pub fn multipv(&self) -> usize {
+        if self.elo >= MAX_ELO {
+            1
+        } else {
+            4
+        }
+    }
+
+    /// Softmax temperature in centipawns: 120 at `MIN_ELO`, falling linearly to 0 at `MAX_ELO`.
+    pub fn temperature(&self) -> f64 {
+        120.0 * (1.0 - self.t())
+    }
+
+    /// The most a chosen move may lose against the best line, in centipawns: 300 at `MIN_ELO`
+    /// (about a minor piece), falling linearly to 40 just below `MAX_ELO`; 0 at `MAX_ELO`.
+    pub fn margin(&self) -> i32 {
+        if self.elo >= MAX_ELO {
+            0
+        } else {
+            (40.0 + 260.0 * (1.0 - self.t())).round() as i32
+        }
+    }
+
+    /// The chance that the move is chosen from a shallower iteration: 25% at `MIN_ELO`, falling
+    /// quadratically to 0 at `MAX_ELO` (6% at 2100).
+    pub fn miss_chance(&self) -> f64 {
+        0.25 * (1.0 - self.t()).powi(2)
+    }
+
+    /// Chooses a line. `iterations` holds the scores (side to move's view, centipawns or mate
+    /// scores) of the lines of each completed iteration, shallowest first, each in the search's
+    /// MultiPV order (its best line first). Empty input, or an empty deepest iteration, gives line 0
+    /// of the last iteration.
+    pub fn choose(&self, iterations: &[Vec<i32>], rng: &mut SkillRng) -> Choice {
+        let deepest = iterations.len().saturating_sub(1);
+        let fallback = Choice { iteration: deepest, line: 0, missed: false };
+        let Some(lines) = iterations.last().filter(|l| !l.is_empty()) else { return fallback };
+        // A found mate is always played: the fastest one.
+        if lines.iter().any(|&s| s >= MATE_BOUND) {
+            return Choice { line: argmax(lines), ..fallback };
+        }
+        if self.elo >= MAX_ELO || lines.len() == 1 {
+            return fallback;
+        }
+        // Draw both numbers every time, so the sequence of draws does not depend on the branch.
+        let miss_draw = rng.unit();
+        let pick_draw = rng.unit();
+        let mut choice = fallback;
+        if iterations.len() >= 2 && miss_draw < self.miss_chance() {
+            let shallow = deepest.saturating_sub(2);
+            if !iterations[shallow].is_empty() {
+                choice = Choice { iteration: shallow, line: 0, missed: true };
+            }
+        }
+        let lines = &iterations[choice.iteration];
+        choice.line = self.pick(lines, pick_draw);
+        choice
+    }
+
+    /// A line of `lines` by softmax over the loss against the best, within the margin.
+    fn pick(&self, lines: &[i32], unit: f64) -> usize {
+        let best = lines.iter().copied().max().unwrap_or(0);
+        let temperature = self.temperature().max(1.0);
+        let weights: Vec<f64> = lines
+            .iter()
+            .map(|&s| {
+                let loss = best.saturating_sub(s);
+                if loss <= self.margin() {
+                    (-f64::from(loss) / temperature).exp()
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut target = unit * total;
+        for (i, w) in weights.iter().enumerate() {
+            if *w > 0.0 {
+                if target < *w {
+                    return i;
+                }
+                target -= w;
+            }
+        }
+        argmax(lines)
+    }
+}
+
+/// The first index of the highest score.
+fn argmax(scores: &[i32]) -> usize {
+    let best = scores.iter().copied().max().unwrap_or(0);
+    scores.iter().position(|&s| s == best).unwrap_or(0)
+}
+
+/// SplitMix64: small, seedable, good enough for move choices.
+#[derive(Clone, Debug)]
+pub struct SkillRng(u64);
+
+impl SkillRng {
+    pub fn new(seed: u64) -> SkillRng {
+        SkillRng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::MATE_SCORE;
+
+    #[test]
+    fn parameters_are_monotonic_in_elo() {
+        let mut last = Skill::new(MIN_ELO);
+        assert_eq!(last.node_limit(), 1500);
+        for elo in (MIN_ELO + 10..=MAX_ELO).step_by(10) {
+            let s = Skill::new(elo);
+            assert!(s.node_limit() > last.node_limit(), "{elo}");
+            assert!(s.temperature() < last.temperature(), "{elo}");
+            assert!(s.margin() <= last.margin(), "{elo}");
+            assert!(s.miss_chance() <= last.miss_chance(), "{elo}");
+            last = s;
+        }
+        let top = Skill::new(MAX_ELO);
+        assert!((900_000..1_100_000).contains(&top.node_limit()), "{}", top.node_limit());
+        assert_eq!((top.multipv(), top.margin(), top.miss_chance()), (1, 0, 0.0));
+        assert_eq!(Skill::new(MIN_ELO).margin(), 300);
+        assert_eq!(Skill::new(0), Skill::new(MIN_ELO));
+        assert_eq!(Skill::new(9999), Skill::new(MAX_ELO));
+    }
+
+    #[test]
+    fn max_elo_always_plays_the_best_line() {
+        let skill = Skill::new(MAX_ELO);
+        let mut rng = SkillRng::new(1);
+        for _ in 0..1000 {
+            let c = skill.choose(&[vec![30, 25], vec![40, 39, 38, 10]], &mut rng);
+            assert_eq!(c, Choice { iteration: 1, line: 0, missed: false });
+        }
+    }
+
+    #[test]
+    fn low_elo_prefers_better_moves_and_keeps_to_the_margin() {
+        let skill = Skill::new(MIN_ELO);
+        let margin = skill.margin();
+        // best, a bit worse, worse, beyond the margin
+        let deep = vec![50, 20, -60, 50 - margin - 1];
+        let iterations = vec![deep.clone()];
+        let mut counts = [0usize; 4];
+        let mut rng = SkillRng::new(42);
+        for _ in 0..10_000 {
+            let c = skill.choose(&iterations, &mut rng);
+            assert!(!c.missed, "one iteration: nothing shallower to miss with");
+            counts[c.line] += 1;
+        }
+        assert_eq!(counts[3], 0, "beyond the margin: {counts:?}");
+        assert!(counts[0] > counts[1] && counts[1] > counts[2] && counts[2] > 0, "{counts:?}");
+        // 50 vs 20 at T = 120: weights 1, 0.78, 0.31; the best is chosen about 48% of the time.
+        assert!((4300..5300).contains(&counts[0]), "{counts:?}");
+    }
+
+    #[test]
+    fn all_lines_beyond_the_margin_still_gives_a_move() {
+        // Every line but the best loses a lot: the best is played.
+        let skill = Skill::new(MIN_ELO);
+        let mut rng = SkillRng::new(3);
+        for _ in 0..100 {
+            assert_eq!(skill.choose(&[vec![-200, -900, -MATE_SCORE + 5]], &mut rng).line, 0);
+        }
+        // Every line is mated: still a line.
+        let c = skill.choose(&[vec![-MATE_SCORE + 4, -MATE_SCORE + 2]], &mut rng);
+        assert_eq!(c.line, 0);
+    }
+
+    #[test]
+    fn a_found_mate_is_taken() {
+        let skill = Skill::new(MIN_ELO);
+        let mut rng = SkillRng::new(7);
+        for _ in 0..1000 {
+            let c = skill.choose(&[vec![100, 90, 80, 70], vec![300, MATE_SCORE - 5, MATE_SCORE - 3, 280]], &mut rng);
+            assert_eq!(c, Choice { iteration: 1, line: 2, missed: false });
+        }
+    }
+
+    #[test]
+    fn low_elo_sometimes_misses_a_tactic() {
+        // The deep search finds that line 2 wins a piece; the shallow one did not see it.
+        let skill = Skill::new(MIN_ELO);
+        let iterations = vec![vec![20, 10, 0, -10], vec![25, 15, 5, -5], vec![30, 20, 10, 0], vec![350, 40, 30, 20]];
+        let mut rng = SkillRng::new(11);
+        let (mut missed, mut found) = (0, 0);
+        for _ in 0..10_000 {
+            let c = skill.choose(&iterations, &mut rng);
+            if c.missed {
+                assert_eq!(c.iteration, 1);
+                missed += 1;
+            } else {
+                assert_eq!(c, Choice { iteration: 3, line: 0, missed: false }, "only line 0 is within the margin");
+                found += 1;
+            }
+        }
+        // 25% at MIN_ELO
+        assert!((2200..2800).contains(&missed), "{missed} {found}");
+        // A strong level hardly ever misses.
+        let strong = Skill::new(2800);
+        let misses = (0..10_000).filter(|_| strong.choose(&iterations, &mut rng).missed).count();
+        assert!(misses < 20, "{misses}");
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_choices() {
+        let skill = Skill::new(1600);
+        let iterations = vec![vec![20, 10, 0, -10], vec![30, 25, 5, -40]];
+        let run = |seed| {
+            let mut rng = SkillRng::new(seed);
+            (0..50).map(|_| skill.choose(&iterations, &mut rng)).collect::<Vec<_>>()
+        };
+        assert_eq!(run(5), run(5));
+        assert_ne!(run(5), run(6));
+    }
+}
