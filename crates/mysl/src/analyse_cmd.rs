@@ -484,20 +484,15 @@ fn analyse_game<R: Rules>(text: &[u8], raw: &RawGame, cfg: &Config, search_stop:
         };
         tokens.push(format!("{number} {}{}", san::move_to_san(pos, mv), judgement.nag()));
         let clocks = raw.clocks.get(i + 1).cloned().unwrap_or_default();
-        let line = if matches!(judgement, Judgement::Mistake | Judgement::Blunder) {
-            variation(pos, &evals[i].pv)
-        } else {
-            None
-        };
-        let note = match (&line, judgement) {
-            (Some((first, _)), Judgement::Mistake | Judgement::Blunder) => {
-                Some(format!("{}. {first} was best.", judgement.name()))
-            }
-            (_, Judgement::Good) => None,
-            _ => Some(format!("{}.", judgement.name())),
+        let line = if judgement == Judgement::Good { None } else { variation(pos, &evals[i].pv) };
+        let note = match &line {
+            _ if judgement == Judgement::Good => None,
+            Some((first, _)) => Some(format!("{}. {first} was best.", judgement.name())),
+            None => Some(format!("{}.", judgement.name())),
         };
         tokens.push(move_comment(&format_eval(evals[i + 1].white), &clocks, note.as_deref()));
-        if let Some((_, text)) = line {
+        // The better line for mistakes and blunders.
+        if let (Some((_, text)), Judgement::Mistake | Judgement::Blunder) = (line, judgement) {
             tokens.push(text);
         }
     }

@@ -70,10 +70,10 @@ fn read_games(path: &str) -> Vec<Result<Vec<String>, String>> {
                     .map_err(|e| e.to_string())
             })
         },
-        |_, g| games.lock().unwrap().push(g),
+        |_, g| games.lock().expect("lock").push(g),
     )
     .expect("read");
-    games.into_inner().unwrap()
+    games.into_inner().expect("lock")
 }
 
 #[test]
@@ -83,7 +83,7 @@ fn analyse_marks_blunders_keeps_clocks_and_skips_broken_games() {
     let output = dir.path().join("annotated.pgn");
     std::fs::write(&input, GAMES).expect("write");
     let out = mysl()
-        .args(["analyse", input.to_str().unwrap(), "--nodes", "3000", "--threads", "2", "--out"])
+        .args(["analyse", input.to_str().expect("utf-8 path"), "--nodes", "3000", "--threads", "2", "--out"])
         .arg(&output)
         .output()
         .expect("run mysl");
@@ -105,8 +105,8 @@ fn analyse_marks_blunders_keeps_clocks_and_skips_broken_games() {
     // Every move has an eval: 7 + 6 moves.
     assert_eq!(text.matches("[%eval ").count(), 13, "{text}");
     // The output reads back with the same moves.
-    let before = read_games(input.to_str().unwrap());
-    let after = read_games(output.to_str().unwrap());
+    let before = read_games(input.to_str().expect("utf-8 path"));
+    let after = read_games(output.to_str().expect("utf-8 path"));
     assert_eq!(after.len(), 2);
     assert_eq!(after[0], before[0]);
     assert_eq!(after[1], before[2]);
@@ -121,7 +121,7 @@ fn analyse_is_reproducible_and_takes_a_variant_option() {
     let run = |name: &str| {
         let output = dir.path().join(name);
         let out = mysl()
-            .args(["analyse", input.to_str().unwrap(), "--variant", "antichess", "--nodes", "2000", "--out"])
+            .args(["analyse", input.to_str().expect("utf-8 path"), "--variant", "antichess", "--nodes", "2000", "--out"])
             .arg(&output)
             .output()
             .expect("run mysl");
