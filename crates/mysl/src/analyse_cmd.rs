@@ -15,14 +15,16 @@ use clap::Args;
 use mysl_book::pgn::{for_each_game, replay_game, GameSink, GameTags};
 use mysl_book::{GameLocation, Input};
 use mysl_core::{dispatch_variant, san, Color, Move, Outcome, Position, Rules, Variant};
-use mysl_engine::score::{mate_in, MATE_BOUND, MATE_SCORE};
-use mysl_engine::{Limits, Searcher, TranspositionTable};
+use mysl_engine::score::{mate_in, MATE_BOUND, MATE_SCORE, TB_BOUND};
+use mysl_engine::{Limits, Searcher, Tablebases, TranspositionTable};
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 
 use crate::CliError;
 
 /// The node limit when no limit is given: a fixed node count makes the analysis reproducible.
 pub const DEFAULT_NODES: u64 = 200_000;
+/// The most pieces the search probes the tables for (as the default `SyzygyProbeLimit`).
+const TB_PROBE_LIMIT: usize = 7;
 
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
@@ -49,6 +51,12 @@ pub struct AnalyseArgs {
     /// Transposition table size in MB (a fresh table for each game).
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// Directory of endgame tables made by `mysl tb gen` (`*.mtb`): table positions get the tables' values.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<std::path::PathBuf>,
+    /// Syzygy directories (`DIR1:DIR2`), for the endings `--tb` lacks.
+    #[arg(long, value_name = "DIR")]
+    syzygy: Option<String>,
     /// No progress bar or log lines (broken games and the summary are still shown).
     #[arg(long, short)]
     quiet: bool,
@@ -135,11 +143,13 @@ pub fn move_accuracy(win_before: f64, win_after: f64) -> f64 {
 }
 
 /// The `[%eval]` value of a score from White's view: pawns with two decimals, or `#N` / `#-N` for a mate
-/// (`#0` / `#-0`: the game is over, White or Black won).
+/// (`#0` / `#-0`: the game is over, White or Black won). A table win without a mate distance is
+/// `100.00` / `-100.00`.
 pub fn format_eval(white_score: i32) -> String {
     match mate_in(white_score) {
         Some(n) if white_score > 0 => format!("#{}", n.abs()),
         Some(n) => format!("#-{}", n.abs()),
+        None if white_score.abs() >= TB_BOUND => format!("{}100.00", if white_score < 0 { "-" } else { "" }),
         None => format!("{:.2}", f64::from(white_score) / 100.0),
     }
 }
@@ -364,6 +374,7 @@ impl<R: Rules> GameSink<R> for Collect<R> {
 struct Config {
     limits: Limits,
     hash: usize,
+    tablebases: Option<Arc<Tablebases>>,
     default_variant: Variant,
     annotator: String,
     /// Ctrl-C.
@@ -430,6 +441,7 @@ fn analyse_game<R: Rules>(text: &[u8], raw: &RawGame, cfg: &Config, search_stop:
     }
     let tt = Arc::new(TranspositionTable::new(cfg.hash.max(1)));
     let mut searcher = Searcher::<R>::new(tt, search_stop.clone());
+    searcher.set_tablebases(cfg.tablebases.clone(), TB_PROBE_LIMIT);
     let mut evals = Vec::with_capacity(positions.len());
     for pos in &positions {
         search_stop.store(false, Ordering::SeqCst);
@@ -577,9 +589,28 @@ pub fn run(a: AnalyseArgs) -> Result<ExitCode, CliError> {
         }
     };
     let threads = a.threads.max(1);
+    let tablebases = if a.tb.is_some() || a.syzygy.is_some() {
+        let mut tables = Tablebases::new();
+        if let Some(dir) = &a.tb {
+            if !dir.is_dir() {
+                return Err(CliError::Input(format!("--tb {}: not a directory", dir.display())));
+            }
+            tables.set_ours(dir).map_err(|e| CliError::Input(format!("--tb {}: {e}", dir.display())))?;
+        }
+        if let Some(path) = &a.syzygy {
+            let n = tables.add_syzygy_path(path).map_err(|e| CliError::Input(format!("--syzygy {path}: {e}")))?;
+            if n == 0 {
+                eprintln!("mysl analyse: warning: --syzygy {path}: no Syzygy files there");
+            }
+        }
+        Some(Arc::new(tables))
+    } else {
+        None
+    };
     let cfg = Config {
         limits,
         hash: a.hash,
+        tablebases,
         default_variant,
         annotator: format!("mysl {} analyse, {limit_text}", env!("CARGO_PKG_VERSION")),
         stop: Arc::new(AtomicBool::new(false)),
@@ -803,6 +834,8 @@ mod tests {
         assert_eq!(format_eval(-(MATE_SCORE - 4)), "#-2");
         assert_eq!(format_eval(MATE_SCORE), "#0");
         assert_eq!(format_eval(-MATE_SCORE), "#-0");
+        assert_eq!(format_eval(mysl_engine::score::TB_WIN - 1), "100.00");
+        assert_eq!(format_eval(-mysl_engine::score::TB_WIN + 3), "-100.00");
     }
 
     #[test]

@@ -140,3 +140,31 @@ fn analyse_reports_a_missing_file() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no such file"));
 }
+
+#[test]
+fn analyse_gives_table_positions_the_tables_values() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tables = dir.path().join("tables");
+    std::fs::create_dir(&tables).expect("mkdir");
+    let gen = mysl().args(["tb", "gen", "KRvK", "--dir"]).arg(&tables).output().expect("run mysl");
+    assert!(gen.status.success(), "{}", String::from_utf8_lossy(&gen.stderr));
+    let input = dir.path().join("krk.pgn");
+    let output = dir.path().join("out.pgn");
+    std::fs::write(
+        &input,
+        "[SetUp \"1\"]\n[FEN \"8/8/8/8/8/2k5/8/K6R w - - 0 1\"]\n\n1. Rh3+ Kc4 2. Kb2 *\n",
+    )
+    .expect("write");
+    let out = mysl()
+        .args(["analyse", input.to_str().expect("utf-8 path"), "--nodes", "1000", "--tb"])
+        .arg(&tables)
+        .arg("--out")
+        .arg(&output)
+        .output()
+        .expect("run mysl");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&output).expect("output");
+    // Every position is a won table position: a mate distance for White, no centipawns.
+    assert_eq!(text.matches("[%eval #").count(), 3, "{text}");
+    assert!(!text.contains("[%eval #-"), "{text}");
+}
