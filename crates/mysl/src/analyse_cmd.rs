@@ -489,11 +489,8 @@ fn analyse_game<R: Rules>(text: &[u8], raw: &RawGame, cfg: &Config, search_stop:
         let best_move = evals[i].pv.first().copied();
         let played = if best_move == Some(mv) { best } else { to_mover(evals[i + 1].white) };
         let judgement = stats[mover as usize].add(best, played);
-        let number = if mover == Color::White {
-            format!("{}.", pos.fullmoves())
-        } else {
-            format!("{}...", pos.fullmoves())
-        };
+        let number =
+            if mover == Color::White { format!("{}.", pos.fullmoves()) } else { format!("{}...", pos.fullmoves()) };
         tokens.push(format!("{number} {}{}", san::move_to_san(pos, mv), judgement.nag()));
         let clocks = raw.clocks.get(i + 1).cloned().unwrap_or_default();
         let line = if judgement == Judgement::Good { None } else { variation(pos, &evals[i].pv) };
@@ -508,11 +505,8 @@ fn analyse_game<R: Rules>(text: &[u8], raw: &RawGame, cfg: &Config, search_stop:
             tokens.push(text);
         }
     }
-    let result = raw
-        .tag("Result")
-        .map(str::to_string)
-        .or_else(|| raw.outcome.clone())
-        .unwrap_or_else(|| "*".to_string());
+    let result =
+        raw.tag("Result").map(str::to_string).or_else(|| raw.outcome.clone()).unwrap_or_else(|| "*".to_string());
     tokens.push(result);
 
     let ours = ["WhiteACPL", "BlackACPL", "WhiteAccuracy", "BlackAccuracy", "Annotator"];

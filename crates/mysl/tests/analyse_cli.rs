@@ -121,7 +121,15 @@ fn analyse_is_reproducible_and_takes_a_variant_option() {
     let run = |name: &str| {
         let output = dir.path().join(name);
         let out = mysl()
-            .args(["analyse", input.to_str().expect("utf-8 path"), "--variant", "antichess", "--nodes", "2000", "--out"])
+            .args([
+                "analyse",
+                input.to_str().expect("utf-8 path"),
+                "--variant",
+                "antichess",
+                "--nodes",
+                "2000",
+                "--out",
+            ])
             .arg(&output)
             .output()
             .expect("run mysl");
@@ -150,11 +158,8 @@ fn analyse_gives_table_positions_the_tables_values() {
     assert!(gen.status.success(), "{}", String::from_utf8_lossy(&gen.stderr));
     let input = dir.path().join("krk.pgn");
     let output = dir.path().join("out.pgn");
-    std::fs::write(
-        &input,
-        "[SetUp \"1\"]\n[FEN \"8/8/8/8/8/2k5/8/K6R w - - 0 1\"]\n\n1. Rh3+ Kc4 2. Kb2 *\n",
-    )
-    .expect("write");
+    std::fs::write(&input, "[SetUp \"1\"]\n[FEN \"8/8/8/8/8/2k5/8/K6R w - - 0 1\"]\n\n1. Rh3+ Kc4 2. Kb2 *\n")
+        .expect("write");
     let out = mysl()
         .args(["analyse", input.to_str().expect("utf-8 path"), "--nodes", "1000", "--tb"])
         .arg(&tables)
