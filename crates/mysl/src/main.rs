@@ -1,5 +1,6 @@
 //! The `mysl` command line.
 
+mod analyse_cmd;
 mod book_cmd;
 mod datagen;
 mod match_cmd;
@@ -47,6 +48,8 @@ enum Command {
     Tb(tb_cmd::TbArgs),
     /// Train the NNUE evaluation on `mysl datagen` data (docs/nnue.md).
     Train(train_cmd::TrainArgs),
+    /// Analyse PGN games: [%eval] comments, ?!/?/?? marks, better lines, ACPL and accuracy (docs/analysis.md).
+    Analyse(analyse_cmd::AnalyseArgs),
     /// Run the UCI protocol loop on standard input and output.
     Uci,
     /// Run the xboard (CECP v2) protocol loop on standard input and output.
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Some(Command::Tb(args)) => tb_cmd::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Train(args)) => train_cmd::run(args),
+        Some(Command::Analyse(args)) => analyse_cmd::run(args),
         Some(Command::Bench { depth, verbose }) => {
             let r = mysl_engine::bench::run_bench(depth, |i, variant, fen, nodes| {
                 if verbose {
