@@ -70,7 +70,7 @@ pub fn chess960_back_rank(n: usize) -> [char; 8] {
     let (n, b2) = (n / 4, n % 4);
     rank[2 * b2] = 'B';
     let (n, q) = (n / 6, n % 6);
-    let mut put_nth_empty = |k: usize, piece: char, rank: &mut [char; 8]| {
+    let put_nth_empty = |k: usize, piece: char, rank: &mut [char; 8]| {
         let i = (0..8).filter(|&i| rank[i] == ' ').nth(k).expect("a free square");
         rank[i] = piece;
     };
