@@ -294,9 +294,14 @@ impl Uci {
             *p = ponder.then(|| limits.clone());
         }
         if ponder {
-            // Think on the opponent's time until `ponderhit` (then the clock applies) or `stop`.
+            // Think on the opponent's time until `ponderhit` (then the limits apply) or `stop`: no limit
+            // of the `go` may end the search before that (UCI: no `bestmove` while pondering).
             limits.infinite = true;
             limits.clock = None;
+            limits.nodes = None;
+            limits.depth = None;
+            limits.movetime = None;
+            limits.mate = None;
         }
         let reporter = Arc::new(UciReporter { out: self.out.clone() });
         self.session.go(limits, reporter);
@@ -305,12 +310,17 @@ impl Uci {
     fn ponderhit(&mut self) {
         let limits = self.session.pondering.lock().ok().and_then(|mut p| p.take());
         let Some(mut limits) = limits else { return };
-        // From the ponderhit on, the move gets what the time manager gives a normal search.
+        // From the ponderhit on, the move gets what the time manager gives a normal search; a fixed
+        // `movetime` counts from the ponderhit; a node, depth or mate limit has had the opponent's whole
+        // thinking time already, so the search ends now.
         limits.move_overhead = self.session.options.move_overhead;
-        let Some(budget) = TimeBudget::from_limits(&limits, 0).target() else {
-            return; // ponder without a clock: runs until `stop`
-        };
         let stop = self.session.stop_flag();
+        let Some(budget) = TimeBudget::from_limits(&limits, 0).target() else {
+            if limits.nodes.is_some() || limits.depth.is_some() || limits.mate.is_some() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            return; // `go ponder` with no limit at all: runs until `stop`
+        };
         let generation = self.generation.clone();
         let mine = generation.load(Ordering::Relaxed);
         std::thread::spawn(move || {

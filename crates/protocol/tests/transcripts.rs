@@ -533,6 +533,28 @@ fn uci_ponder_then_ponderhit_and_ponder_then_stop() {
     t.wait_for(|l| l.starts_with("bestmove"), "bestmove after stop");
 }
 
+/// `go ponder nodes N` (what python-chess sends for `play(..., Limit(nodes=N), ponder=True)`): the node
+/// limit does not end the ponder search (no `bestmove` before `ponderhit` or `stop`); `ponderhit` ends it.
+#[test]
+fn uci_ponder_with_a_node_or_depth_limit_waits_for_ponderhit() {
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name Ponder value true");
+    t.send("position startpos moves e2e4 e7e5");
+    t.take();
+    for go in ["go ponder nodes 2000", "go ponder depth 2"] {
+        t.send(go);
+        // Well past the limit: the search goes on.
+        let out = t.wait_for(|l| l.starts_with("info depth 7 "), "pondering past the limit");
+        assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{go}: no bestmove while pondering: {out:?}");
+        assert!(*info_values(&out, "nodes").last().expect("nodes") > 2000, "{go}");
+        t.send("ponderhit");
+        let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove after ponderhit");
+        assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{go}: {out:?}");
+        t.take();
+    }
+}
+
 #[test]
 fn uci_clear_hash_and_hashfull() {
     let mut t = Transcript::new();
