@@ -28,10 +28,7 @@ INIT_TIMEOUT = 20  # seconds for the uci/xboard handshake
 
 # Checks that fail because of a known mysl bug (name -> note); they print XFAIL and do not count as
 # failures. An expected failure that passes prints XPASS and counts as a failure (remove the entry).
-EXPECTED_FAIL = {
-    "uci-go-ponder-nodes-waits": "mysl answers `go ponder nodes N` with bestmove after N nodes, before "
-                                 "ponderhit/stop (UCI forbids it; python-chess can then hang on ponderhit)",
-}
+EXPECTED_FAIL: dict[str, str] = {}
 
 
 class Watchdog(Exception):
