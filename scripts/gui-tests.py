@@ -311,16 +311,18 @@ def uci_analysis_multipv(fens, depth):
                 best = a.wait()
             assert time.time() - t0 < 30, "stop took too long"
             legal(board, best.move, "bestmove after stop")
-            check_multipv(board, a.multipv, "stopped " + fen)
+            # Stopped mid-iteration, the lines not yet searched at the last depth still show the previous
+            # depth's (UCI reports each line as it finishes), so two may begin alike: only legality here.
+            check_multipv(board, a.multipv, "stopped " + fens[0], distinct=False)
             e.ping()
     return run
 
 
-def check_multipv(board, lines, where):
+def check_multipv(board, lines, where, distinct=True):
     assert len(lines) == 3, f"{where}: {len(lines)} lines instead of 3"
     firsts = [l["pv"][0] for l in lines if l.get("pv")]
     assert len(firsts) == 3, f"{where}: a line without pv"
-    assert len(set(firsts)) == 3, f"{where}: lines not distinct: {[m.uci() for m in firsts]}"
+    assert not distinct or len(set(firsts)) == 3, f"{where}: lines not distinct: {[m.uci() for m in firsts]}"
     for l in lines:
         assert "score" in l, f"{where}: line without score"
         b = board.copy()

@@ -401,7 +401,9 @@ impl<R: Rules> Searcher<R> {
                             Bound::Lower if !self.pv[0].is_empty() => self.pv[0].clone(),
                             _ => last_pvs[pv_index].clone(),
                         };
-                        if !pv.is_empty() {
+                        // A fail-low's line is the previous iteration's; its first move may be one that
+                        // this iteration already reported as a better line (MultiPV): not shown twice.
+                        if !pv.is_empty() && !self.root_excluded.contains(&pv[0]) {
                             on_info(&SearchInfo {
                                 depth,
                                 seldepth: self.seldepth.max(depth),
