@@ -21,6 +21,7 @@ pub mod fen;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod rng;
 pub mod position;
 pub mod rules;
 pub mod san;

@@ -162,28 +162,8 @@ fn argmax(scores: &[i32]) -> usize {
     scores.iter().position(|&s| s == best).unwrap_or(0)
 }
 
-/// SplitMix64: small, seedable, good enough for move choices.
-#[derive(Clone, Debug)]
-pub struct SkillRng(u64);
-
-impl SkillRng {
-    pub fn new(seed: u64) -> SkillRng {
-        SkillRng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+/// The seeded generator of the level's choices.
+pub type SkillRng = mysl_core::rng::SplitMix64;
 
 #[cfg(test)]
 mod tests {

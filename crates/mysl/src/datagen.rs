@@ -91,9 +91,9 @@ pub fn chess960_back_rank(n: usize) -> [char; 8] {
 fn start_position(start: Start, rng: &mut Rng) -> Chess {
     let white = match start {
         Start::Standard => return Chess::startpos(),
-        Start::Frc | Start::Dfrc => chess960_back_rank(rng.below(960)),
+        Start::Frc | Start::Dfrc => chess960_back_rank(rng.below(960) as usize),
     };
-    let black = if start == Start::Dfrc { chess960_back_rank(rng.below(960)) } else { white };
+    let black = if start == Start::Dfrc { chess960_back_rank(rng.below(960) as usize) } else { white };
     let rooks = |rank: &[char; 8], lower: bool| -> String {
         let mut files: Vec<char> = (0..8).filter(|&i| rank[i] == 'R').map(|i| (b'a' + i as u8) as char).collect();
         files.reverse(); // the king side's rook first, as in Shredder-FEN's "HAha"
@@ -145,25 +145,8 @@ impl GameSettings {
     }
 }
 
-/// splitmix64: small, seeded, the same on every machine.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+/// The seeded generator of openings and Chess960 starts.
+pub type Rng = mysl_core::rng::SplitMix64;
 
 /// A searcher with the stop flag it answers to (a node limit sets it; each search clears it).
 #[derive(Debug)]
@@ -190,7 +173,7 @@ pub fn play_game(player: &mut Player, settings: &GameSettings, rng: &mut Rng) ->
         if moves.is_empty() {
             return None;
         }
-        let mv = moves.as_slice()[rng.below(moves.len())];
+        let mv = moves.as_slice()[rng.below(moves.len() as u64) as usize];
         pos.play_unchecked(mv);
     }
     if pos.outcome().is_some() {

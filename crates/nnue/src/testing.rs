@@ -3,32 +3,11 @@
 use crate::features::INPUTS;
 use crate::network::{file_size, MAGIC, VERSION};
 
-/// SplitMix64: a small seeded generator.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub use mysl_core::rng::SplitMix64 as Rng;
 
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-
-    /// Uniform in `lo..=hi`.
-    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
+/// Uniform in `lo..=hi`.
+pub fn range(rng: &mut Rng, lo: i64, hi: i64) -> i64 {
+    lo + rng.below((hi - lo + 1) as u64) as i64
 }
 
 /// The file bytes of a random network with `hidden` neurons (a multiple of 16): feature weights in
@@ -42,13 +21,13 @@ pub fn random_network(hidden: usize, seed: u64) -> Vec<u8> {
     out.extend_from_slice(&(hidden as u32).to_le_bytes());
     let mut push = |count: usize, lo: i64, hi: i64, out: &mut Vec<u8>| {
         for _ in 0..count {
-            out.extend_from_slice(&(rng.range(lo, hi) as i16).to_le_bytes());
+            out.extend_from_slice(&(range(&mut rng, lo, hi) as i16).to_le_bytes());
         }
     };
     push(INPUTS * hidden, -40, 40, &mut out);
     push(hidden, -50, 150, &mut out);
     push(2 * hidden, -64, 64, &mut out);
-    let bias = Rng::new(seed ^ 0xb1a5).range(-2000, 2000) as i32;
+    let bias = range(&mut Rng::new(seed ^ 0xb1a5), -2000, 2000) as i32;
     out.extend_from_slice(&bias.to_le_bytes());
     out
 }

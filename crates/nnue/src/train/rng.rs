@@ -3,11 +3,11 @@
 
 /// SplitMix64.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(mysl_core::rng::SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x6A09_E667_F3BC_C908)
+        Rng(mysl_core::rng::SplitMix64::new(seed ^ 0x6A09_E667_F3BC_C908))
     }
 
     /// A generator for stream `stream` of `seed` (e.g. the shuffle of epoch `stream`).
@@ -18,11 +18,7 @@ impl Rng {
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in `0..n` (n > 0).
