@@ -48,7 +48,7 @@ fn main() {
         let Ok(bytes) = std::fs::read(&path) else { continue };
         for chunk in bytes.chunks_exact(RECORD_SIZE) {
             k += 1;
-            if k % every != 0 {
+            if !k.is_multiple_of(every) {
                 continue;
             }
             let Ok(rec) = Record::from_bytes(chunk.try_into().expect("32 bytes")) else { continue };

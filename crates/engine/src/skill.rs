@@ -1,12 +1,14 @@
 //! Strength levels (`UCI_LimitStrength` / `UCI_Elo`): a weaker engine that errs like a weaker human
 //! rather than a random blunderer.
 //!
-//! A level is an Elo from [`MIN_ELO`] to [`MAX_ELO`]; `t = (elo - MIN_ELO) / (MAX_ELO - MIN_ELO)`.
+//! A level is a `UCI_Elo` from [`MIN_ELO`] to [`MAX_ELO`] on Stockfish 15.1's `UCI_Elo` scale. A
+//! calibration table measured by matches against Stockfish (docs/levels.md) turns it into an internal
+//! strength `s` (1350..2850, 2850 the full engine); `t = (s - 1350) / 1500` sets the parameters.
 //! Everything here is pure: the protocol session runs the search and hands the lines over.
 //!
-//! - **Nodes**: the search stops after [`Skill::node_limit`] nodes, `1500 · 2^((elo - 1350) / 160)`
-//!   (1 500 at 1350, about 1 000 000 at 2850): a weaker player sees less.
-//! - **Lines**: it searches [`Skill::multipv`] lines (4; 1 at `MAX_ELO`, which plays the best move).
+//! - **Nodes**: the search stops after [`Skill::node_limit`] nodes, `1500 · 2^((s - 1350) / 160)`
+//!   (about 7 000 at `UCI_Elo` 1350): a weaker player sees less. The full engine has no limit of its own.
+//! - **Lines**: it searches [`Skill::multipv`] lines (4; 1 at full strength, which plays the best move).
 //! - **Choice**: among the lines of the deepest completed iteration, a move losing at most
 //!   [`Skill::margin`] centipawns against the best line is drawn with weight `exp(-loss / T)`,
 //!   `T =` [`Skill::temperature`]: a weaker player more often takes a worse, but plausible, move.
@@ -32,10 +34,38 @@ pub const MAX_ELO: u32 = 2850;
 /// `UCI_Elo`'s default.
 pub const DEFAULT_ELO: u32 = MIN_ELO;
 
+/// The calibration: `UCI_Elo` (Stockfish 15.1's `UCI_Elo` scale, measured by matches against it,
+/// docs/levels.md) to the internal strength `s` that sets the parameters. Piecewise linear; at and above
+/// the last point the level is the full engine (one line, no node limit of its own).
+const CALIBRATION: [(u32, u32); 5] = [(1350, 1730), (1600, 1900), (1900, 2300), (2100, 2615), (2250, FULL_STRENGTH)];
+/// The internal strength of the full engine.
+const FULL_STRENGTH: u32 = 2850;
+/// The internal strength's lowest value (the parameter curves start there).
+const MIN_STRENGTH: u32 = 1350;
+
 /// The parameters of one strength level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Skill {
     elo: u32,
+    /// Internal strength, [`MIN_STRENGTH`]..=[`FULL_STRENGTH`], from [`CALIBRATION`].
+    strength: u32,
+}
+
+/// The internal strength for a `UCI_Elo` value (clamped to the range).
+fn calibrated_strength(elo: u32) -> u32 {
+    let elo = elo.clamp(MIN_ELO, MAX_ELO);
+    let mut below = CALIBRATION[0];
+    for point in CALIBRATION {
+        if elo <= point.0 {
+            if point.0 == below.0 {
+                return point.1;
+            }
+            let f = f64::from(elo - below.0) / f64::from(point.0 - below.0);
+            return (f64::from(below.1) + f * f64::from(point.1 - below.1)).round() as u32;
+        }
+        below = point;
+    }
+    FULL_STRENGTH
 }
 
 /// Which line to play: `iteration` indexes the list given to [`Skill::choose`], `line` its lines.
@@ -50,49 +80,60 @@ pub struct Choice {
 impl Skill {
     /// The level for `elo`, clamped to [`MIN_ELO`]..=[`MAX_ELO`].
     pub fn new(elo: u32) -> Skill {
-        Skill { elo: elo.clamp(MIN_ELO, MAX_ELO) }
+        let elo = elo.clamp(MIN_ELO, MAX_ELO);
+        Skill { elo, strength: calibrated_strength(elo) }
+    }
+
+    /// The full engine: the calibration's top and above.
+    pub fn is_full_strength(&self) -> bool {
+        self.strength >= FULL_STRENGTH
     }
 
     pub fn elo(&self) -> u32 {
         self.elo
     }
 
-    /// 0 at `MIN_ELO`, 1 at `MAX_ELO`.
+    /// 0 at the lowest internal strength, 1 at full strength.
     fn t(&self) -> f64 {
-        f64::from(self.elo - MIN_ELO) / f64::from(MAX_ELO - MIN_ELO)
+        f64::from(self.strength - MIN_STRENGTH) / f64::from(FULL_STRENGTH - MIN_STRENGTH)
     }
 
-    /// Nodes per move: doubles every 160 Elo, 1 500 at `MIN_ELO`.
-    pub fn node_limit(&self) -> u64 {
-        (1500.0 * 2f64.powf(f64::from(self.elo - MIN_ELO) / 160.0)).round() as u64
+    /// Nodes per move: doubles every 160 points of internal strength, 1 500 at its lowest; `None` (the
+    /// GUI's limits only) at full strength.
+    pub fn node_limit(&self) -> Option<u64> {
+        if self.is_full_strength() {
+            return None;
+        }
+        Some((1500.0 * 2f64.powf(f64::from(self.strength - MIN_STRENGTH) / 160.0)).round() as u64)
     }
 
-    /// Lines searched (MultiPV): 4, or 1 at `MAX_ELO`.
+    /// Lines searched (MultiPV): 4, or 1 at full strength.
     pub fn multipv(&self) -> usize {
-        if self.elo >= MAX_ELO {
+        if self.is_full_strength() {
             1
         } else {
             4
         }
     }
 
-    /// Softmax temperature in centipawns: 120 at `MIN_ELO`, falling linearly to 0 at `MAX_ELO`.
+    /// Softmax temperature in centipawns: 120 at the lowest internal strength, falling linearly to 0 at
+    /// full strength.
     pub fn temperature(&self) -> f64 {
         120.0 * (1.0 - self.t())
     }
 
-    /// The most a chosen move may lose against the best line, in centipawns: 300 at `MIN_ELO`
-    /// (about a minor piece), falling linearly to 40 just below `MAX_ELO`; 0 at `MAX_ELO`.
+    /// The most a chosen move may lose against the best line, in centipawns: 300 at the lowest internal
+    /// strength (about a minor piece), falling linearly to 40 just below full strength; 0 at full strength.
     pub fn margin(&self) -> i32 {
-        if self.elo >= MAX_ELO {
+        if self.is_full_strength() {
             0
         } else {
             (40.0 + 260.0 * (1.0 - self.t())).round() as i32
         }
     }
 
-    /// The chance that the move is chosen from a shallower iteration: 25% at `MIN_ELO`, falling
-    /// quadratically to 0 at `MAX_ELO` (6% at 2100).
+    /// The chance that the move is chosen from a shallower iteration: 25% at the lowest internal strength,
+    /// falling quadratically to 0 at full strength.
     pub fn miss_chance(&self) -> f64 {
         0.25 * (1.0 - self.t()).powi(2)
     }
@@ -109,7 +150,7 @@ impl Skill {
         if lines.iter().any(|&s| s >= MATE_BOUND) {
             return Choice { line: argmax(lines), ..fallback };
         }
-        if self.elo >= MAX_ELO || lines.len() == 1 {
+        if self.is_full_strength() || lines.len() == 1 {
             return fallback;
         }
         // Draw both numbers every time, so the sequence of draws does not depend on the branch.
@@ -173,21 +214,37 @@ mod tests {
     #[test]
     fn parameters_are_monotonic_in_elo() {
         let mut last = Skill::new(MIN_ELO);
-        assert_eq!(last.node_limit(), 1500);
+        assert!(!last.is_full_strength());
         for elo in (MIN_ELO + 10..=MAX_ELO).step_by(10) {
             let s = Skill::new(elo);
-            assert!(s.node_limit() > last.node_limit(), "{elo}");
-            assert!(s.temperature() < last.temperature(), "{elo}");
-            assert!(s.margin() <= last.margin(), "{elo}");
-            assert!(s.miss_chance() <= last.miss_chance(), "{elo}");
+            assert!(s.strength >= last.strength, "{elo}");
+            if s.is_full_strength() {
+                assert_eq!((s.node_limit(), s.multipv(), s.margin(), s.miss_chance()), (None, 1, 0, 0.0), "{elo}");
+            } else {
+                assert!(s.node_limit() > last.node_limit(), "{elo}");
+                assert!(s.temperature() < last.temperature(), "{elo}");
+                assert!(s.margin() <= last.margin(), "{elo}");
+                assert!(s.miss_chance() <= last.miss_chance(), "{elo}");
+            }
             last = s;
         }
-        let top = Skill::new(MAX_ELO);
-        assert!((900_000..1_100_000).contains(&top.node_limit()), "{}", top.node_limit());
-        assert_eq!((top.multipv(), top.margin(), top.miss_chance()), (1, 0, 0.0));
-        assert_eq!(Skill::new(MIN_ELO).margin(), 300);
+        assert!(Skill::new(MAX_ELO).is_full_strength());
         assert_eq!(Skill::new(0), Skill::new(MIN_ELO));
         assert_eq!(Skill::new(9999), Skill::new(MAX_ELO));
+    }
+
+    #[test]
+    fn calibration_interpolates_between_its_points() {
+        for (elo, strength) in CALIBRATION {
+            assert_eq!(calibrated_strength(elo), strength);
+        }
+        let (a, b) = (CALIBRATION[0], CALIBRATION[1]);
+        let mid = calibrated_strength((a.0 + b.0) / 2);
+        assert!(mid.abs_diff((a.1 + b.1) / 2) <= 1, "{mid}");
+        // The internal strength at MIN_ELO is the curve's value there: the parameters it gives.
+        let low = Skill::new(MIN_ELO);
+        assert_eq!(low.node_limit(), Some((1500.0 * 2f64.powf(f64::from(a.1 - MIN_STRENGTH) / 160.0)).round() as u64));
+        assert!(low.margin() < 300 && low.margin() > 200, "{}", low.margin());
     }
 
     #[test]
@@ -216,7 +273,7 @@ mod tests {
         }
         assert_eq!(counts[3], 0, "beyond the margin: {counts:?}");
         assert!(counts[0] > counts[1] && counts[1] > counts[2] && counts[2] > 0, "{counts:?}");
-        // 50 vs 20 at T = 120: weights 1, 0.78, 0.31; the best is chosen about 48% of the time.
+        // 50 vs 20 at T = 99.5 (internal strength 1606): weights 1, 0.74, 0.33; the best about 48% of the time.
         assert!((4300..5300).contains(&counts[0]), "{counts:?}");
     }
 
@@ -248,6 +305,7 @@ mod tests {
         // The deep search finds that line 2 wins a piece; the shallow one did not see it.
         let skill = Skill::new(MIN_ELO);
         let iterations = vec![vec![20, 10, 0, -10], vec![25, 15, 5, -5], vec![30, 20, 10, 0], vec![350, 40, 30, 20]];
+        let chance = skill.miss_chance();
         let mut rng = SkillRng::new(11);
         let (mut missed, mut found) = (0, 0);
         for _ in 0..10_000 {
@@ -260,10 +318,10 @@ mod tests {
                 found += 1;
             }
         }
-        // 25% at MIN_ELO
-        assert!((2200..2800).contains(&missed), "{missed} {found}");
+        let expected = chance * 10_000.0;
+        assert!((f64::from(missed) - expected).abs() < 300.0, "{missed} {found} (chance {chance})");
         // A strong level hardly ever misses.
-        let strong = Skill::new(2800);
+        let strong = Skill::new(2240);
         let misses = (0..10_000).filter(|_| strong.choose(&iterations, &mut rng).missed).count();
         assert!(misses < 20, "{misses}");
     }

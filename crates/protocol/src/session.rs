@@ -354,8 +354,8 @@ impl Session {
             // lines, one thread, and a seed from the game and the moves played at a level so far.
             // `go infinite` and `go ponder` keep no node limit: they must run until `stop`.
             let skill = Skill::new(self.options.elo);
-            if !limits.infinite {
-                limits.nodes = Some(limits.nodes.map_or(skill.node_limit(), |n| n.min(skill.node_limit())));
+            if let (false, Some(level_nodes)) = (limits.infinite, skill.node_limit()) {
+                limits.nodes = Some(limits.nodes.map_or(level_nodes, |n| n.min(level_nodes)));
             }
             limits.multipv = limits.multipv.max(skill.multipv());
             threads = 1;
