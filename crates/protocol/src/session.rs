@@ -491,7 +491,13 @@ fn run_search<R: Rules>(
                 lines.push((info.depth, Vec::new()));
             }
             if let Some((_, l)) = lines.last_mut() {
-                l.push((info.multipv, info.score, info.pv.clone()));
+                // A line reported again one place lower (MultiPV, a later line scored better) replaces
+                // its earlier report.
+                let line = (info.multipv, info.score, info.pv.clone());
+                match l.iter_mut().find(|(index, _, _)| *index == info.multipv) {
+                    Some(old) => *old = line,
+                    None => l.push(line),
+                }
             }
         }
         reporter.info(info, &pv_text(&pos, &info.pv))
