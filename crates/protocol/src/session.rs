@@ -52,6 +52,19 @@ impl Game {
         dispatch_variant!(self.variant, R => self.position::<R>().map(|p| p.turn().is_white()).unwrap_or(true))
     }
 
+    /// A castling move written `O-O` or `O-O-O` (as xboard sends castling in Chess960) as the legal
+    /// move's UCI text; `None` for any other text or when that castling is not legal.
+    pub fn castling_to_uci(&self, text: &str) -> Option<String> {
+        if !matches!(text, "O-O" | "O-O-O" | "0-0" | "0-0-0") {
+            return None;
+        }
+        dispatch_variant!(self.variant, R => {
+            let p = self.position::<R>().ok()?;
+            let mv = mysl_core::san::parse_san(&p, text).ok()?;
+            Some(uci::move_to_uci(&p, mv))
+        })
+    }
+
     /// The legal moves in UCI text (for xboard's move checking and tests).
     pub fn legal_moves(&self) -> Vec<String> {
         dispatch_variant!(self.variant, R => match self.position::<R>() {

@@ -376,7 +376,9 @@ impl Xboard {
             }
             _ => {
                 // Without usermove=1 some GUIs send bare moves.
-                if self.session.game.legal_moves().iter().any(|m| m == command) {
+                if self.session.game.legal_moves().iter().any(|m| m == command)
+                    || self.session.game.castling_to_uci(command).is_some()
+                {
                     self.user_move(command);
                 } else {
                     self.error("unknown command", line);
@@ -423,6 +425,9 @@ impl Xboard {
     fn user_move(&mut self, text: &str) {
         self.session.stop_search();
         self.sync();
+        // xboard sends castling in Chess960 as `O-O` / `O-O-O` (and takes ours as king-takes-rook).
+        let castling = self.session.game.castling_to_uci(text);
+        let text = castling.as_deref().unwrap_or(text);
         if !self.session.game.legal_moves().iter().any(|m| m == text) {
             self.say(&format!("Illegal move: {text}"));
             return;

@@ -661,6 +661,37 @@ fn xboard_claims_the_result_right_after_its_own_move() {
     }
 }
 
+/// xboard 4.9 sends castling in Chess960 as `O-O` / `O-O-O` (found in an xboard match of mysl against
+/// itself: the second engine refused `O-O-O` and lost by a false illegal-move claim).
+#[test]
+fn xboard_takes_castling_as_o_o_in_chess960() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send("variant fischerandom");
+    t.send("force");
+    // King on f1 between rooks on b1 and h1 (castling rights by file).
+    t.send("setboard 1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1");
+    t.take();
+    t.send("usermove O-O-O");
+    t.send("usermove O-O");
+    t.send("ping 1");
+    assert_eq!(t.take(), vec!["pong 1"]);
+    assert_eq!(xboard_engine(&t).session.game.moves, vec!["f1b1".to_string(), "f8g8".to_string()]);
+    // Not legal now (the king has castled): refused as the text xboard sent.
+    t.send("usermove O-O");
+    assert_eq!(t.take(), vec!["Illegal move: O-O"]);
+    // Orthodox chess: `O-O` is taken too (xboard sends e1g1 there).
+    t.send("new");
+    t.send("force");
+    t.send("setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+    t.send("usermove O-O");
+    t.send("ping 2");
+    assert_eq!(t.take(), vec!["pong 2"]);
+    assert_eq!(xboard_engine(&t).session.game.moves, vec!["e1g1".to_string()]);
+}
+
 fn xboard_engine(t: &Transcript) -> &mysl_protocol::Xboard {
     match &t.protocol {
         Protocol::Xboard(x) => x,
