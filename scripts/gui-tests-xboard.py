@@ -340,7 +340,7 @@ def main():
     print(f"gui-tests-xboard: {MYSL} with {XBOARD or 'no xboard'}{' (fast)' if FAST else ''}", flush=True)
     missing = [n for n, p in (("xboard", XBOARD), ("xvfb-run", XVFB_RUN), ("fairymax", FAIRYMAX)) if not p]
     matches = FAST_MATCHES if FAST else FULL_MATCHES
-    if missing or not os.access(MYSL, os.X_OK):
+    if missing or not (os.path.isfile(MYSL) and os.access(MYSL, os.X_OK)):
         why = f"not installed: {', '.join(missing)}" if missing else f"no engine at {MYSL}"
         for m in matches:
             print(f"SKIP {m[0]}: {why}", flush=True)

@@ -34,4 +34,4 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
 fi
 # The python script prints SKIP lines for whatever is still missing.
-exec python3 scripts/gui-tests-xboard.py $FAST "$(realpath "$MYSL")"
+exec python3 scripts/gui-tests-xboard.py $FAST "$(realpath -m "$MYSL")"
