@@ -368,10 +368,13 @@ impl<R: Rules> Searcher<R> {
         let mut scores = vec![0; multipv];
         // Each line's PV from the last completed iteration (shown with a fail-low).
         let mut last_pvs: Vec<Vec<Move>> = vec![Vec::new(); multipv];
+        // This iteration's finished lines, best first: (score, PV, seldepth).
+        let mut ranked: Vec<(i32, Vec<Move>, i32)> = Vec::with_capacity(multipv);
 
         'deepening: for depth in 1..=max_depth {
             self.root_excluded.clear();
             self.root_depth = depth;
+            ranked.clear();
             #[allow(clippy::needless_range_loop)]
             for pv_index in 0..multipv {
                 self.seldepth = 0;
@@ -435,31 +438,41 @@ impl<R: Rules> Searcher<R> {
                 }
                 scores[pv_index] = score;
                 last_pvs[pv_index].clone_from(&pv);
-                if pv_index == 0 {
+                self.root_excluded.push(pv[0]);
+                // MultiPV: a later line can score better than an earlier one of the same iteration (its
+                // search, without the earlier lines' moves, can see what theirs pruned). Lines are kept
+                // best first: `multipv 1` and the best move are the best line found, and the lines it
+                // passes are reported again one place lower. (Reporting and the move chosen only: each
+                // line's search, its window included, is what it was.)
+                let at = ranked.partition_point(|line| line.0 >= score);
+                ranked.insert(at, (score, pv, self.seldepth.max(depth)));
+                if at == 0 {
+                    let best = &ranked[0].1;
                     result = SearchResult {
-                        best: pv.first().copied(),
-                        ponder: pv.get(1).copied(),
+                        best: best.first().copied(),
+                        ponder: best.get(1).copied(),
                         score: self.reported(score),
                         depth,
                         nodes: self.nodes,
                     };
                 }
-                on_info(&SearchInfo {
-                    depth,
-                    seldepth: self.seldepth.max(depth),
-                    multipv: pv_index + 1,
-                    score: self.reported(score),
-                    bound: None,
-                    nodes: self.nodes,
-                    time: self.start.elapsed(),
-                    hashfull: self.tt.hashfull(),
-                    pv: pv.clone(),
-                    tbhits: self.tb_hits,
-                });
-                self.root_excluded.push(pv[0]);
+                for (i, (line_score, line_pv, seldepth)) in ranked.iter().enumerate().skip(at) {
+                    on_info(&SearchInfo {
+                        depth,
+                        seldepth: *seldepth,
+                        multipv: i + 1,
+                        score: self.reported(*line_score),
+                        bound: None,
+                        nodes: self.nodes,
+                        time: self.start.elapsed(),
+                        hashfull: self.tt.hashfull(),
+                        pv: line_pv.clone(),
+                        tbhits: self.tb_hits,
+                    });
+                }
             }
             if let Some(m) = limits.mate {
-                if scores[0] >= MATE_SCORE - 2 * m {
+                if ranked.first().is_some_and(|line| line.0 >= MATE_SCORE - 2 * m) {
                     break;
                 }
             }

@@ -88,6 +88,37 @@ fn multipv_gives_distinct_lines() {
     assert_eq!(distinct.len(), 3);
 }
 
+/// MultiPV lines are ranked best first within an iteration, and the move chosen is the best line's. In
+/// WAC.001 the first line's search at depths 4 to 6 prefers 1. Ne8 (+4.6): its pruning hides the mate in 2
+/// (1. Qg6), which the second line's search (without Ne8) finds. The mate is then line 1 (Ne8 reported again
+/// as line 2), and a search stopped there plays it. (SCID's engine window showed the mate as line 2.)
+#[test]
+fn multipv_lines_are_ranked_best_first() {
+    use mysl_core::Orthodox;
+    let fen = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1";
+    let pos = Position::<Orthodox>::from_fen(fen).expect("valid FEN");
+    let mut s = Searcher::<Orthodox>::new(Arc::new(TranspositionTable::new(16)), Arc::new(AtomicBool::new(false)));
+    // depth -> the latest report of each line
+    let mut lines: std::collections::BTreeMap<i32, std::collections::BTreeMap<usize, (i32, String)>> =
+        std::collections::BTreeMap::new();
+    let r = s.search(&pos, &Limits { depth: Some(5), multipv: 3, ..Limits::default() }, |info| {
+        if info.bound.is_none() {
+            let first = uci::move_to_uci(&pos, info.pv[0]);
+            lines.entry(info.depth).or_default().insert(info.multipv, (info.score, first));
+        }
+    });
+    for (depth, l) in &lines {
+        assert_eq!(l.len(), 3, "depth {depth}: {l:?}");
+        let scores: Vec<i32> = l.values().map(|x| x.0).collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "depth {depth}: lines not best first: {l:?}");
+        let firsts: std::collections::HashSet<&String> = l.values().map(|x| &x.1).collect();
+        assert_eq!(firsts.len(), 3, "depth {depth}: {l:?}");
+    }
+    assert_eq!(uci::move_to_uci(&pos, r.best.expect("a move")), "g3g6", "{lines:?}");
+    assert_eq!(mate_in(r.score), Some(2));
+    assert_eq!(lines[&5][&1], (r.score, "g3g6".to_string()));
+}
+
 #[test]
 fn dice_searches_chance_nodes_and_respects_the_roll() {
     use mysl_core::Dice;

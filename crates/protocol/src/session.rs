@@ -52,6 +52,19 @@ impl Game {
         dispatch_variant!(self.variant, R => self.position::<R>().map(|p| p.turn().is_white()).unwrap_or(true))
     }
 
+    /// A castling move written `O-O` or `O-O-O` (as xboard sends castling in Chess960) as the legal
+    /// move's UCI text; `None` for any other text or when that castling is not legal.
+    pub fn castling_to_uci(&self, text: &str) -> Option<String> {
+        if !matches!(text, "O-O" | "O-O-O" | "0-0" | "0-0-0") {
+            return None;
+        }
+        dispatch_variant!(self.variant, R => {
+            let p = self.position::<R>().ok()?;
+            let mv = mysl_core::san::parse_san(&p, text).ok()?;
+            Some(uci::move_to_uci(&p, mv))
+        })
+    }
+
     /// The legal moves in UCI text (for xboard's move checking and tests).
     pub fn legal_moves(&self) -> Vec<String> {
         dispatch_variant!(self.variant, R => match self.position::<R>() {
@@ -491,7 +504,13 @@ fn run_search<R: Rules>(
                 lines.push((info.depth, Vec::new()));
             }
             if let Some((_, l)) = lines.last_mut() {
-                l.push((info.multipv, info.score, info.pv.clone()));
+                // A line reported again one place lower (MultiPV, a later line scored better) replaces
+                // its earlier report.
+                let line = (info.multipv, info.score, info.pv.clone());
+                match l.iter_mut().find(|(index, _, _)| *index == info.multipv) {
+                    Some(old) => *old = line,
+                    None => l.push(line),
+                }
             }
         }
         reporter.info(info, &pv_text(&pos, &info.pv))

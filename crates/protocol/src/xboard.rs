@@ -68,6 +68,9 @@ struct XboardReporter {
     post: bool,
     /// `Some` when the search is the engine's move (not analysis).
     turn: Option<Arc<Mutex<Turn>>>,
+    /// The game before the engine's move (for its own moves): a move that ends the game is followed at
+    /// once by the result claim, as CECP asks, not only when the next command comes in.
+    game: Option<Game>,
 }
 
 impl Reporter for XboardReporter {
@@ -119,6 +122,12 @@ impl Reporter for XboardReporter {
         if let (false, Some(best)) = (turn.discard, best) {
             turn.played.push(best.clone());
             (self.out)(&format!("move {best}"));
+            if let Some(mut game) = self.game.clone() {
+                game.moves.push(best);
+                if let Some((result, reason)) = game.result() {
+                    (self.out)(&format!("{result} {{{reason}}}"));
+                }
+            }
         }
         turn.thinking = false;
         turn.discard = false;
@@ -180,7 +189,10 @@ impl Xboard {
         let moves: Vec<String> = self.turn.lock().map(|mut t| std::mem::take(&mut t.played)).unwrap_or_default();
         for mv in moves {
             self.session.game.moves.push(mv);
-            self.announce_result();
+            // The search thread claimed the result right after its move: only stop moving here.
+            if self.session.game.result().is_some() {
+                self.force = true;
+            }
         }
     }
 
@@ -364,7 +376,9 @@ impl Xboard {
             }
             _ => {
                 // Without usermove=1 some GUIs send bare moves.
-                if self.session.game.legal_moves().iter().any(|m| m == command) {
+                if self.session.game.legal_moves().iter().any(|m| m == command)
+                    || self.session.game.castling_to_uci(command).is_some()
+                {
                     self.user_move(command);
                 } else {
                     self.error("unknown command", line);
@@ -411,6 +425,9 @@ impl Xboard {
     fn user_move(&mut self, text: &str) {
         self.session.stop_search();
         self.sync();
+        // xboard sends castling in Chess960 as `O-O` / `O-O-O` (and takes ours as king-takes-rook).
+        let castling = self.session.game.castling_to_uci(text);
+        let text = castling.as_deref().unwrap_or(text);
         if !self.session.game.legal_moves().iter().any(|m| m == text) {
             self.say(&format!("Illegal move: {text}"));
             return;
@@ -428,7 +445,7 @@ impl Xboard {
         if self.analyzing {
             self.session.stop_search();
             let limits = Limits { infinite: true, ..Limits::default() };
-            let reporter = Arc::new(XboardReporter { out: self.out.clone(), post: true, turn: None });
+            let reporter = Arc::new(XboardReporter { out: self.out.clone(), post: true, turn: None, game: None });
             self.session.go(limits, reporter);
         }
     }
@@ -464,8 +481,12 @@ impl Xboard {
             t.thinking = true;
             t.discard = false;
         }
-        let reporter =
-            Arc::new(XboardReporter { out: self.out.clone(), post: self.post, turn: Some(self.turn.clone()) });
+        let reporter = Arc::new(XboardReporter {
+            out: self.out.clone(),
+            post: self.post,
+            turn: Some(self.turn.clone()),
+            game: Some(self.session.game.clone()),
+        });
         self.session.go(limits, reporter);
     }
 

@@ -626,6 +626,72 @@ fn xboard_ping_while_thinking_is_answered_after_the_move() {
     assert_eq!(t.take(), vec!["pong 4"]);
 }
 
+/// CECP: when the engine's own move ends the game, its result claim follows the `move` line at once.
+/// (It used to come only with the next command: in xboard matches after the `result` the GUI sent,
+/// and with testClaims a claim arriving after the opponent's reply can be judged on the wrong position.)
+#[test]
+fn xboard_claims_the_result_right_after_its_own_move() {
+    for (fen, mv, claim) in [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "move a1a8", "1-0 {"),
+        // Kxf2 (not Ke1) leaves two bare kings.
+        ("8/8/8/8/8/8/5r2/5K1k w - - 0 1", "move f1f2", "1/2-1/2 {"),
+    ] {
+        let mut t = Transcript::new();
+        t.send("xboard");
+        t.send("protover 2");
+        t.send("new");
+        t.send("force");
+        t.send(&format!("setboard {fen}"));
+        t.send("sd 4");
+        t.take();
+        t.send("go");
+        // No further command: the claim must come by itself.
+        let out = t.wait_for(|l| l.starts_with(claim), "the result claim");
+        let at = out.iter().position(|l| l.starts_with("move ")).expect("move");
+        assert_eq!(out[at], mv, "{out:?}");
+        assert!(out[at + 1].starts_with(claim), "the claim follows the move: {out:?}");
+        // Claimed once, and the engine stays in force mode afterwards.
+        t.send("ping 1");
+        let out = t.wait_for(|l| l == "pong 1", "pong");
+        assert_eq!(out.iter().filter(|l| l.starts_with(claim)).count(), 1, "{out:?}");
+        t.take();
+        t.send("time 1000");
+        t.send("ping 2");
+        assert_eq!(t.take(), vec!["pong 2"]);
+    }
+}
+
+/// xboard 4.9 sends castling in Chess960 as `O-O` / `O-O-O` (found in an xboard match of mysl against
+/// itself: the second engine refused `O-O-O` and lost by a false illegal-move claim).
+#[test]
+fn xboard_takes_castling_as_o_o_in_chess960() {
+    let mut t = Transcript::new();
+    t.send("xboard");
+    t.send("protover 2");
+    t.send("new");
+    t.send("variant fischerandom");
+    t.send("force");
+    // King on f1 between rooks on b1 and h1 (castling rights by file).
+    t.send("setboard 1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1");
+    t.take();
+    t.send("usermove O-O-O");
+    t.send("usermove O-O");
+    t.send("ping 1");
+    assert_eq!(t.take(), vec!["pong 1"]);
+    assert_eq!(xboard_engine(&t).session.game.moves, vec!["f1b1".to_string(), "f8g8".to_string()]);
+    // Not legal now (the king has castled): refused as the text xboard sent.
+    t.send("usermove O-O");
+    assert_eq!(t.take(), vec!["Illegal move: O-O"]);
+    // Orthodox chess: `O-O` is taken too (xboard sends e1g1 there).
+    t.send("new");
+    t.send("force");
+    t.send("setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+    t.send("usermove O-O");
+    t.send("ping 2");
+    assert_eq!(t.take(), vec!["pong 2"]);
+    assert_eq!(xboard_engine(&t).session.game.moves, vec!["e1g1".to_string()]);
+}
+
 fn xboard_engine(t: &Transcript) -> &mysl_protocol::Xboard {
     match &t.protocol {
         Protocol::Xboard(x) => x,
