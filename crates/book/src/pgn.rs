@@ -677,6 +677,28 @@ pub fn mover<R: Rules>(pos: &Position<R>) -> Color {
 
 /// The game as PGN: Seven Tag Roster, `Variant`, `SetUp`/`FEN` for other starts, SAN moves wrapped at 80.
 pub fn write_pgn<R: Rules>(start: &Position<R>, sans: &[String], result: &str, white: &str, black: &str) -> String {
+    let moves: Vec<PgnMove> = sans.iter().map(|s| PgnMove { san: s.clone(), ..PgnMove::default() }).collect();
+    write_pgn_with(start, &moves, result, white, black)
+}
+
+/// A move for [`write_pgn_with`]: its SAN (with a `?`/`!` suffix if any), then a comment (the whole
+/// `{ ... }` text) and a variation (the whole `( ... )` text) if any.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnMove {
+    pub san: String,
+    pub comment: Option<String>,
+    pub variation: Option<String>,
+}
+
+/// [`write_pgn`] with comments and variations after the moves; a Black move after one gets its number
+/// again (`2... Nc6`). Tokens are wrapped at 80 columns; a comment or variation stays on one line.
+pub fn write_pgn_with<R: Rules>(
+    start: &Position<R>,
+    moves: &[PgnMove],
+    result: &str,
+    white: &str,
+    black: &str,
+) -> String {
     let date = "????.??.??";
     let mut s = format!(
         "[Event \"mysl game\"]\n[Site \"local\"]\n[Date \"{date}\"]\n[Round \"-\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n"
@@ -692,18 +714,24 @@ pub fn write_pgn<R: Rules>(start: &Position<R>, sans: &[String], result: &str, w
     let mut number = start.fullmoves();
     let mut white_to_move = start.turn().is_white();
     let mut tokens = Vec::new();
-    if !white_to_move {
-        tokens.push(format!("{number}..."));
-    }
-    for san in sans {
+    let mut renumber = !white_to_move;
+    for m in moves {
         if white_to_move {
             tokens.push(format!("{number}."));
+        } else if renumber {
+            tokens.push(format!("{number}..."));
         }
-        tokens.push(san.clone());
+        tokens.push(m.san.clone());
+        tokens.extend(m.comment.iter().cloned());
+        tokens.extend(m.variation.iter().cloned());
+        renumber = m.comment.is_some() || m.variation.is_some();
         if !white_to_move {
             number += 1;
         }
         white_to_move = !white_to_move;
+    }
+    if moves.is_empty() && !white_to_move {
+        tokens.push(format!("{number}..."));
     }
     tokens.push(result.to_string());
     for t in tokens {
@@ -754,6 +782,35 @@ mod tests {
         let (d, g) = s.finish();
         take(d, g);
         out
+    }
+
+    #[test]
+    fn writes_comments_and_variations_and_reads_them_back() {
+        let start = Position::<Orthodox>::startpos();
+        let m = |san: &str, comment: Option<&str>, variation: Option<&str>| PgnMove {
+            san: san.into(),
+            comment: comment.map(str::to_string),
+            variation: variation.map(str::to_string),
+        };
+        let moves = [
+            m("e4", Some("{ [%eval 0.30] [%clk 0:05:00] }"), None),
+            m("e5", None, None),
+            m("Nf3", None, None),
+            m("Qg5??", Some("{ [%eval 10.00] Blunder. Nc6 was best. }"), Some("( 2... Nc6 3. d4 )")),
+            m("Nxg5", None, None),
+        ];
+        let text = write_pgn_with(&start, &moves, "1-0", "A", "B");
+        assert!(text.ends_with(
+            "\n1. e4 { [%eval 0.30] [%clk 0:05:00] } 1... e5 2. Nf3 Qg5??\n{ [%eval 10.00] Blunder. Nc6 was best. } ( 2... Nc6 3. d4 ) 3. Nxg5 1-0\n\n"
+        ), "{text}");
+        let mut sink = Collect(Vec::new());
+        replay_game::<Orthodox, _>(text.as_bytes(), &mut sink).expect("game");
+        assert_eq!(sink.0.len(), 5);
+        // Without comments it is write_pgn's text.
+        let plain: Vec<String> = ["e4", "e5"].iter().map(|s| s.to_string()).collect();
+        let bare: Vec<PgnMove> = plain.iter().map(|s| m(s, None, None)).collect();
+        assert_eq!(write_pgn_with(&start, &bare, "*", "A", "B"), write_pgn(&start, &plain, "*", "A", "B"));
+        assert!(write_pgn(&start, &plain, "*", "A", "B").ends_with("\n1. e4 e5 *\n\n"));
     }
 
     #[test]
