@@ -291,6 +291,7 @@ async fn new_game(
         result: None,
         version: 0,
         engine_stop: None,
+        analysis: None,
     };
     let mut game = game;
     dispatch_variant!(variant, R => {
@@ -426,7 +427,7 @@ async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> 
             tokio::task::spawn_blocking(move || {
                 let g = Game {
                     id, variant, start_fen, moves, roll, players: [Player::Human; 2], level: 1, clock: None,
-                    result: None, version: 0, engine_stop: None,
+                    result: None, version: 0, engine_stop: None, analysis: None,
                 };
                 dispatch_variant!(variant, R => {
                     let Ok(pos) = g.position::<R>() else { return false };
@@ -523,7 +524,7 @@ async fn import_pgn(
         };
         let mut game = Game {
             id: 0, variant, start_fen: start.fen(), moves: Vec::new(), roll: None, players,
-            level: req.level.clamp(1, 8), clock: None, result: None, version: 0, engine_stop: None,
+            level: req.level.clamp(1, 8), clock: None, result: None, version: 0, engine_stop: None, analysis: None,
         };
         if matches!(R::VARIANT, Variant::Dice) && !sink.moves.is_empty() {
             return Err(ApiError::bad("PGN: dice games cannot be imported yet (the rolls are not recorded in PGN)"));
@@ -774,6 +775,11 @@ enum ClientMessage {
     },
     Analyse(engine::AnalyseRequest),
     Stop,
+    /// Analyse a whole game of the server (every move judged); stops the last one of this socket.
+    #[serde(rename = "analyse_game")]
+    AnalyseGame(engine::GameAnalysisRequest),
+    #[serde(rename = "stop_game_analysis")]
+    StopGameAnalysis,
 }
 
 async fn websocket(State(state): State<Arc<AppState>>, ws: WebSocketUpgrade) -> Response {
@@ -792,6 +798,13 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
             flag.store(true, Ordering::Relaxed);
         }
     };
+    // The game analysis of this socket; watching another game (a new game on the page) stops it.
+    let mut game_analysis: Option<engine::GameAnalysisHandle> = None;
+    let stop_game = |a: &mut Option<engine::GameAnalysisHandle>| {
+        if let Some(h) = a.take() {
+            h.stop();
+        }
+    };
     loop {
         tokio::select! {
             incoming = socket.recv() => {
@@ -807,6 +820,9 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
                 match serde_json::from_str::<ClientMessage>(&text) {
                     Ok(ClientMessage::Watch { game }) => {
                         watching = Some(game);
+                        if game_analysis.as_ref().is_some_and(|h| h.game != game) {
+                            stop_game(&mut game_analysis);
+                        }
                         if let Ok(Json(v)) = view_of(&state, game) {
                             let _ = out.send(json!({"type": "game", "game": v}).to_string());
                         }
@@ -819,6 +835,16 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
                         }
                     }
                     Ok(ClientMessage::Stop) => stop(&mut analysis),
+                    Ok(ClientMessage::AnalyseGame(req)) => {
+                        stop_game(&mut game_analysis);
+                        match engine::analyse_game(&state, &req, out.clone()) {
+                            Ok(handle) => game_analysis = Some(handle),
+                            Err(e) => {
+                                let _ = out.send(json!({"type": "game_analysis_error", "id": req.id, "game": req.game, "message": e}).to_string());
+                            }
+                        }
+                    }
+                    Ok(ClientMessage::StopGameAnalysis) => stop_game(&mut game_analysis),
                     Err(e) => { let _ = out.send(json!({"type": "error", "message": format!("bad message: {e}")}).to_string()); }
                 }
             }
@@ -847,4 +873,5 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
         }
     }
     stop(&mut analysis);
+    stop_game(&mut game_analysis);
 }
