@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use mysl_book::pgn::{for_each_game, replay_game, GameSink, GameTags};
+use mysl_book::pgn::{clock_commands, for_each_game, replay_game, GameSink, GameTags};
 use mysl_book::{GameLocation, Input};
 use mysl_core::{dispatch_variant, san, Color, Move, Position, Rules, Variant};
 use mysl_engine::analysis::{self, format_eval, move_comment, Judgement, PlayerStats, Settings, DEFAULT_NODES};
@@ -61,20 +61,8 @@ pub struct AnalyseArgs {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// PGN text: clock comments read, tags escaped, movetext wrapped. The scores, judgements and accuracy are
-// mysl_engine::analysis's.
-
-/// The `[%clk ...]` commands of a comment, as written.
-pub fn clock_commands(comment: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = comment;
-    while let Some(start) = rest.find("[%clk") {
-        let Some(len) = rest[start..].find(']') else { break };
-        out.push(rest[start..start + len + 1].to_string());
-        rest = &rest[start + len + 1..];
-    }
-    out
-}
+// PGN text: tags escaped, movetext wrapped (the clock comments: mysl_book::pgn::clock_commands). The scores,
+// judgements and accuracy are mysl_engine::analysis's.
 
 fn escape_tag(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
@@ -556,11 +544,6 @@ mod tests {
 
     #[test]
     fn analyse_comments() {
-        assert_eq!(
-            clock_commands(" [%clk 0:01:02] [%eval 0.3] x [%clk 1:00:00]"),
-            vec!["[%clk 0:01:02]", "[%clk 1:00:00]"]
-        );
-        assert!(clock_commands("no clock").is_empty());
         assert_eq!(escape_tag("a \"b\" \\"), "a \\\"b\\\" \\\\");
     }
 }

@@ -477,10 +477,12 @@ struct ImportRequest {
     level: u8,
 }
 
-/// Collects the moves of an imported game.
+/// Collects the moves of an imported game and the `[%clk]` times after them.
 struct Collect<R: Rules> {
     start: Option<mysl_core::Position<R>>,
     moves: Vec<String>,
+    /// The clock after each ply (index 0: before the first move).
+    clocks: Vec<Option<Duration>>,
 }
 
 impl<R: Rules> mysl_book::pgn::GameSink<R> for Collect<R> {
@@ -493,6 +495,15 @@ impl<R: Rules> mysl_book::pgn::GameSink<R> for Collect<R> {
         }
         self.moves.push(uci::move_to_uci(pos, mv));
         true
+    }
+    fn comment(&mut self, ply: usize, text: &[u8]) {
+        let text = String::from_utf8_lossy(text);
+        if let Some(time) = mysl_book::pgn::clock_commands(&text).iter().find_map(|c| mysl_book::pgn::parse_clock(c)) {
+            if self.clocks.len() <= ply {
+                self.clocks.resize(ply + 1, None);
+            }
+            self.clocks[ply] = Some(time);
+        }
     }
 }
 
@@ -514,7 +525,7 @@ async fn import_pgn(
     let variant = variant_named(tag_value(&req.pgn, "Variant").unwrap_or("chess"))?;
     let text = req.pgn.trim_start_matches('\u{feff}');
     let game = dispatch_variant!(variant, R => {
-        let mut sink = Collect::<R> { start: None, moves: Vec::new() };
+        let mut sink = Collect::<R> { start: None, moves: Vec::new(), clocks: Vec::new() };
         let tags = mysl_book::pgn::replay_game::<R, _>(text.as_bytes(), &mut sink)
             .map_err(|e| ApiError::bad(format!("PGN: {e}")))?;
         let start = match (sink.start, &tags.fen) {
@@ -530,8 +541,12 @@ async fn import_pgn(
             return Err(ApiError::bad("PGN: dice games cannot be imported yet (the rolls are not recorded in PGN)"));
         }
         let mut rng = lock(&state.rng);
-        for m in &sink.moves {
+        for (i, m) in sink.moves.iter().enumerate() {
             game.play(m, state.book.as_ref(), &mut rng).map_err(|e| ApiError::bad(format!("PGN: {e}")))?;
+            // The clock times of the PGN are kept for the export (the game itself has no clock).
+            if let (Some(ply), Some(&Some(time))) = (game.moves.last_mut(), sink.clocks.get(i + 1)) {
+                ply.clock_after = Some(time);
+            }
         }
         if game.moves.is_empty() {
             game.roll = roll_die::<R>(&start, rng.next_u64());

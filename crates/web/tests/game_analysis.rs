@@ -298,4 +298,17 @@ async fn the_export_keeps_the_clocks() {
     let pgn = pgn.replace('\n', " ");
     let e0 = result["plies"][0]["eval"]["text"].as_str().expect("text");
     assert!(pgn.contains(&format!("1. e4 {{ [%eval {e0}] [%clk 0:0")), "{pgn}");
+
+    // An imported game keeps its PGN's clock times (whole seconds), and the export reads back the same.
+    let text = "[Event \"x\"]\n\n1. e4 { [%eval 0.2] [%clk 0:04:58.7] } e5 { [%clk 0:04:57] } 2. Nf3 { no clock } *";
+    let view = s.post("/api/games/import", json!({ "pgn": text })).await;
+    let id = view["id"].as_u64().expect("id");
+    let (_, _, pgn) = s.get(&format!("/api/games/{id}/pgn")).await;
+    let flat = pgn.replace('\n', " ");
+    assert!(flat.contains("1. e4 { [%clk 0:04:58] } 1... e5 { [%clk 0:04:57] } 2. Nf3 *"), "{pgn}");
+    assert!(!flat.contains("[%eval") && !flat.contains("TimeControl"), "only the clocks are kept: {pgn}");
+    let again = s.post("/api/games/import", json!({ "pgn": pgn })).await;
+    let id = again["id"].as_u64().expect("id");
+    let (_, _, pgn2) = s.get(&format!("/api/games/{id}/pgn")).await;
+    assert_eq!(pgn2, pgn);
 }
