@@ -13,7 +13,7 @@ use std::sync::mpsc::{sync_channel, Receiver};
 use std::sync::{Arc, Mutex};
 
 use mysl_core::{CastlingSide, Color, File as BoardFile, Move, MoveList, Position, Rank, Role, Rules, Square, Variant};
-use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
+use pgn_reader::{KnownOutcome, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::san::San;
 
 /// A PGN input: a path, or `-` for standard input.
@@ -337,6 +337,38 @@ pub trait GameSink<R: Rules> {
     fn tags(&mut self, tags: &GameTags) -> bool;
     /// Each move, with the position before it; return `false` to stop reading the game.
     fn ply(&mut self, pos: &Position<R>, mv: Move, ply: usize) -> bool;
+    /// A comment of the main line after `ply` moves (0: before the first), as written between the braces
+    /// (see [`clock_commands`]); ignored unless a sink wants it.
+    fn comment(&mut self, _ply: usize, _text: &[u8]) {}
+}
+
+/// The `[%clk ...]` commands of a comment, as written.
+pub fn clock_commands(comment: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = comment;
+    while let Some(start) = rest.find("[%clk") {
+        let Some(len) = rest[start..].find(']') else { break };
+        out.push(rest[start..start + len + 1].to_string());
+        rest = &rest[start + len + 1..];
+    }
+    out
+}
+
+/// The time of a `[%clk H:MM:SS]` command (seconds may have decimals: `[%clk 0:00:09.4]`).
+pub fn parse_clock(command: &str) -> Option<std::time::Duration> {
+    let inner = command.trim().strip_prefix("[%clk")?.strip_suffix(']')?.trim();
+    let mut parts = inner.split(':');
+    let (h, m, s) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let h: u64 = h.parse().ok()?;
+    let m: u64 = m.parse().ok()?;
+    let s: f64 = s.parse().ok()?;
+    if m >= 60 || !(0.0..60.0).contains(&s) {
+        return None;
+    }
+    Some(std::time::Duration::from_secs(h * 3600 + m * 60) + std::time::Duration::from_secs_f64(s))
 }
 
 /// Replays one game's text (as cut by [`for_each_game`]) with the rules `R`.
@@ -478,6 +510,13 @@ impl<R: Rules, S: GameSink<R>> Visitor for Replay<'_, R, S> {
 
     fn begin_variation(&mut self, _movetext: &mut ()) -> ControlFlow<(), Skip> {
         ControlFlow::Continue(Skip(true))
+    }
+
+    fn comment(&mut self, _movetext: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
+        if self.pos.is_some() && !self.done {
+            self.sink.comment(self.ply, comment.as_bytes());
+        }
+        ControlFlow::Continue(())
     }
 
     fn outcome(&mut self, _movetext: &mut (), outcome: Outcome) -> ControlFlow<()> {
@@ -677,6 +716,28 @@ pub fn mover<R: Rules>(pos: &Position<R>) -> Color {
 
 /// The game as PGN: Seven Tag Roster, `Variant`, `SetUp`/`FEN` for other starts, SAN moves wrapped at 80.
 pub fn write_pgn<R: Rules>(start: &Position<R>, sans: &[String], result: &str, white: &str, black: &str) -> String {
+    let moves: Vec<PgnMove> = sans.iter().map(|s| PgnMove { san: s.clone(), ..PgnMove::default() }).collect();
+    write_pgn_with(start, &moves, result, white, black)
+}
+
+/// A move for [`write_pgn_with`]: its SAN (with a `?`/`!` suffix if any), then a comment (the whole
+/// `{ ... }` text) and a variation (the whole `( ... )` text) if any.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnMove {
+    pub san: String,
+    pub comment: Option<String>,
+    pub variation: Option<String>,
+}
+
+/// [`write_pgn`] with comments and variations after the moves; a Black move after one gets its number
+/// again (`2... Nc6`). Tokens are wrapped at 80 columns; a comment or variation stays on one line.
+pub fn write_pgn_with<R: Rules>(
+    start: &Position<R>,
+    moves: &[PgnMove],
+    result: &str,
+    white: &str,
+    black: &str,
+) -> String {
     let date = "????.??.??";
     let mut s = format!(
         "[Event \"mysl game\"]\n[Site \"local\"]\n[Date \"{date}\"]\n[Round \"-\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n"
@@ -692,18 +753,24 @@ pub fn write_pgn<R: Rules>(start: &Position<R>, sans: &[String], result: &str, w
     let mut number = start.fullmoves();
     let mut white_to_move = start.turn().is_white();
     let mut tokens = Vec::new();
-    if !white_to_move {
-        tokens.push(format!("{number}..."));
-    }
-    for san in sans {
+    let mut renumber = !white_to_move;
+    for m in moves {
         if white_to_move {
             tokens.push(format!("{number}."));
+        } else if renumber {
+            tokens.push(format!("{number}..."));
         }
-        tokens.push(san.clone());
+        tokens.push(m.san.clone());
+        tokens.extend(m.comment.iter().cloned());
+        tokens.extend(m.variation.iter().cloned());
+        renumber = m.comment.is_some() || m.variation.is_some();
         if !white_to_move {
             number += 1;
         }
         white_to_move = !white_to_move;
+    }
+    if moves.is_empty() && !white_to_move {
+        tokens.push(format!("{number}..."));
     }
     tokens.push(result.to_string());
     for t in tokens {
@@ -754,6 +821,68 @@ mod tests {
         let (d, g) = s.finish();
         take(d, g);
         out
+    }
+
+    #[test]
+    fn clock_comments_are_read_and_parsed() {
+        assert_eq!(
+            clock_commands(" [%clk 0:01:02] [%eval 0.3] x [%clk 1:00:00]"),
+            vec!["[%clk 0:01:02]", "[%clk 1:00:00]"]
+        );
+        assert!(clock_commands("no clock").is_empty());
+        use std::time::Duration;
+        assert_eq!(parse_clock("[%clk 0:01:02]"), Some(Duration::from_secs(62)));
+        assert_eq!(parse_clock("[%clk 1:00:09.5]"), Some(Duration::from_millis(3_609_500)));
+        for bad in ["[%clk 1:60:00]", "[%clk 0:00:60]", "[%clk 1:2]", "[%clk a:00:00]", "[%eval 0.3]", "[%clk 0:00:-1]"] {
+            assert_eq!(parse_clock(bad), None, "{bad}");
+        }
+        // A sink sees the main line's comments with the number of moves before them, not the variations'.
+        struct Comments(Vec<(usize, String)>);
+        impl GameSink<Orthodox> for Comments {
+            fn tags(&mut self, _tags: &GameTags) -> bool {
+                true
+            }
+            fn ply(&mut self, _pos: &Position<Orthodox>, _mv: Move, _ply: usize) -> bool {
+                true
+            }
+            fn comment(&mut self, ply: usize, text: &[u8]) {
+                self.0.push((ply, String::from_utf8_lossy(text).trim().to_string()));
+            }
+        }
+        let text = b"{start} 1. e4 { [%clk 0:05:00] } e5 (1... c5 {no}) 2. Nf3 {a} {b} *";
+        let mut sink = Comments(Vec::new());
+        replay_game::<Orthodox, _>(text, &mut sink).expect("game");
+        let got: Vec<(usize, &str)> = sink.0.iter().map(|(p, t)| (*p, t.as_str())).collect();
+        assert_eq!(got, [(0, "start"), (1, "[%clk 0:05:00]"), (3, "a"), (3, "b")]);
+    }
+
+    #[test]
+    fn writes_comments_and_variations_and_reads_them_back() {
+        let start = Position::<Orthodox>::startpos();
+        let m = |san: &str, comment: Option<&str>, variation: Option<&str>| PgnMove {
+            san: san.into(),
+            comment: comment.map(str::to_string),
+            variation: variation.map(str::to_string),
+        };
+        let moves = [
+            m("e4", Some("{ [%eval 0.30] [%clk 0:05:00] }"), None),
+            m("e5", None, None),
+            m("Nf3", None, None),
+            m("Qg5??", Some("{ [%eval 10.00] Blunder. Nc6 was best. }"), Some("( 2... Nc6 3. d4 )")),
+            m("Nxg5", None, None),
+        ];
+        let text = write_pgn_with(&start, &moves, "1-0", "A", "B");
+        assert!(text.ends_with(
+            "\n1. e4 { [%eval 0.30] [%clk 0:05:00] } 1... e5 2. Nf3 Qg5??\n{ [%eval 10.00] Blunder. Nc6 was best. } ( 2... Nc6 3. d4 ) 3. Nxg5 1-0\n\n"
+        ), "{text}");
+        let mut sink = Collect(Vec::new());
+        replay_game::<Orthodox, _>(text.as_bytes(), &mut sink).expect("game");
+        assert_eq!(sink.0.len(), 5);
+        // Without comments it is write_pgn's text.
+        let plain: Vec<String> = ["e4", "e5"].iter().map(|s| s.to_string()).collect();
+        let bare: Vec<PgnMove> = plain.iter().map(|s| m(s, None, None)).collect();
+        assert_eq!(write_pgn_with(&start, &bare, "*", "A", "B"), write_pgn(&start, &plain, "*", "A", "B"));
+        assert!(write_pgn(&start, &plain, "*", "A", "B").ends_with("\n1. e4 e5 *\n\n"));
     }
 
     #[test]

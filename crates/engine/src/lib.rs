@@ -3,6 +3,7 @@
 //! Modules follow Stockfish's split: `search` (with move ordering), `eval`, `see`, `tt`, `timeman`,
 //! `bench`, `score`. Protocols live in `mysl-protocol`.
 
+pub mod analysis;
 pub mod bench;
 pub mod endgame;
 pub mod eval;

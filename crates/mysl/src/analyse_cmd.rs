@@ -12,17 +12,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use mysl_book::pgn::{for_each_game, replay_game, GameSink, GameTags};
+use mysl_book::pgn::{clock_commands, for_each_game, replay_game, GameSink, GameTags};
 use mysl_book::{GameLocation, Input};
-use mysl_core::{dispatch_variant, san, Color, Move, Outcome, Position, Rules, Variant};
-use mysl_engine::score::{mate_in, MATE_BOUND, MATE_SCORE, TB_BOUND};
-use mysl_engine::{Limits, Searcher, Tablebases, TranspositionTable};
+use mysl_core::{dispatch_variant, san, Color, Move, Position, Rules, Variant};
+use mysl_engine::analysis::{self, format_eval, move_comment, Judgement, PlayerStats, Settings, DEFAULT_NODES};
+use mysl_engine::{Limits, Tablebases};
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 
 use crate::CliError;
 
-/// The node limit when no limit is given: a fixed node count makes the analysis reproducible.
-pub const DEFAULT_NODES: u64 = 200_000;
 /// The most pieces the search probes the tables for (as the default `SyzygyProbeLimit`).
 const TB_PROBE_LIMIT: usize = 7;
 
@@ -63,181 +61,8 @@ pub struct AnalyseArgs {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The pure parts: scores, judgements, accuracy, comments.
-
-/// lichess's logistic constant: expected score = 1 / (1 + exp(-K·cp)).
-pub const WIN_K: f64 = 0.003_682_08;
-/// Expected-score losses at which a move is an inaccuracy, a mistake, a blunder.
-pub const INACCURACY: f64 = 0.10;
-pub const MISTAKE: f64 = 0.20;
-pub const BLUNDER: f64 = 0.30;
-/// Centipawn scores are capped at this for the average centipawn loss (mates count as the cap).
-pub const CP_CAP: i32 = 1000;
-
-/// The expected score (0..1) of an engine score (centipawns or mate, from the side it is for).
-pub fn expected_score(score: i32) -> f64 {
-    if score >= MATE_BOUND {
-        1.0
-    } else if score <= -MATE_BOUND {
-        0.0
-    } else {
-        1.0 / (1.0 + (-WIN_K * f64::from(score)).exp())
-    }
-}
-
-/// A score in centipawns capped to ±[`CP_CAP`] (mates included), for the average centipawn loss.
-pub fn capped_cp(score: i32) -> i32 {
-    score.clamp(-CP_CAP, CP_CAP)
-}
-
-/// How bad a move is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Judgement {
-    Good,
-    Inaccuracy,
-    Mistake,
-    Blunder,
-}
-
-impl Judgement {
-    /// From the loss in expected score of the move played against the best move.
-    pub fn from_loss(loss: f64) -> Judgement {
-        if loss >= BLUNDER {
-            Judgement::Blunder
-        } else if loss >= MISTAKE {
-            Judgement::Mistake
-        } else if loss >= INACCURACY {
-            Judgement::Inaccuracy
-        } else {
-            Judgement::Good
-        }
-    }
-
-    /// The move suffix (`?!`, `?`, `??`).
-    pub fn nag(self) -> &'static str {
-        match self {
-            Judgement::Good => "",
-            Judgement::Inaccuracy => "?!",
-            Judgement::Mistake => "?",
-            Judgement::Blunder => "??",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Judgement::Good => "",
-            Judgement::Inaccuracy => "Inaccuracy",
-            Judgement::Mistake => "Mistake",
-            Judgement::Blunder => "Blunder",
-        }
-    }
-}
-
-/// lichess's accuracy of one move from the mover's win percentages (0..100) before and after it.
-pub fn move_accuracy(win_before: f64, win_after: f64) -> f64 {
-    let drop = win_before - win_after;
-    if drop <= 0.0 {
-        return 100.0;
-    }
-    (103.166_8 * (-0.043_54 * drop).exp() - 3.166_9).clamp(0.0, 100.0)
-}
-
-/// The `[%eval]` value of a score from White's view: pawns with two decimals, or `#N` / `#-N` for a mate
-/// (`#0` / `#-0`: the game is over, White or Black won). A table win without a mate distance is
-/// `100.00` / `-100.00`.
-pub fn format_eval(white_score: i32) -> String {
-    match mate_in(white_score) {
-        Some(n) if white_score > 0 => format!("#{}", n.abs()),
-        Some(n) => format!("#-{}", n.abs()),
-        None if white_score.abs() >= TB_BOUND => format!("{}100.00", if white_score < 0 { "-" } else { "" }),
-        None => format!("{:.2}", f64::from(white_score) / 100.0),
-    }
-}
-
-/// The `[%clk ...]` commands of a comment, as written.
-pub fn clock_commands(comment: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = comment;
-    while let Some(start) = rest.find("[%clk") {
-        let Some(len) = rest[start..].find(']') else { break };
-        out.push(rest[start..start + len + 1].to_string());
-        rest = &rest[start + len + 1..];
-    }
-    out
-}
-
-/// A move's comment: `{ [%eval E] [%clk ...] Note }`.
-pub fn move_comment(eval: &str, clocks: &[String], note: Option<&str>) -> String {
-    let mut s = format!("{{ [%eval {eval}]");
-    for c in clocks {
-        s.push(' ');
-        s.push_str(c);
-    }
-    if let Some(n) = note {
-        s.push(' ');
-        s.push_str(&n.replace('}', ")"));
-    }
-    s.push_str(" }");
-    s
-}
-
-/// One player's figures over a game.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PlayerStats {
-    pub moves: u32,
-    pub cp_loss: i64,
-    pub accuracy_sum: f64,
-    pub inaccuracies: u32,
-    pub mistakes: u32,
-    pub blunders: u32,
-}
-
-impl PlayerStats {
-    /// Adds a move: the mover's scores of the best move and of the move played (engine scores).
-    pub fn add(&mut self, best: i32, played: i32) -> Judgement {
-        let loss = (expected_score(best) - expected_score(played)).max(0.0);
-        let judgement = Judgement::from_loss(loss);
-        self.moves += 1;
-        self.cp_loss += i64::from((capped_cp(best) - capped_cp(played)).max(0));
-        self.accuracy_sum += move_accuracy(100.0 * expected_score(best), 100.0 * expected_score(played));
-        match judgement {
-            Judgement::Inaccuracy => self.inaccuracies += 1,
-            Judgement::Mistake => self.mistakes += 1,
-            Judgement::Blunder => self.blunders += 1,
-            Judgement::Good => {}
-        }
-        judgement
-    }
-
-    /// Average centipawn loss (rounded).
-    pub fn acpl(&self) -> i64 {
-        if self.moves == 0 {
-            0
-        } else {
-            (self.cp_loss as f64 / f64::from(self.moves)).round() as i64
-        }
-    }
-
-    /// Mean per-move accuracy, 0..100 (100 without moves).
-    pub fn accuracy(&self) -> f64 {
-        if self.moves == 0 {
-            100.0
-        } else {
-            self.accuracy_sum / f64::from(self.moves)
-        }
-    }
-
-    fn describe(&self) -> String {
-        format!(
-            "ACPL {}, accuracy {:.1} ({} inaccuracies, {} mistakes, {} blunders)",
-            self.acpl(),
-            self.accuracy(),
-            self.inaccuracies,
-            self.mistakes,
-            self.blunders
-        )
-    }
-}
+// PGN text: tags escaped, movetext wrapped (the clock comments: mysl_book::pgn::clock_commands). The scores,
+// judgements and accuracy are mysl_engine::analysis's.
 
 fn escape_tag(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
@@ -372,9 +197,7 @@ impl<R: Rules> GameSink<R> for Collect<R> {
 
 /// What every worker needs.
 struct Config {
-    limits: Limits,
-    hash: usize,
-    tablebases: Option<Arc<Tablebases>>,
+    settings: Settings,
     default_variant: Variant,
     annotator: String,
     /// Ctrl-C.
@@ -394,12 +217,6 @@ enum GameOutcome {
     Done(Box<Analysed>),
     Broken(String),
     Stopped,
-}
-
-/// One searched position: the score from White's view, the best move and its line.
-struct Evaluated {
-    white: i32,
-    pv: Vec<Move>,
 }
 
 fn analyse_text(text: &[u8], cfg: &Config, search_stop: &Arc<AtomicBool>) -> GameOutcome {
@@ -433,76 +250,41 @@ fn analyse_game<R: Rules>(text: &[u8], raw: &RawGame, cfg: &Config, search_stop:
             None => Position::<R>::startpos(),
         },
     };
-    let mut positions = vec![start.clone()];
-    for &mv in &collect.moves {
-        let mut next = positions[positions.len() - 1].clone();
-        next.play_unchecked(mv);
-        positions.push(next);
-    }
-    let tt = Arc::new(TranspositionTable::new(cfg.hash.max(1)));
-    let mut searcher = Searcher::<R>::new(tt, search_stop.clone());
-    searcher.set_tablebases(cfg.tablebases.clone(), TB_PROBE_LIMIT);
-    let mut evals = Vec::with_capacity(positions.len());
-    for pos in &positions {
-        search_stop.store(false, Ordering::SeqCst);
-        if cfg.stop.load(Ordering::SeqCst) {
-            return GameOutcome::Stopped;
-        }
-        let white_view = |s: i32| if pos.turn() == Color::White { s } else { -s };
-        let eval = match pos.outcome() {
-            Some(Outcome::Decisive { winner, .. }) => {
-                Evaluated { white: if winner == Color::White { MATE_SCORE } else { -MATE_SCORE }, pv: Vec::new() }
-            }
-            Some(Outcome::Draw { .. }) => Evaluated { white: 0, pv: Vec::new() },
-            None => {
-                let mut pv = Vec::new();
-                let r = searcher.search(pos, &cfg.limits, |info| {
-                    if info.multipv == 1 && info.bound.is_none() && !info.pv.is_empty() {
-                        pv.clone_from(&info.pv);
-                    }
-                });
-                if cfg.stop.load(Ordering::SeqCst) {
-                    return GameOutcome::Stopped;
-                }
-                match r.best {
-                    Some(best) if pv.first() != Some(&best) => pv = vec![best],
-                    None => pv.clear(),
-                    _ => {}
-                }
-                Evaluated { white: white_view(r.score), pv }
-            }
-        };
+    let positions = analysis::positions(&start, &collect.moves);
+    let on_position = |_, _| {
         cfg.positions.fetch_add(1, Ordering::Relaxed);
-        evals.push(eval);
-    }
+    };
+    let Ok(analysed) =
+        analysis::analyse_positions(&positions, &collect.moves, &cfg.settings, &cfg.stop, search_stop, on_position)
+    else {
+        return GameOutcome::Stopped;
+    };
+    let evals = &analysed.evals;
 
-    let mut stats = [PlayerStats::default(); 2];
     let mut tokens = Vec::new();
     if let Some(c) = raw.clocks.first().filter(|c| !c.is_empty()) {
         tokens.push(format!("{{ {} }}", c.join(" ")));
     }
-    for (i, &mv) in collect.moves.iter().enumerate() {
+    for (i, (&mv, judged)) in collect.moves.iter().zip(&analysed.moves).enumerate() {
         let pos = &positions[i];
-        let mover = pos.turn();
-        let to_mover = |white: i32| if mover == Color::White { white } else { -white };
-        let best = to_mover(evals[i].white);
-        let best_move = evals[i].pv.first().copied();
-        let played = if best_move == Some(mv) { best } else { to_mover(evals[i + 1].white) };
-        let judgement = stats[mover as usize].add(best, played);
-        let number =
-            if mover == Color::White { format!("{}.", pos.fullmoves()) } else { format!("{}...", pos.fullmoves()) };
+        let judgement = judged.judgement;
+        let number = if judged.mover == Color::White {
+            format!("{}.", pos.fullmoves())
+        } else {
+            format!("{}...", pos.fullmoves())
+        };
         tokens.push(format!("{number} {}{}", san::move_to_san(pos, mv), judgement.nag()));
         let clocks = raw.clocks.get(i + 1).cloned().unwrap_or_default();
-        let line = if judgement == Judgement::Good { None } else { variation(pos, &evals[i].pv) };
-        let note = match &line {
-            _ if judgement == Judgement::Good => None,
-            Some((first, _)) => Some(format!("{}. {first} was best.", judgement.name())),
-            None => Some(format!("{}.", judgement.name())),
+        let line = if judgement == Judgement::Good {
+            Vec::new()
+        } else {
+            analysis::line_san(pos, &evals[i].pv, analysis::LINE_PLIES)
         };
-        tokens.push(move_comment(&format_eval(evals[i + 1].white), &clocks, note.as_deref()));
+        let note = analysis::note(judgement, line.first().map(|m| m.san.as_str()));
+        tokens.push(move_comment(Some(&format_eval(evals[i + 1].white)), &clocks, note.as_deref()));
         // The better line for mistakes and blunders.
-        if let (Some((_, text)), Judgement::Mistake | Judgement::Blunder) = (line, judgement) {
-            tokens.push(text);
+        if analysis::shows_line(judgement) {
+            tokens.extend(analysis::variation_text(&line));
         }
     }
     let result =
@@ -517,6 +299,7 @@ fn analyse_game<R: Rules>(text: &[u8], raw: &RawGame, cfg: &Config, search_stop:
     if raw.tag("Variant").is_none() && !matches!(R::VARIANT, Variant::Chess) {
         pgn.push_str(&format!("[Variant \"{}\"]\n", R::NAME));
     }
+    let stats = analysed.stats;
     let [w, b] = stats;
     pgn.push_str(&format!("[WhiteACPL \"{}\"]\n[BlackACPL \"{}\"]\n", w.acpl(), b.acpl()));
     pgn.push_str(&format!("[WhiteAccuracy \"{:.1}\"]\n[BlackAccuracy \"{:.1}\"]\n", w.accuracy(), b.accuracy()));
@@ -525,36 +308,6 @@ fn analyse_game<R: Rules>(text: &[u8], raw: &RawGame, cfg: &Config, search_stop:
     pgn.push('\n');
     let title = format!("{} - {}", raw.tag("White").unwrap_or("?"), raw.tag("Black").unwrap_or("?"));
     GameOutcome::Done(Box::new(Analysed { pgn, title, stats }))
-}
-
-/// The better line as a PGN variation, `( 14. Nf3 Nc6 15. ... )`, and its first move's SAN; at most 10
-/// plies, stopping at the first move that is not legal.
-fn variation<R: Rules>(start: &Position<R>, pv: &[Move]) -> Option<(String, String)> {
-    let mut pos = start.clone();
-    let mut parts = Vec::new();
-    let mut first = None;
-    for (k, &mv) in pv.iter().take(10).enumerate() {
-        let legal = pos.legal_moves();
-        if !legal.contains(mv) {
-            break;
-        }
-        let s = san::move_to_san_with(&pos, mv, &legal);
-        if k == 0 {
-            first = Some(s.clone());
-        }
-        if pos.turn() == Color::White {
-            parts.push(format!("{}. {s}", pos.fullmoves()));
-        } else if k == 0 {
-            parts.push(format!("{}... {s}", pos.fullmoves()));
-        } else {
-            parts.push(s);
-        }
-        pos.play_unchecked(mv);
-        if pos.outcome().is_some() {
-            break;
-        }
-    }
-    first.map(|f| (f, format!("( {} )", parts.join(" "))))
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -602,9 +355,7 @@ pub fn run(a: AnalyseArgs) -> Result<ExitCode, CliError> {
         None
     };
     let cfg = Config {
-        limits,
-        hash: a.hash,
-        tablebases,
+        settings: Settings { limits, hash_mb: a.hash, tablebases, tb_probe_limit: TB_PROBE_LIMIT },
         default_variant,
         annotator: format!("mysl {} analyse, {limit_text}", env!("CARGO_PKG_VERSION")),
         stop: Arc::new(AtomicBool::new(false)),
@@ -792,77 +543,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn analyse_thresholds() {
-        assert_eq!(Judgement::from_loss(0.0), Judgement::Good);
-        assert_eq!(Judgement::from_loss(0.099), Judgement::Good);
-        assert_eq!(Judgement::from_loss(0.10), Judgement::Inaccuracy);
-        assert_eq!(Judgement::from_loss(0.199), Judgement::Inaccuracy);
-        assert_eq!(Judgement::from_loss(0.20), Judgement::Mistake);
-        assert_eq!(Judgement::from_loss(0.30), Judgement::Blunder);
-        assert_eq!(Judgement::from_loss(1.0).nag(), "??");
-        assert_eq!(Judgement::Mistake.nag(), "?");
-        assert_eq!(Judgement::Inaccuracy.nag(), "?!");
-    }
-
-    #[test]
-    fn analyse_win_probability() {
-        assert!((expected_score(0) - 0.5).abs() < 1e-12);
-        assert!((expected_score(100) + expected_score(-100) - 1.0).abs() < 1e-12);
-        assert!((expected_score(100) - 0.591).abs() < 0.001);
-        assert_eq!(expected_score(MATE_SCORE - 3), 1.0);
-        assert_eq!(expected_score(-MATE_SCORE + 4), 0.0);
-        // Hanging a queen from equality is a blunder; a pawn at +5 is not even an inaccuracy.
-        let mut s = PlayerStats::default();
-        assert_eq!(s.add(0, -900), Judgement::Blunder);
-        assert_eq!(s.add(500, 400), Judgement::Good);
-        assert_eq!(s.add(0, -120), Judgement::Inaccuracy);
-        assert_eq!(s.cp_loss, 900 + 100 + 120);
-    }
-
-    #[test]
-    fn analyse_eval_formatting() {
-        assert_eq!(format_eval(35), "0.35");
-        assert_eq!(format_eval(-120), "-1.20");
-        assert_eq!(format_eval(0), "0.00");
-        assert_eq!(format_eval(MATE_SCORE - 5), "#3");
-        assert_eq!(format_eval(-(MATE_SCORE - 4)), "#-2");
-        assert_eq!(format_eval(MATE_SCORE), "#0");
-        assert_eq!(format_eval(-MATE_SCORE), "#-0");
-        assert_eq!(format_eval(mysl_engine::score::TB_WIN - 1), "100.00");
-        assert_eq!(format_eval(-mysl_engine::score::TB_WIN + 3), "-100.00");
-    }
-
-    #[test]
-    fn analyse_accuracy() {
-        let mut perfect = PlayerStats::default();
-        for s in [0, 30, -50, 400, MATE_SCORE - 3] {
-            perfect.add(s, s);
-        }
-        assert_eq!(perfect.accuracy(), 100.0);
-        assert_eq!(perfect.acpl(), 0);
-        assert_eq!(PlayerStats::default().accuracy(), 100.0);
-        assert_eq!(move_accuracy(50.0, 60.0), 100.0);
-        assert!((move_accuracy(50.0, 40.0) - 63.6).abs() < 0.1);
-        assert_eq!(move_accuracy(100.0, 0.0), 0.0);
-        // Mates count as the centipawn cap.
-        let mut s = PlayerStats::default();
-        s.add(MATE_SCORE - 1, 0);
-        assert_eq!(s.acpl(), i64::from(CP_CAP));
-        assert_eq!(s.blunders, 1);
-    }
-
-    #[test]
     fn analyse_comments() {
-        assert_eq!(
-            clock_commands(" [%clk 0:01:02] [%eval 0.3] x [%clk 1:00:00]"),
-            vec!["[%clk 0:01:02]", "[%clk 1:00:00]"]
-        );
-        assert!(clock_commands("no clock").is_empty());
-        assert_eq!(move_comment("0.35", &[], None), "{ [%eval 0.35] }");
-        assert_eq!(
-            move_comment("#-2", &["[%clk 0:00:09]".to_string()], Some("Blunder. Qe7 was best.")),
-            "{ [%eval #-2] [%clk 0:00:09] Blunder. Qe7 was best. }"
-        );
         assert_eq!(escape_tag("a \"b\" \\"), "a \\\"b\\\" \\\\");
     }
 }

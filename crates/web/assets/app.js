@@ -23,6 +23,8 @@ const ui = {
   tbKey: null,       // the position the tablebase panel shows
   solve: null,       // the solve job shown in the solver panel
   evals: null,       // { id, version, list } from /api/games/{id}/evals
+  gameAnalysis: null, // the last "Analyse the game" result: { game, nodes, plies, players, start_eval }
+  gameAnalysisRun: null, // the one running: { id, game, done, total, progress (messages seen) }
 };
 
 async function api(method, path, body) {
@@ -161,7 +163,7 @@ function setGame(view, follow) {
   if (ui.game && ui.game.id === view.id && view.version < ui.game.version) return;
   const wasLive = !ui.game || live() || ui.game.id !== view.id;
   const changedGame = !ui.game || ui.game.id !== view.id;
-  if (changedGame) { ui.replay = null; showMoveError(''); }
+  if (changedGame) { ui.replay = null; showMoveError(''); if (ui.gameAnalysisRun) stopGameAnalysis('stopped: another game'); }
   ui.game = view;
   if (follow || wasLive || ui.ply > view.moves.length) ui.ply = view.moves.length;
   if (changedGame) {
@@ -187,6 +189,7 @@ function render() {
   renderMoves();
   renderReplayBar();
   renderGraph();
+  renderGameAnalysis();
   renderClocks();
   const result = $('result');
   if (g.result) {
@@ -290,6 +293,7 @@ function renderDice() {
 function renderMoves() {
   const g = ui.replay ? replayAsGame() : ui.game;
   const shown = ui.replay ? ui.replay.ply : ui.ply;
+  const analysed = ui.replay ? [] : analysedPlies();
   const box = $('moves');
   box.replaceChildren();
   if (g.moves.length === 0) {
@@ -311,6 +315,15 @@ function renderMoves() {
     cell.className = 'mv' + (i + 1 === shown ? ' current' : '');
     cell.dataset.ply = i + 1;
     cell.textContent = m.san;
+    const a = ui.replay ? null : analysed[i];
+    if (a && a.judgement !== 'good') {
+      const mark = document.createElement('span');
+      mark.className = `nag ${a.judgement}`;
+      mark.textContent = a.nag;
+      cell.title = a.note;
+      cell.classList.add(a.judgement);
+      cell.append(mark);
+    }
     if (m.book) {
       const b = document.createElement('span');
       b.className = 'book';
@@ -379,9 +392,14 @@ function connect() {
     if (msg.type === 'game' && ui.game && msg.game.id === ui.game.id) setGame(msg.game);
     else if (msg.type === 'info' && msg.id === ui.analysis.id) analysisInfo(msg);
     else if (msg.type === 'done' && msg.id === ui.analysis.id) $('analysis-stats').textContent += ' · done';
+    else if (msg.type && msg.type.startsWith('game_analysis')) gameAnalysisMessage(msg);
     else if (msg.type === 'error') $('analysis-stats').textContent = msg.message;
   };
-  ws.onclose = () => { ui.ws = null; setTimeout(connect, 1000); };
+  ws.onclose = () => {
+    ui.ws = null;
+    if (ui.gameAnalysisRun) { ui.gameAnalysisRun = null; gameAnalysisStatus('interrupted: the connection was lost'); renderGameAnalysis(); }
+    setTimeout(connect, 1000);
+  };
 }
 
 function send(msg) { if (ui.ws && ui.ws.readyState === WebSocket.OPEN) ui.ws.send(JSON.stringify(msg)); }
@@ -772,9 +790,12 @@ let evalsAsked = null;
 function graphPoints() {
   const g = ui.game;
   const have = ui.evals && ui.evals.id === g.id && ui.evals.count === g.moves.length ? ui.evals.list : null;
+  const analysed = analysedPlies();
   const points = [];
   g.moves.forEach((m, i) => {
-    const e = (have && have[i]) || m.eval;
+    // The game analysis first (one search setting for every move), then the engine's and the quick ones.
+    const a = analysed[i];
+    const e = a ? { ...a.eval, ply: i + 1, source: 'game', depth: null, judgement: a.judgement, label: `${a.san}${a.nag}`, note: a.note } : (have && have[i]) || m.eval;
     if (e) points.push(e);
   });
   return points;
@@ -789,7 +810,8 @@ function renderGraph() {
   const g = ui.game;
   const box = $('evalgraph');
   if (ui.replay || g.moves.length === 0) { box.hidden = true; return; }
-  if (g.result && !(ui.evals && ui.evals.id === g.id && ui.evals.count === g.moves.length) && evalsAsked !== `${g.id}|${g.moves.length}`) {
+  const complete = analysedPlies().length === g.moves.length;
+  if (g.result && !complete && !(ui.evals && ui.evals.id === g.id && ui.evals.count === g.moves.length) && evalsAsked !== `${g.id}|${g.moves.length}`) {
     evalsAsked = `${g.id}|${g.moves.length}`;
     api('GET', `/api/games/${g.id}/evals`).then((data) => {
       ui.evals = { id: g.id, count: data.evals.length, list: data.evals };
@@ -817,11 +839,16 @@ function renderGraph() {
   svg.append(mk('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'mid' }));
   svg.append(mk('polyline', { points: line, class: 'curve' }));
   if (ui.ply > 0) svg.append(mk('line', { x1: x(ui.ply), y1: 0, x2: x(ui.ply), y2: H, class: 'now' }));
-  for (const e of points) {
-    const c = mk('circle', { cx: x(e.ply), cy: y(e), r: 2.5, class: `pt ${e.source}`, 'data-ply': e.ply });
+  // Mistakes last, so they are drawn over the other points.
+  const marked = (e) => e.judgement && e.judgement !== 'good';
+  for (const e of [...points.filter((p) => !marked(p)), ...points.filter(marked)]) {
+    const mark = marked(e);
+    const c = mk('circle', { cx: x(e.ply), cy: y(e), r: mark ? 4.5 : 2.5, class: `pt ${e.source}${mark ? ` ${e.judgement}` : ''}`, 'data-ply': e.ply });
     const t = mk('title', {});
     const score = e.mate !== null && e.mate !== undefined ? `#${e.score > 0 ? '' : '-'}${e.mate}` : `${e.cp > 0 ? '+' : ''}${(e.cp / 100).toFixed(2)}`;
-    t.textContent = `ply ${e.ply}: ${score} (${e.source}, depth ${e.depth})`;
+    t.textContent = e.source === 'game'
+      ? `ply ${e.ply}, ${e.label}: ${score}${e.note ? ` · ${e.note}` : ''}`
+      : `ply ${e.ply}: ${score} (${e.source}, depth ${e.depth})`;
     c.append(t);
     svg.append(c);
   }
@@ -835,9 +862,143 @@ function renderGraph() {
   box.replaceChildren(svg);
   const note = document.createElement('div');
   note.className = 'muted small';
-  note.textContent = g.result ? 'Evaluation after each move (White above the line); click to go there.' : 'Engine evaluations so far; the whole game is evaluated when it ends.';
+  if (complete) {
+    note.append('Game analysis (White above the line): ');
+    for (const [cls, text] of [['inaccuracy', '?! inaccuracy'], ['mistake', '? mistake'], ['blunder', '?? blunder']]) {
+      const k = document.createElement('span');
+      k.className = `key ${cls}`;
+      k.textContent = text;
+      note.append(k, ' ');
+    }
+    note.append('· click to go there.');
+  } else {
+    note.textContent = g.result ? 'Evaluation after each move (White above the line); click to go there.' : 'Engine evaluations so far; the whole game is evaluated when it ends.';
+  }
   box.append(note);
 }
+
+// ---------------------------------------------------------------- game analysis ("Analyse the game")
+// The server searches every position (a fixed number of nodes: the same figures each time, and those of
+// `mysl analyse --nodes N`) and judges every move; the page shows what it sent.
+let gaSeq = 0;
+
+// The analysed moves that the shown game still has (a takeback or other moves end the list there).
+function analysedPlies() {
+  const g = ui.game;
+  const a = ui.gameAnalysis;
+  if (!g || !a || a.game !== g.id) return [];
+  const out = [];
+  for (let i = 0; i < a.plies.length && i < g.moves.length && a.plies[i].uci === g.moves[i].uci; i += 1) out.push(a.plies[i]);
+  return out;
+}
+
+function gameAnalysisStatus(text) { $('ga-status').textContent = text; }
+
+function startGameAnalysis() {
+  const g = ui.game;
+  if (!g || g.moves.length === 0) return;
+  if (!ui.ws || ui.ws.readyState !== WebSocket.OPEN) { gameAnalysisStatus('not connected to the server: try again in a moment'); return; }
+  gaSeq += 1;
+  ui.gameAnalysisRun = { id: gaSeq, game: g.id, done: 0, total: g.moves.length + 1, progress: 0 };
+  send({ type: 'analyse_game', id: gaSeq, game: g.id, nodes: Number($('ga-nodes').value) });
+  gameAnalysisStatus('starting…');
+  renderGameAnalysis();
+}
+
+function stopGameAnalysis(text) {
+  if (!ui.gameAnalysisRun) return;
+  send({ type: 'stop_game_analysis' });
+  ui.gameAnalysisRun = null;
+  gameAnalysisStatus(text || 'stopped');
+  renderGameAnalysis();
+}
+
+function gameAnalysisMessage(msg) {
+  const run = ui.gameAnalysisRun;
+  if (!run || msg.id !== run.id) return; // an older request's last words
+  if (msg.type === 'game_analysis_progress') {
+    run.done = msg.done;
+    run.total = msg.total;
+    run.progress += 1;
+    const plies = run.total - 1;
+    gameAnalysisStatus(`Analysing: ply ${Math.min(run.done, plies)} of ${plies}`);
+  } else if (msg.type === 'game_analysis') {
+    ui.gameAnalysis = { game: msg.game, nodes: msg.nodes, plies: msg.plies, players: msg.players, start_eval: msg.start_eval, progress: run.progress };
+    ui.gameAnalysisRun = null;
+    gameAnalysisStatus(`${msg.plies.length} plies analysed, ${Number(msg.nodes).toLocaleString('en')} nodes a position`);
+    if (ui.game && ui.game.id === msg.game) render(); else renderGameAnalysis();
+    return;
+  } else if (msg.type === 'game_analysis_stopped') {
+    ui.gameAnalysisRun = null;
+    gameAnalysisStatus('stopped');
+  } else if (msg.type === 'game_analysis_error') {
+    ui.gameAnalysisRun = null;
+    gameAnalysisStatus(msg.message);
+  }
+  renderGameAnalysis();
+}
+
+function renderGameAnalysis() {
+  const g = ui.game;
+  if (!g) return;
+  const run = ui.gameAnalysisRun && ui.gameAnalysisRun.game === g.id ? ui.gameAnalysisRun : null;
+  const button = $('btn-analyse-game');
+  button.textContent = run ? 'Stop the game analysis' : 'Analyse the game';
+  button.disabled = !run && (g.moves.length === 0 || !!ui.replay);
+  $('ga-nodes').disabled = !!run;
+  const bar = $('ga-progress');
+  bar.hidden = !run;
+  if (run) { bar.max = run.total; bar.value = run.done; }
+  // Each player's figures, when the analysis covers the whole game shown.
+  const analysed = analysedPlies();
+  const summary = $('ga-summary');
+  const a = ui.gameAnalysis;
+  summary.hidden = !(a && analysed.length > 0 && analysed.length === a.plies.length);
+  if (!summary.hidden) {
+    summary.replaceChildren();
+    const table = document.createElement('table');
+    table.className = 'ga-table';
+    const cell = (tag, text, cls, title) => {
+      const c = document.createElement(tag);
+      c.textContent = text;
+      if (cls) c.className = cls;
+      if (title) c.title = title;
+      return c;
+    };
+    const head = document.createElement('tr');
+    head.append(cell('th', ''), cell('th', 'Accuracy'), cell('th', 'ACPL', '', 'average centipawn loss'),
+      cell('th', '?!', 'inaccuracy', 'inaccuracies'), cell('th', '?', 'mistake', 'mistakes'), cell('th', '??', 'blunder', 'blunders'));
+    table.append(head);
+    for (const [color, name] of [['white', 'White'], ['black', 'Black']]) {
+      const p = a.players[color];
+      const row = document.createElement('tr');
+      row.className = 'ga-player';
+      row.dataset.color = color;
+      row.append(cell('th', name), cell('td', `${p.accuracy.toFixed(1)}%`, 'accuracy'), cell('td', String(p.acpl), 'acpl'));
+      for (const [kind, n] of [['inaccuracy', p.inaccuracies], ['mistake', p.mistakes], ['blunder', p.blunders]]) {
+        const c = cell('td', String(n), `count ${n ? kind : 'zero'}`);
+        c.dataset.kind = kind;
+        row.append(c);
+      }
+      table.append(row);
+    }
+    summary.append(table);
+  }
+  // The shown move's judgement and the better line.
+  const box = $('ga-move');
+  const cur = ui.replay || ui.ply === 0 ? null : analysed[ui.ply - 1];
+  box.hidden = !cur;
+  if (cur) {
+    box.replaceChildren();
+    const head = document.createElement('span');
+    head.className = `ga-judgement ${cur.judgement}`;
+    head.textContent = `${cur.number}${cur.white ? '.' : '…'} ${cur.san}${cur.nag} ${cur.eval.text}`;
+    box.append(head);
+    if (cur.note) box.append(` · ${cur.note}`);
+    if (cur.line) box.append(` Best line: ${pvText({ san: cur.line, start_number: cur.line_number, white_to_move: cur.line_white })}`);
+  }
+}
+
 
 // ---------------------------------------------------------------- board editor
 const editor = { cg: null, selected: null, bin: false, valid: null };
@@ -1059,6 +1220,7 @@ $('btn-analyse').addEventListener('click', () => {
   startAnalysis(true);
 });
 $('multipv').addEventListener('change', () => { if (ui.analysis.on) startAnalysis(true); });
+$('btn-analyse-game').addEventListener('click', () => { if (ui.gameAnalysisRun) stopGameAnalysis(); else startGameAnalysis(); });
 $('btn-import').addEventListener('click', async () => {
   $('import-error').textContent = '';
   try {

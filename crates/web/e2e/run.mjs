@@ -317,6 +317,60 @@ test('PGN export and import', async () => {
   await tab('analysis');
 });
 
+test('analyse the game: progress, the blunder marked on the graph and in the move list, accuracy, PGN with [%eval]', async () => {
+  // 1. e4 e5 2. Nf3 Qg5?? 3. Nxg5: Black hangs the queen.
+  await newGame({});
+  await tab('pgn');
+  await page.fill('#pgn-in', '1. e4 e5 2. Nf3 Qg5 3. Nxg5 *');
+  await page.click('#btn-import');
+  await waitFor(() => window.mysl.ui.game.moves.length === 5, 'the imported game');
+  await tab('analysis');
+  assert(await page.locator('#btn-analyse-game').textContent() === 'Analyse the game', 'the button');
+  await page.selectOption('#ga-nodes', '20000'); // the quick setting: seconds even in a debug build
+  await page.click('#btn-analyse-game');
+  await waitFor(() => document.querySelectorAll('#evalgraph circle.blunder').length === 1, 'the blunder on the graph', 60000);
+  const a = await page.evaluate(() => window.mysl.ui.gameAnalysis);
+  assert(a.progress === 6, `a progress message per position (${a.progress})`);
+  assert(a.plies[3].judgement === 'blunder' && a.plies[3].nag === '??', `2... Qg5 is a blunder: ${JSON.stringify(a.plies[3])}`);
+  assert(await page.locator('#evalgraph circle.blunder').getAttribute('data-ply') === '4', 'the blunder point is ply 4');
+  assert(await page.locator('#evalgraph circle').count() === 5, 'a point per move');
+  assert(await page.locator('#moves .mv[data-ply="4"] .nag.blunder').textContent() === '??', 'the move list marks Qg5??');
+  assert(await page.locator('#moves .nag').count() === a.plies.filter((p) => p.judgement !== 'good').length, 'only the judged moves are marked');
+  assert(await page.locator('#ga-progress').isHidden(), 'the progress bar is gone');
+  const black = await page.locator('#ga-summary .ga-player[data-color="black"] td').allTextContents();
+  assert(black.length === 5 && /^\d+\.\d%$/.test(black[0]) && Number(black[1]) > 100 && black[4] === '1', `Black's figures: ${black}`);
+  assert(await page.locator('#ga-summary .ga-player[data-color="white"] td.count.blunder').count() === 0, 'White has no blunder');
+  // A click on the blunder's point goes there and shows the better move.
+  await page.keyboard.press('Home');
+  await page.locator('#evalgraph circle.blunder').click({ force: true });
+  await waitFor(() => window.mysl.ui.ply === 4, 'navigation from the blunder point', 3000);
+  await page.waitForTimeout(300); // the board's animation
+  const note = await page.locator('#ga-move').textContent();
+  assert(note.includes('Qg5??') && note.includes(`Blunder. ${a.plies[3].best.san} was best.`) && note.includes('Best line: 2…'), `the move's note: ${note}`);
+  await shot('game-analysis');
+  const low = await lowContrast('#game-analysis, #game-analysis *, #moves .nag, #evalgraph .muted, #evalgraph .key');
+  assert(low.checked >= 8 && low.out.length === 0, `game analysis contrast (${low.checked} checked): ${low.out.join('; ')}`);
+  // The export keeps the evaluations and the marks.
+  await tab('pgn');
+  await waitFor(() => document.getElementById('pgn-text').textContent.includes('[%eval'), 'the PGN with [%eval]');
+  const pgn = (await page.locator('#pgn-text').textContent()).replace(/\n/g, ' ');
+  assert(pgn.includes('2... Qg5?? { [%eval ') && pgn.includes('[BlackACPL "'), `marks in the PGN: ${pgn}`);
+  await tab('analysis');
+  // A long analysis is stopped by the button, and by a new game.
+  await page.selectOption('#ga-nodes', '1000000');
+  await page.click('#btn-analyse-game');
+  await waitFor(() => /Analysing|starting/.test(document.getElementById('ga-status').textContent), 'the analysis running');
+  assert(await page.locator('#btn-analyse-game').textContent() === 'Stop the game analysis', 'the button stops it');
+  await page.click('#btn-analyse-game');
+  await waitFor(() => document.getElementById('ga-status').textContent === 'stopped' && window.mysl.ui.gameAnalysisRun === null, 'stopped');
+  await page.click('#btn-analyse-game');
+  await waitFor(() => window.mysl.ui.gameAnalysisRun !== null, 'running again');
+  await newGame({});
+  await waitFor(() => window.mysl.ui.gameAnalysisRun === null && /another game/.test(document.getElementById('ga-status').textContent), 'stopped by the new game');
+  assert(await page.locator('#btn-analyse-game').isDisabled(), 'nothing to analyse in a new game');
+  await page.selectOption('#ga-nodes', '200000');
+});
+
 test('an oversized WebSocket message closes only that socket', async () => {
   const code = await page.evaluate(() => new Promise((resolve) => {
     const ws = new WebSocket(`ws://${location.host}/api/ws`);

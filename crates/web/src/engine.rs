@@ -280,3 +280,202 @@ pub fn evaluate_game(
         Ok(out)
     })
 }
+
+// ---------------------------------------------------------------------------------------------------
+// "Analyse the game": every position searched, every move judged (mysl_engine::analysis, as `mysl analyse`).
+
+/// Nodes per position unless the page asks for others: `mysl analyse`'s default, so the page's figures
+/// are the command's.
+pub const GAME_ANALYSIS_NODES: u64 = mysl_engine::analysis::DEFAULT_NODES;
+/// The most nodes per position the page may ask for.
+pub const GAME_ANALYSIS_MAX_NODES: u64 = 10_000_000;
+/// The longest game analysed (plies).
+pub const GAME_ANALYSIS_MAX_PLIES: usize = 600;
+/// Transposition table of a game analysis (MB, a fresh one each time), as `mysl analyse`'s default.
+const GAME_ANALYSIS_HASH_MB: usize = 16;
+
+/// A request to analyse a game of the server.
+#[derive(Debug, serde::Deserialize)]
+pub struct GameAnalysisRequest {
+    /// The page's number for this request; every answer carries it.
+    pub id: u64,
+    /// The game.
+    pub game: u64,
+    /// Nodes per position (default [`GAME_ANALYSIS_NODES`]).
+    pub nodes: Option<u64>,
+}
+
+/// Stops a running game analysis.
+#[derive(Debug, Clone)]
+pub struct GameAnalysisHandle {
+    pub game: u64,
+    cancel: Arc<AtomicBool>,
+    search: Arc<AtomicBool>,
+}
+
+impl GameAnalysisHandle {
+    /// Stops the analysis and the search running now.
+    pub fn stop(&self) {
+        self.cancel.store(true, Ordering::SeqCst);
+        self.search.store(true, Ordering::SeqCst);
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.cancel.load(Ordering::SeqCst)
+    }
+}
+
+/// Starts analysing a game on its own thread. It sends `{"type":"game_analysis_progress","id","game",
+/// "done","total"}` after each position (`total` = moves + 1), then `{"type":"game_analysis",...}` with
+/// the result (see [`game_analysis_json`]), or `{"type":"game_analysis_stopped","id","game"}` when stopped.
+/// The result is also kept with the game for the PGN export. Errors (unknown game, no moves, too long, a
+/// node count out of range) are returned before anything starts.
+pub fn analyse_game(
+    state: &Arc<AppState>,
+    request: &GameAnalysisRequest,
+    out: tokio::sync::mpsc::UnboundedSender<String>,
+) -> Result<GameAnalysisHandle, String> {
+    let nodes = request.nodes.unwrap_or(GAME_ANALYSIS_NODES);
+    if !(1..=GAME_ANALYSIS_MAX_NODES).contains(&nodes) {
+        return Err(format!("nodes must be 1 to {GAME_ANALYSIS_MAX_NODES} per position, found {nodes}"));
+    }
+    let snapshot = {
+        let games = lock(&state.games);
+        let g = games.get(&request.game).ok_or_else(|| format!("no game {}", request.game))?;
+        g.snapshot()
+    };
+    if snapshot.moves.is_empty() {
+        return Err("the game has no moves to analyse".into());
+    }
+    if snapshot.moves.len() > GAME_ANALYSIS_MAX_PLIES {
+        return Err(format!(
+            "the game is too long to analyse here ({} plies, at most {GAME_ANALYSIS_MAX_PLIES}): use mysl analyse",
+            snapshot.moves.len()
+        ));
+    }
+    let handle = GameAnalysisHandle {
+        game: request.game,
+        cancel: Arc::new(AtomicBool::new(false)),
+        search: Arc::new(AtomicBool::new(false)),
+    };
+    let settings = mysl_engine::analysis::Settings {
+        limits: Limits { nodes: Some(nodes), multipv: 1, ..Limits::default() },
+        hash_mb: GAME_ANALYSIS_HASH_MB,
+        tablebases: engine_tablebases(state),
+        tb_probe_limit: TB_PROBE_LIMIT,
+    };
+    let (id, game) = (request.id, request.game);
+    dispatch_variant!(snapshot.variant, R => {
+        let (positions, moves) = snapshot.positions_and_moves::<R>()?;
+        let state2 = state.clone();
+        let h = handle.clone();
+        std::thread::Builder::new()
+            .name(format!("game-analysis-{game}"))
+            .spawn(move || {
+                let progress = |done: usize, total: usize| {
+                    let _ = out.send(json!({"type": "game_analysis_progress", "id": id, "game": game, "done": done, "total": total}).to_string());
+                };
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    mysl_engine::analysis::analyse_positions(&positions, &moves, &settings, &h.cancel, &h.search, progress)
+                }));
+                let message = match outcome {
+                    Ok(Ok(analysis)) => {
+                        let (value, stored) = game_analysis_json::<R>(&positions, &moves, &analysis, nodes);
+                        keep_analysis(&state2, game, stored);
+                        let mut value = value;
+                        value["id"] = json!(id);
+                        value["game"] = json!(game);
+                        value
+                    }
+                    Ok(Err(mysl_engine::analysis::Stopped)) => json!({"type": "game_analysis_stopped", "id": id, "game": game}),
+                    Err(_) => json!({"type": "game_analysis_error", "id": id, "game": game,
+                        "message": "the analysis failed (a bug; please report it)"}),
+                };
+                let _ = out.send(message.to_string());
+            })
+            .map_err(|e| format!("cannot start the analysis: {e}"))?;
+    });
+    Ok(handle)
+}
+
+/// Keeps a finished analysis with its game (if the game is still there).
+fn keep_analysis(state: &AppState, game: u64, stored: crate::game::StoredAnalysis) {
+    let mut games = lock(&state.games);
+    if let Some(g) = games.get_mut(&game) {
+        g.analysis = Some(Arc::new(stored));
+    }
+}
+
+/// An evaluation from White's side for the page: `{score, cp, mate, text}` (`text` as in `[%eval]`).
+fn eval_json(white: i32) -> Value {
+    let mate = mate_in(white);
+    json!({
+        "score": white, "cp": if mate.is_none() { Some(white) } else { None }, "mate": mate,
+        "text": mysl_engine::analysis::format_eval(white),
+    })
+}
+
+fn judgement_word(j: mysl_engine::analysis::Judgement) -> &'static str {
+    use mysl_engine::analysis::Judgement;
+    match j {
+        Judgement::Good => "good",
+        Judgement::Inaccuracy => "inaccuracy",
+        Judgement::Mistake => "mistake",
+        Judgement::Blunder => "blunder",
+    }
+}
+
+/// The result message of a game analysis, and what is kept with the game:
+/// `{"type":"game_analysis", "nodes", "start_eval", "plies": [{ply, san, uci, number, white, eval,
+/// judgement: good|inaccuracy|mistake|blunder, nag, loss, note, best: {san, uci}|null, line: [san]|null,
+/// line_number, line_white}], "players": {"white"|"black": {moves, acpl, accuracy, inaccuracies,
+/// mistakes, blunders}}}`. `best` and `line` are given for every move that is not good.
+pub fn game_analysis_json<R: Rules>(
+    positions: &[Position<R>],
+    moves: &[mysl_core::Move],
+    analysis: &mysl_engine::analysis::GameAnalysis,
+    nodes: u64,
+) -> (Value, crate::game::StoredAnalysis) {
+    use mysl_engine::analysis::{line_san, note, variation_text, Judgement, LINE_PLIES};
+    let mut plies = Vec::with_capacity(moves.len());
+    let mut stored = Vec::with_capacity(moves.len());
+    for (i, (&mv, judged)) in moves.iter().zip(&analysis.moves).enumerate() {
+        let pos = &positions[i];
+        let white_eval = analysis.evals[i + 1].white;
+        let line = if judged.judgement == Judgement::Good {
+            Vec::new()
+        } else {
+            line_san(pos, &analysis.evals[i].pv, LINE_PLIES)
+        };
+        let best = line.first();
+        let uci_text = uci::move_to_uci(pos, mv);
+        plies.push(json!({
+            "ply": i + 1, "san": san::move_to_san(pos, mv), "uci": uci_text, "number": pos.fullmoves(),
+            "white": pos.turn().is_white(), "eval": eval_json(white_eval),
+            "judgement": judgement_word(judged.judgement), "nag": judged.judgement.nag(),
+            "loss": (judged.loss * 1000.0).round() / 1000.0,
+            "note": note(judged.judgement, best.map(|m| m.san.as_str())),
+            "best": best.map(|m| json!({"san": m.san, "uci": uci::move_to_uci(pos, m.mv)})),
+            "line": if line.is_empty() { None } else { Some(line.iter().map(|m| m.san.clone()).collect::<Vec<_>>()) },
+            "line_number": best.map(|m| m.number), "line_white": best.map(|m| m.white),
+        }));
+        stored.push(crate::game::AnalysedPly {
+            uci: uci_text,
+            white_eval,
+            judgement: judged.judgement,
+            best_san: best.map(|m| m.san.clone()),
+            variation: variation_text(&line),
+        });
+    }
+    let player = |s: &mysl_engine::analysis::PlayerStats| {
+        json!({
+            "moves": s.moves, "acpl": s.acpl(), "accuracy": (s.accuracy() * 10.0).round() / 10.0,
+            "inaccuracies": s.inaccuracies, "mistakes": s.mistakes, "blunders": s.blunders,
+        })
+    };
+    let value = json!({
+        "type": "game_analysis", "nodes": nodes, "start_eval": eval_json(analysis.evals[0].white), "plies": plies,
+        "players": {"white": player(&analysis.stats[0]), "black": player(&analysis.stats[1])},
+    });
+    (value, crate::game::StoredAnalysis { plies: stored, stats: analysis.stats, nodes })
+}

@@ -102,6 +102,32 @@ pub struct Game {
     pub version: u64,
     /// Set while the engine thinks for this game; storing `true` stops it.
     pub engine_stop: Option<Arc<AtomicBool>>,
+    /// The last finished "Analyse the game" of this game (for the PGN export); it applies to the moves
+    /// it was made for, so a takeback and other moves leave the rest unannotated.
+    pub analysis: Option<Arc<StoredAnalysis>>,
+}
+
+/// A game analysis kept with its game.
+#[derive(Clone, Debug)]
+pub struct StoredAnalysis {
+    pub plies: Vec<AnalysedPly>,
+    pub stats: [mysl_engine::analysis::PlayerStats; 2],
+    /// Nodes searched per position.
+    pub nodes: u64,
+}
+
+/// One analysed move.
+#[derive(Clone, Debug)]
+pub struct AnalysedPly {
+    /// The move (UCI), to check that the game still has it.
+    pub uci: String,
+    /// The evaluation after the move, White's side (engine units).
+    pub white_eval: i32,
+    pub judgement: mysl_engine::analysis::Judgement,
+    /// The search's best move instead (SAN), for a move that was not good.
+    pub best_san: Option<String>,
+    /// The better line as a PGN variation, for mistakes and blunders.
+    pub variation: Option<String>,
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -221,7 +247,39 @@ impl Game {
             result: self.result.clone(),
             version: self.version,
             engine_stop: None,
+            analysis: self.analysis.clone(),
         }
+    }
+
+    /// Every position of the game (the start, then after each move, each with its die roll in dice
+    /// chess) and the moves, for the game analysis.
+    pub fn positions_and_moves<R: Rules>(&self) -> Result<(Vec<Position<R>>, Vec<Move>), String> {
+        let mut pos = parse_fen::<R>(&self.start_fen)?;
+        let mut positions = Vec::with_capacity(self.moves.len() + 1);
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for (i, ply) in self.moves.iter().enumerate() {
+            if matches!(R::VARIANT, Variant::Dice) {
+                pos.set_dice_roll(ply.roll);
+            }
+            let mv = uci::parse_uci_move(&pos, &ply.uci).map_err(|e| format!("stored move {}: {e}", ply.uci))?;
+            if !pos.is_legal(mv) {
+                return Err(format!("stored move {} at ply {} is not legal", ply.uci, i + 1));
+            }
+            positions.push(pos.clone());
+            moves.push(mv);
+            pos.play_unchecked(mv);
+        }
+        if matches!(R::VARIANT, Variant::Dice) {
+            pos.set_dice_roll(self.roll);
+        }
+        positions.push(pos);
+        Ok((positions, moves))
+    }
+
+    /// The stored analysis of each move while the game still has the moves it was made for.
+    fn analysed_plies(&self) -> Vec<&AnalysedPly> {
+        let Some(a) = &self.analysis else { return Vec::new() };
+        a.plies.iter().zip(&self.moves).take_while(|(a, m)| a.uci == m.uci).map(|(a, _)| a).collect()
     }
 
     /// The side to move now.
@@ -349,25 +407,55 @@ impl Game {
         Ok(())
     }
 
-    /// The game as PGN with a `Variant` tag.
+    /// The game as PGN with a `Variant` tag; `[%clk h:mm:ss]` after each move when the game has a clock,
+    /// and where the game was analysed (and still has those moves) the marks `?!`/`?`/`??`, `[%eval E]`,
+    /// the notes and the better lines as `mysl analyse` writes them.
     pub fn pgn(&self) -> Result<String, String> {
+        use mysl_engine::analysis::{clock_command, format_eval, move_comment, note, shows_line};
+        let analysed = self.analysed_plies();
         dispatch_variant!(self.variant, R => {
             let start = parse_fen::<R>(&self.start_fen)?;
             let mut pos = start.clone();
-            let mut sans = Vec::new();
-            for ply in &self.moves {
+            let mut moves = Vec::with_capacity(self.moves.len());
+            for (i, ply) in self.moves.iter().enumerate() {
                 if matches!(R::VARIANT, Variant::Dice) {
                     pos.set_dice_roll(ply.roll);
                 }
                 let mv = uci::parse_uci_move(&pos, &ply.uci).map_err(|e| e.to_string())?;
-                sans.push(san::move_to_san(&pos, mv));
+                let mut m = mysl_book::pgn::PgnMove { san: san::move_to_san(&pos, mv), ..Default::default() };
+                let clocks: Vec<String> = ply.clock_after.map(clock_command).into_iter().collect();
+                match analysed.get(i) {
+                    Some(a) => {
+                        m.san.push_str(a.judgement.nag());
+                        let text = note(a.judgement, a.best_san.as_deref());
+                        m.comment = Some(move_comment(Some(&format_eval(a.white_eval)), &clocks, text.as_deref()));
+                        m.variation = a.variation.clone().filter(|_| shows_line(a.judgement));
+                    }
+                    None if !clocks.is_empty() => m.comment = Some(move_comment(None, &clocks, None)),
+                    None => {}
+                }
+                moves.push(m);
                 pos.play_unchecked(mv);
             }
             let name = |p: Player| if p == Player::Human { "Human" } else { "mysl" };
             let result = self.result.as_ref().map_or("*", |r| r.result.as_str());
-            let mut text = mysl_book::pgn::write_pgn(&start, &sans, result, name(self.players[0]), name(self.players[1]));
+            let mut text = mysl_book::pgn::write_pgn_with(&start, &moves, result, name(self.players[0]), name(self.players[1]));
+            let mut tags = String::new();
+            if let Some(c) = &self.clock {
+                tags.push_str(&format!("[TimeControl \"{}+{}\"]\n", c.initial.as_secs_f64(), c.increment.as_secs_f64()));
+            }
+            if let Some(a) = self.analysis.as_ref().filter(|_| !analysed.is_empty() && analysed.len() == self.moves.len()) {
+                let [w, b] = a.stats;
+                tags.push_str(&format!("[WhiteACPL \"{}\"]\n[BlackACPL \"{}\"]\n", w.acpl(), b.acpl()));
+                tags.push_str(&format!("[WhiteAccuracy \"{:.1}\"]\n[BlackAccuracy \"{:.1}\"]\n", w.accuracy(), b.accuracy()));
+                tags.push_str(&format!("[Annotator \"mysl {} web analysis, {} nodes\"]\n", env!("CARGO_PKG_VERSION"), a.nodes));
+            }
             if let Some(end) = &self.result {
                 text = text.replacen("[Result ", &format!("[Termination \"{}\"]\n[Result ", end.reason), 1);
+            }
+            if !tags.is_empty() {
+                let at = text.find("\n\n").map_or(text.len(), |i| i + 1);
+                text.insert_str(at, &tags);
             }
             Ok(text)
         })

@@ -291,6 +291,7 @@ async fn new_game(
         result: None,
         version: 0,
         engine_stop: None,
+        analysis: None,
     };
     let mut game = game;
     dispatch_variant!(variant, R => {
@@ -426,7 +427,7 @@ async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> 
             tokio::task::spawn_blocking(move || {
                 let g = Game {
                     id, variant, start_fen, moves, roll, players: [Player::Human; 2], level: 1, clock: None,
-                    result: None, version: 0, engine_stop: None,
+                    result: None, version: 0, engine_stop: None, analysis: None,
                 };
                 dispatch_variant!(variant, R => {
                     let Ok(pos) = g.position::<R>() else { return false };
@@ -476,10 +477,12 @@ struct ImportRequest {
     level: u8,
 }
 
-/// Collects the moves of an imported game.
+/// Collects the moves of an imported game and the `[%clk]` times after them.
 struct Collect<R: Rules> {
     start: Option<mysl_core::Position<R>>,
     moves: Vec<String>,
+    /// The clock after each ply (index 0: before the first move).
+    clocks: Vec<Option<Duration>>,
 }
 
 impl<R: Rules> mysl_book::pgn::GameSink<R> for Collect<R> {
@@ -492,6 +495,15 @@ impl<R: Rules> mysl_book::pgn::GameSink<R> for Collect<R> {
         }
         self.moves.push(uci::move_to_uci(pos, mv));
         true
+    }
+    fn comment(&mut self, ply: usize, text: &[u8]) {
+        let text = String::from_utf8_lossy(text);
+        if let Some(time) = mysl_book::pgn::clock_commands(&text).iter().find_map(|c| mysl_book::pgn::parse_clock(c)) {
+            if self.clocks.len() <= ply {
+                self.clocks.resize(ply + 1, None);
+            }
+            self.clocks[ply] = Some(time);
+        }
     }
 }
 
@@ -513,7 +525,7 @@ async fn import_pgn(
     let variant = variant_named(tag_value(&req.pgn, "Variant").unwrap_or("chess"))?;
     let text = req.pgn.trim_start_matches('\u{feff}');
     let game = dispatch_variant!(variant, R => {
-        let mut sink = Collect::<R> { start: None, moves: Vec::new() };
+        let mut sink = Collect::<R> { start: None, moves: Vec::new(), clocks: Vec::new() };
         let tags = mysl_book::pgn::replay_game::<R, _>(text.as_bytes(), &mut sink)
             .map_err(|e| ApiError::bad(format!("PGN: {e}")))?;
         let start = match (sink.start, &tags.fen) {
@@ -523,14 +535,18 @@ async fn import_pgn(
         };
         let mut game = Game {
             id: 0, variant, start_fen: start.fen(), moves: Vec::new(), roll: None, players,
-            level: req.level.clamp(1, 8), clock: None, result: None, version: 0, engine_stop: None,
+            level: req.level.clamp(1, 8), clock: None, result: None, version: 0, engine_stop: None, analysis: None,
         };
         if matches!(R::VARIANT, Variant::Dice) && !sink.moves.is_empty() {
             return Err(ApiError::bad("PGN: dice games cannot be imported yet (the rolls are not recorded in PGN)"));
         }
         let mut rng = lock(&state.rng);
-        for m in &sink.moves {
+        for (i, m) in sink.moves.iter().enumerate() {
             game.play(m, state.book.as_ref(), &mut rng).map_err(|e| ApiError::bad(format!("PGN: {e}")))?;
+            // The clock times of the PGN are kept for the export (the game itself has no clock).
+            if let (Some(ply), Some(&Some(time))) = (game.moves.last_mut(), sink.clocks.get(i + 1)) {
+                ply.clock_after = Some(time);
+            }
         }
         if game.moves.is_empty() {
             game.roll = roll_die::<R>(&start, rng.next_u64());
@@ -774,6 +790,11 @@ enum ClientMessage {
     },
     Analyse(engine::AnalyseRequest),
     Stop,
+    /// Analyse a whole game of the server (every move judged); stops the last one of this socket.
+    #[serde(rename = "analyse_game")]
+    AnalyseGame(engine::GameAnalysisRequest),
+    #[serde(rename = "stop_game_analysis")]
+    StopGameAnalysis,
 }
 
 async fn websocket(State(state): State<Arc<AppState>>, ws: WebSocketUpgrade) -> Response {
@@ -792,6 +813,13 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
             flag.store(true, Ordering::Relaxed);
         }
     };
+    // The game analysis of this socket; watching another game (a new game on the page) stops it.
+    let mut game_analysis: Option<engine::GameAnalysisHandle> = None;
+    let stop_game = |a: &mut Option<engine::GameAnalysisHandle>| {
+        if let Some(h) = a.take() {
+            h.stop();
+        }
+    };
     loop {
         tokio::select! {
             incoming = socket.recv() => {
@@ -807,6 +835,9 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
                 match serde_json::from_str::<ClientMessage>(&text) {
                     Ok(ClientMessage::Watch { game }) => {
                         watching = Some(game);
+                        if game_analysis.as_ref().is_some_and(|h| h.game != game) {
+                            stop_game(&mut game_analysis);
+                        }
                         if let Ok(Json(v)) = view_of(&state, game) {
                             let _ = out.send(json!({"type": "game", "game": v}).to_string());
                         }
@@ -819,6 +850,16 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
                         }
                     }
                     Ok(ClientMessage::Stop) => stop(&mut analysis),
+                    Ok(ClientMessage::AnalyseGame(req)) => {
+                        stop_game(&mut game_analysis);
+                        match engine::analyse_game(&state, &req, out.clone()) {
+                            Ok(handle) => game_analysis = Some(handle),
+                            Err(e) => {
+                                let _ = out.send(json!({"type": "game_analysis_error", "id": req.id, "game": req.game, "message": e}).to_string());
+                            }
+                        }
+                    }
+                    Ok(ClientMessage::StopGameAnalysis) => stop_game(&mut game_analysis),
                     Err(e) => { let _ = out.send(json!({"type": "error", "message": format!("bad message: {e}")}).to_string()); }
                 }
             }
@@ -847,4 +888,5 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
         }
     }
     stop(&mut analysis);
+    stop_game(&mut game_analysis);
 }
