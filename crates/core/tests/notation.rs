@@ -146,3 +146,19 @@ fn outcomes_and_draw_rules() {
     assert_eq!(pos.repetitions(), 2);
     assert_eq!(pos.outcome_with_draw_rules(), Some(Outcome::Draw { reason: EndReason::ThreefoldRepetition }));
 }
+
+/// Found by fuzzing (fuzz target `fen`): in knight relay a pawn that a knight defends also moves like
+/// a knight, so after 1.Na3 both b7-b6 and the relayed d7-b6 reach b6. The writer names the file of
+/// the relayed move (`db6`) and writes `b6` for the push, which the reader took as ambiguous.
+#[test]
+fn a_bare_pawn_destination_is_the_move_along_the_file() {
+    use mysl_core::{KnightRelay, Position};
+    let pos = Position::<KnightRelay>::from_fen("rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR b KQkq - 1 1").unwrap();
+    let push = san::parse_san(&pos, "b6").unwrap();
+    assert_eq!(uci::move_to_uci(&pos, push), "b7b6");
+    let relayed = san::parse_san(&pos, "db6").unwrap();
+    assert_eq!(uci::move_to_uci(&pos, relayed), "d7b6");
+    for mv in pos.legal_moves().iter() {
+        assert_eq!(san::parse_san(&pos, &san::move_to_san(&pos, mv)).ok(), Some(mv));
+    }
+}
