@@ -34,6 +34,9 @@ pub struct Limits {
     /// Progress: nodes searched so far by all threads (added in steps of 64), for a caller that
     /// shows progress while another thread solves (the web UI).
     pub nodes: Arc<AtomicU64>,
+    /// Stop after about this many nodes (all threads together; checked every 64 nodes): a bound
+    /// for untrusted input (fuzzing), like `deadline` but the same on every run.
+    pub max_nodes: Option<u64>,
 }
 
 impl Default for Limits {
@@ -44,6 +47,7 @@ impl Default for Limits {
             stop: Arc::new(AtomicBool::new(false)),
             threads: 2,
             nodes: Arc::new(AtomicU64::new(0)),
+            max_nodes: None,
         }
     }
 }
@@ -157,6 +161,7 @@ struct Searcher {
     shared_nodes: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
     deadline: Option<Instant>,
+    max_nodes: Option<u64>,
     stopped: bool,
     /// Last refutation found per number of attacker moves left (tried first: a cut-off is likely).
     refute_killer: [Option<Move>; 64],
@@ -607,6 +612,7 @@ impl Searcher {
             shared_nodes: limits.nodes.clone(),
             stop: limits.stop.clone(),
             deadline: limits.deadline,
+            max_nodes: limits.max_nodes,
             stopped: false,
             refute_killer: [None; 64],
             win_killer: [None; 64],
@@ -642,9 +648,11 @@ impl Searcher {
         // Every 64 nodes: a node's subtree can be large (a series node's last move checks every reply
         // for mate), so a cancel or the deadline is seen within milliseconds.
         if self.nodes & 63 == 0 {
-            self.shared_nodes.fetch_add(64, Ordering::Relaxed);
+            let total = self.shared_nodes.fetch_add(64, Ordering::Relaxed) + 64;
             if !self.stopped
-                && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d))
+                && (self.stop.load(Ordering::Relaxed)
+                    || self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self.max_nodes.is_some_and(|m| total >= m))
             {
                 self.stopped = true;
             }
