@@ -243,7 +243,16 @@ impl<R: Rules> GameSink<R> for ProbeAll<'_> {
     fn ply(&mut self, pos: &Position<R>, _: Move, ply: usize) -> bool {
         let raw = self.book.raw_entries(pos.key());
         let found = self.book.probe(pos);
-        assert_eq!(raw.len(), found.len(), "{} {}: a stored move is not legal", R::NAME, pos.fen());
+        assert_eq!(
+            raw.len(),
+            found.len(),
+            "{} {} (key {:016x}): a stored move is not legal: stored {:?}, legal {:?}",
+            R::NAME,
+            pos.fen(),
+            pos.key(),
+            raw.iter().map(|e| e.mv).collect::<Vec<_>>(),
+            found.iter().map(|m| m.mv).collect::<Vec<_>>()
+        );
         ply < 64
     }
 }
