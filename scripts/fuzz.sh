@@ -37,15 +37,17 @@ for t in "${selected[@]}"; do
     [ -f "fuzz/dict/$t.dict" ] && dict=("-dict=fuzz/dict/$t.dict")
     before=$(ls "fuzz/artifacts/$t" | wc -l)
     log="target/fuzz-logs/$t.log"
+    start=$(date +%s)
     set +e
     nice -n "$nice" cargo +nightly fuzz run -s "$sanitizer" --debug-assertions "$t" "fuzz/run-corpus/$t" "fuzz/corpus/$t" -- \
         -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 "${dict[@]}" >"$log" 2>&1
     rc=$?
     set -e
+    elapsed=$(($(date +%s) - start))
     after=$(ls "fuzz/artifacts/$t" | wc -l)
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
-    echo "$t: ${execs:-?} executions in ${seconds} s, ${cov:-cov: ?}, exit $rc, $((after - before)) new artifacts (log $log)"
+    echo "$t: ${execs:-?} executions in ${elapsed} s, ${cov:-cov: ?}, exit $rc, $((after - before)) new artifacts (log $log)"
     if [ "$rc" -ne 0 ] || [ "$after" -ne "$before" ]; then
         status=1
         grep -E "panicked at|ERROR: libFuzzer|SUMMARY|Test unit written" "$log" | head -8 || true

@@ -335,12 +335,13 @@ fn crc32(bytes: &[u8]) -> u32 {
 // Popeye input and the solver
 
 /// The Popeye input parser on fuzzed text, and the solver on what parses with tiny limits: at most
-/// two moves (stipulations cut to 2), one thread, a small hash and a cap of 20,000 nodes. Output in
-/// both formats is written for every result.
+/// two moves (stipulations cut to 2), one thread, a small hash, a cap of 5,000 nodes a problem and
+/// 0.4 s for all. Output in both formats is written for every result.
 pub fn fuzz_popeye(data: &[u8]) {
     use mysl_problems::input::TwinChange;
     use mysl_problems::solve::Limits;
     let text = text_of(data);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(400);
     for parsed in mysl_problems::input::parse_problems(&text).into_iter().take(4) {
         let mut problem = match parsed {
             Ok(p) => p,
@@ -361,7 +362,15 @@ pub fn fuzz_popeye(data: &[u8]) {
             }
         }
         problem.options.max_time = None;
-        let limits = Limits { hash_entries: 1 << 10, threads: 1, max_nodes: Some(20_000), ..Limits::default() };
+        // Nodes can be costly (AntiCirce Cage searches cages inside each move), so a deadline backs
+        // the node cap: a solve stops at whichever comes first.
+        let limits = Limits {
+            hash_entries: 1 << 10,
+            threads: 1,
+            max_nodes: Some(5_000),
+            deadline: Some(deadline),
+            ..Limits::default()
+        };
         let result = mysl_problems::solve_problem(&problem, &limits);
         let _ = mysl_problems::output::text(&problem, &result);
         let _ = mysl_problems::output::json(&problem, &result);

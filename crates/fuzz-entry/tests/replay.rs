@@ -30,11 +30,17 @@ fn committed_corpora_replay_without_a_finding() {
     for (name, entry) in mysl_fuzz_entry::TARGETS {
         let start = Instant::now();
         let mut n = 0;
+        let mut slowest = (std::time::Duration::ZERO, String::new());
         for kind in ["corpus", "regressions"] {
             for path in files(&root.join(kind).join(name)) {
                 let data = std::fs::read(&path).expect("a corpus file reads");
                 let before = PANICS.load(Ordering::SeqCst);
+                let t = Instant::now();
                 let caught = std::panic::catch_unwind(|| entry(&data));
+                let took = t.elapsed();
+                if took > slowest.0 {
+                    slowest = (took, path.display().to_string());
+                }
                 if caught.is_err() || PANICS.load(Ordering::SeqCst) != before {
                     failures.push(path.display().to_string());
                 }
@@ -42,7 +48,12 @@ fn committed_corpora_replay_without_a_finding() {
             }
         }
         assert!(n > 0, "no corpus for the target {name} under {}", root.display());
-        println!("{name}: {n} inputs in {:.2} s", start.elapsed().as_secs_f64());
+        println!(
+            "{name}: {n} inputs in {:.2} s, slowest {:.3} s ({})",
+            start.elapsed().as_secs_f64(),
+            slowest.0.as_secs_f64(),
+            slowest.1
+        );
         total += n;
     }
     let _ = std::panic::take_hook();
