@@ -420,7 +420,14 @@ impl<R: Rules> Position<R> {
                 let slider = |sq: Square| {
                     pos.board.role_at(sq).is_some_and(|r| matches!(r, Role::Bishop | Role::Rook | Role::Queen))
                 };
-                if same_role || (attacks::aligned(a, b, king) && slider(a) && slider(b)) {
+                // Two checkers of one kind: only a promotion that uncovers a slider of the kind
+                // promoted to (d7xe8=Q with a queen on d2: found by fuzzing), so one of them stands
+                // on the promotion rank of the side that moved.
+                let promotion_rank = Bitboard::rank((!turn).relative_rank(Rank::Eighth));
+                let promoted = |sq: Square| promotion_rank.contains(sq) && slider(sq);
+                if (same_role && !(promoted(a) || promoted(b)))
+                    || (attacks::aligned(a, b, king) && slider(a) && slider(b))
+                {
                     return Err(PositionError::ImpossibleCheck);
                 }
             }

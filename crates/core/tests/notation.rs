@@ -162,3 +162,22 @@ fn a_bare_pawn_destination_is_the_move_along_the_file() {
         assert_eq!(san::parse_san(&pos, &san::move_to_san(&pos, mv)).ok(), Some(mv));
     }
 }
+
+/// Found by fuzzing (fuzz target `fen`): d7xe8=Q+ uncovers the queen on d2, a double check by two
+/// queens. The reader took two checkers of one kind as impossible, so the FEN of a position reached by
+/// a legal move did not read back.
+#[test]
+fn a_promotion_may_give_double_check_with_a_piece_of_its_kind() {
+    let mut pos = Chess::from_fen("r2kbr1n/pp1Pbrpp/2p5/q7/2B5/8/PNPQNnPP/RNB1K2R w KQ - 3 9").unwrap();
+    let mv = san::parse_san(&pos, "dxe8=Q+").unwrap();
+    pos.play_unchecked(mv);
+    assert_eq!(pos.checkers().count(), 2);
+    let fen = pos.fen();
+    assert_eq!(fen, "r2kQr1n/pp2brpp/2p5/q7/2B5/8/PNPQNnPP/RNB1K2R b KQ - 0 9");
+    assert!(Chess::from_fen(&fen).unwrap() == pos);
+    // Two queens checking with neither on the promotion rank stays impossible.
+    assert_eq!(
+        Chess::from_fen("3k4/8/8/Q7/8/8/8/3QK3 b - - 0 1").map(|_| ()).map_err(|e| e.to_string()),
+        Err("impossible check (no legal last move gives these checkers)".to_string())
+    );
+}
