@@ -581,6 +581,10 @@ pub fn find_move_orthodox<R: Rules>(pos: &Position<R>, san: &San) -> Option<Move
                     return None; // en passant or nonsense
                 }
                 let f = (*file)?;
+                // A pawn captures from a neighbouring file only ("cxf3" names no move).
+                if usize::from(f).abs_diff(to.file().index()) != 1 {
+                    return None;
+                }
                 let from = to.offset(back)?;
                 let from = Square::from_coords(BoardFile::ALL[usize::from(f)], from.rank());
                 Bitboard::from_square(from)
@@ -910,5 +914,20 @@ mod tests {
         let err = replay_game::<Orthodox, _>(b"1. e4 e5 2. Ke3 *\n", &mut sink).expect_err("illegal");
         assert_eq!(err, GameError::IllegalMove { ply: 3, san: "Ke3".into() });
         assert_eq!(err.to_string(), "illegal move Ke3 at ply 3 (2. Ke3)");
+    }
+
+    /// Found by fuzzing (fuzz target `pgn`, a Kasparov game with 28.gxf3 mutated to 28.cxf3): the fast
+    /// path took a pawn capture's from-square on the named file without checking that the file is a
+    /// neighbour of the destination's, so the illegal c2-f3 was played and went into the book.
+    #[test]
+    fn a_pawn_capture_from_a_distant_file_is_illegal() {
+        let game = |mv: &str| format!("[FEN \"4k3/8/8/8/8/5p2/2P3P1/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. {mv} *\n");
+        let mut sink = Collect(Vec::new());
+        let err = replay_game::<Orthodox, _>(game("cxf3").as_bytes(), &mut sink).expect_err("illegal");
+        assert_eq!(err, GameError::IllegalMove { ply: 1, san: "cxf3".into() });
+        assert!(sink.0.is_empty());
+        let mut sink = Collect(Vec::new());
+        replay_game::<Orthodox, _>(game("gxf3").as_bytes(), &mut sink).expect("gxf3 is legal");
+        assert_eq!(sink.0.len(), 1);
     }
 }

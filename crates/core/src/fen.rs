@@ -144,7 +144,7 @@ impl Setup {
     pub fn detect_castling_mode(&self) -> CastlingMode {
         for sq in self.castling_rooks {
             let color = if sq.rank() == Rank::First { Color::White } else { Color::Black };
-            let king_ok = self.board.king_of(color).is_some_and(|k| k.file() == File::E && k.rank() == sq.rank());
+            let king_ok = castling_king(&self.board, color).is_some_and(|k| k.file() == File::E);
             if !king_ok || !matches!(sq.file(), File::A | File::H) {
                 return CastlingMode::Chess960;
             }
@@ -225,7 +225,7 @@ fn parse_castling(board: &Board, text: &str) -> Result<Bitboard, FenError> {
         let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         let back = Bitboard::rank(color.relative_rank(Rank::First));
         let our_rooks = board.by_piece(Piece::new(color, Role::Rook)) & back;
-        let king = board.king_of(color).filter(|k| back.contains(*k));
+        let king = castling_king(board, color);
         let square = match c.to_ascii_lowercase() {
             'k' | 'q' => {
                 let side = if c.eq_ignore_ascii_case(&'k') { CastlingSide::KingSide } else { CastlingSide::QueenSide };
@@ -282,11 +282,19 @@ fn parse_castling(board: &Board, text: &str) -> Result<Bitboard, FenError> {
     Ok(rooks)
 }
 
+/// The king that castling rights of `color` belong to: its king on its back rank. Where a variant
+/// allows several kings (extinction: pawns promote to kings), a promoted king elsewhere is not it, and
+/// of several on the back rank the one on the e-file is (the others were promoted and came back).
+pub(crate) fn castling_king(board: &Board, color: Color) -> Option<Square> {
+    let back = board.kings() & board.by_color(color) & Bitboard::rank(color.relative_rank(Rank::First));
+    back.into_iter().find(|k| k.file() == File::E).or_else(|| back.first())
+}
+
 /// The X-FEN letter of the castling right whose rook is on `rook`: `K`/`Q` for the outermost rook on
 /// that side of the king, the file letter otherwise.
 pub(crate) fn castling_char(board: &Board, color: Color, rook: Square) -> char {
     let letter = |c: char| if color == Color::White { c.to_ascii_uppercase() } else { c };
-    let Some(king) = board.king_of(color) else {
+    let Some(king) = castling_king(board, color) else {
         return letter(rook.file().char());
     };
     let back = Bitboard::rank(rook.rank());

@@ -461,7 +461,10 @@ impl<R: Rules> Position<R> {
         }
         // Castling without check rules: unmoved king and rook, empty squares between.
         if R::CASTLING && quiet && self.castling.has_any(us) {
-            if let Some(king) = board.king_of(us) {
+            // The castling king, not just any king (extinction promotes to kings).
+            if let Some(king) =
+                Some(self.castling.king(us)).filter(|&k| (board.kings() & board.by_color(us)).contains(k))
+            {
                 for side in CastlingSide::ALL {
                     if let Some(rook) = self.castling.rook(us, side) {
                         if (self.castling_empty_path(2 * us as usize + side as usize) & occ).is_empty() {

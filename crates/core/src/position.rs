@@ -27,6 +27,8 @@ pub struct Castling {
     king_path: [Bitboard; 4],
     /// For each square, the rights lost when a piece leaves or arrives there.
     lost_rights: [u8; 64],
+    /// The castling king of each color (where a variant may have several kings: extinction).
+    king: [Square; 2],
     mode: CastlingMode,
 }
 
@@ -38,6 +40,7 @@ impl Castling {
             empty_path: [Bitboard::EMPTY; 4],
             king_path: [Bitboard::EMPTY; 4],
             lost_rights: [0; 64],
+            king: [Square::E1, Square::E8],
             mode: CastlingMode::Standard,
         }
     }
@@ -77,6 +80,12 @@ impl Castling {
         self.mode
     }
 
+    /// The king that castles for `color` (meaningful while `color` has a right).
+    #[inline(always)]
+    pub(crate) fn king(&self, color: Color) -> Square {
+        self.king[color as usize]
+    }
+
     #[inline(always)]
     pub(crate) fn empty_path_of(&self, i: usize) -> Bitboard {
         self.empty_path[i]
@@ -91,6 +100,7 @@ impl Castling {
         let i = Castling::index(color, side);
         self.rights |= 1 << i;
         self.rook[i] = rook;
+        self.king[color as usize] = king;
         let king_to = side.king_to(color);
         let rook_to = side.rook_to(color);
         let king_span = attacks::between(king, king_to) | king_to;
@@ -280,7 +290,7 @@ impl<R: Rules> Position<R> {
         for sq in castling_rooks {
             let color = if sq.rank() == Rank::First { Color::White } else { Color::Black };
             let right_char = crate::fen::castling_char(&board, color, sq);
-            let king = match board.king_of(color) {
+            let king = match crate::fen::castling_king(&board, color) {
                 Some(k) if k.rank() == sq.rank() => k,
                 _ => {
                     return Err(PositionError::BadCastling {
@@ -410,7 +420,14 @@ impl<R: Rules> Position<R> {
                 let slider = |sq: Square| {
                     pos.board.role_at(sq).is_some_and(|r| matches!(r, Role::Bishop | Role::Rook | Role::Queen))
                 };
-                if same_role || (attacks::aligned(a, b, king) && slider(a) && slider(b)) {
+                // Two checkers of one kind: only a promotion that uncovers a slider of the kind
+                // promoted to (d7xe8=Q with a queen on d2: found by fuzzing), so one of them stands
+                // on the promotion rank of the side that moved.
+                let promotion_rank = Bitboard::rank((!turn).relative_rank(Rank::Eighth));
+                let promoted = |sq: Square| promotion_rank.contains(sq) && slider(sq);
+                if (same_role && !(promoted(a) || promoted(b)))
+                    || (attacks::aligned(a, b, king) && slider(a) && slider(b))
+                {
                     return Err(PositionError::ImpossibleCheck);
                 }
             }

@@ -248,6 +248,15 @@ pub fn parse_san<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, SanErr
                 found = Some(mv);
             }
         }
+        // A pawn move written without a from-file is the one along the file (the writer names the
+        // file of any pawn move that changes file: Berolina steps, relayed pawns in knight relay).
+        if count > 1 && reading.role == Some(Role::Pawn) && reading.from_file.is_none() {
+            let mut straight =
+                legal.iter().filter(|&m| matches_pattern(pos, m, reading) && m.from().file() == to.file());
+            if let (Some(mv), None) = (straight.next(), straight.next()) {
+                return Ok(mv);
+            }
+        }
         match (count, found) {
             (1, Some(mv)) => return Ok(mv),
             (n, _) if n > 1 => return Err(SanError::Ambiguous(text.to_string())),

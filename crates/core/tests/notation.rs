@@ -146,3 +146,38 @@ fn outcomes_and_draw_rules() {
     assert_eq!(pos.repetitions(), 2);
     assert_eq!(pos.outcome_with_draw_rules(), Some(Outcome::Draw { reason: EndReason::ThreefoldRepetition }));
 }
+
+/// Found by fuzzing (fuzz target `fen`): in knight relay a pawn that a knight defends also moves like
+/// a knight, so after 1.Na3 both b7-b6 and the relayed d7-b6 reach b6. The writer names the file of
+/// the relayed move (`db6`) and writes `b6` for the push, which the reader took as ambiguous.
+#[test]
+fn a_bare_pawn_destination_is_the_move_along_the_file() {
+    use mysl_core::{KnightRelay, Position};
+    let pos = Position::<KnightRelay>::from_fen("rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR b KQkq - 1 1").unwrap();
+    let push = san::parse_san(&pos, "b6").unwrap();
+    assert_eq!(uci::move_to_uci(&pos, push), "b7b6");
+    let relayed = san::parse_san(&pos, "db6").unwrap();
+    assert_eq!(uci::move_to_uci(&pos, relayed), "d7b6");
+    for mv in pos.legal_moves().iter() {
+        assert_eq!(san::parse_san(&pos, &san::move_to_san(&pos, mv)).ok(), Some(mv));
+    }
+}
+
+/// Found by fuzzing (fuzz target `fen`): d7xe8=Q+ uncovers the queen on d2, a double check by two
+/// queens. The reader took two checkers of one kind as impossible, so the FEN of a position reached by
+/// a legal move did not read back.
+#[test]
+fn a_promotion_may_give_double_check_with_a_piece_of_its_kind() {
+    let mut pos = Chess::from_fen("r2kbr1n/pp1Pbrpp/2p5/q7/2B5/8/PNPQNnPP/RNB1K2R w KQ - 3 9").unwrap();
+    let mv = san::parse_san(&pos, "dxe8=Q+").unwrap();
+    pos.play_unchecked(mv);
+    assert_eq!(pos.checkers().count(), 2);
+    let fen = pos.fen();
+    assert_eq!(fen, "r2kQr1n/pp2brpp/2p5/q7/2B5/8/PNPQNnPP/RNB1K2R b KQ - 0 9");
+    assert!(Chess::from_fen(&fen).unwrap() == pos);
+    // Two queens checking with neither on the promotion rank stays impossible.
+    assert_eq!(
+        Chess::from_fen("3k4/8/8/Q7/8/8/8/3QK3 b - - 0 1").map(|_| ()).map_err(|e| e.to_string()),
+        Err("impossible check (no legal last move gives these checkers)".to_string())
+    );
+}

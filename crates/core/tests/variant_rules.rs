@@ -375,3 +375,28 @@ fn variant_san_forms() {
     assert_eq!(san::move_to_san(&kr, g7), "eg7");
     assert_eq!(san::parse_san(&kr, "eg7"), Ok(g7));
 }
+
+/// Found by fuzzing (fuzz target `fen`): in extinction a pawn may promote to a king. After ...dxc1=K
+/// Black has two kings, and the castling rights belong to the one on e8: the FEN of that position
+/// must read back (it failed: "the black king is not on its back rank", the c1 king was taken), and
+/// castling must start from e8 (the generator castled from c1).
+#[test]
+fn extinction_castling_belongs_to_the_back_rank_king() {
+    use mysl_core::Extinction;
+    let mut p = pos::<Extinction>("rnqbkbnr/pppppp1p/8/4P3/8/8/PPPpP1PP/RNBQKBNR b KQkq - 0 2");
+    let promote = uci::parse_uci_move(&p, "d2c1k").expect("d2xc1=K is legal");
+    p.play_unchecked(promote);
+    let fen = p.fen();
+    assert_eq!(fen, "rnqbkbnr/pppppp1p/8/4P3/8/8/PPP1P1PP/RNkQKBNR w KQkq - 0 3");
+    let back = pos::<Extinction>(&fen);
+    assert!(back == p && back.key() == p.key());
+    // Black to move with both kings and the rights: castling only from e8.
+    let black = pos::<Extinction>("rnbqk2r/pppppp1p/8/4P3/8/8/PPP1P1PP/RNkQKBNR b KQkq - 0 3");
+    let castles: Vec<String> = black
+        .legal_moves()
+        .iter()
+        .filter(|m| m.kind() == MoveKind::Castle)
+        .map(|m| uci::move_to_uci(&black, m))
+        .collect();
+    assert_eq!(castles, ["e8g8"]);
+}

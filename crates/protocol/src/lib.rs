@@ -5,7 +5,7 @@ pub mod session;
 pub mod uci;
 pub mod xboard;
 
-pub use session::{Game, Output, Session};
+pub use session::{Game, Output, Sandbox, Session};
 pub use uci::{Flow, Uci};
 pub use xboard::Xboard;
 

@@ -159,10 +159,29 @@ pub const DEFAULT_BOOK_NAME: &str = "<default>";
 /// The `EvalFile` value that names the network built into mysl (if any).
 pub const DEFAULT_EVAL_FILE: &str = "<internal>";
 
+/// Bounds for a session fed untrusted input (fuzzing, tests): none by default. The protocols' own
+/// limits (Hash up to 64 GiB, 256 threads, perft depth 64) suit a user who asks for them, not a
+/// command stream that must finish in milliseconds.
+#[derive(Clone, Debug, Default)]
+pub struct Sandbox {
+    /// Every search (and `bench`) stops after at most this many nodes per position.
+    pub max_nodes: Option<u64>,
+    /// The hash table has at most this many MiB.
+    pub max_hash_mb: Option<usize>,
+    /// At most this many search threads.
+    pub max_threads: Option<usize>,
+    /// `go perft N` and `bench N` run at most this deep.
+    pub max_depth: Option<u32>,
+    /// Options that name files (books, tablebases, networks) are refused.
+    pub no_files: bool,
+}
+
 /// The engine behind a protocol.
 pub struct Session {
     pub game: Game,
     pub options: Options,
+    /// Bounds on what the input may ask for ([`Sandbox`]; none by default).
+    pub sandbox: Sandbox,
     tt: Arc<TranspositionTable>,
     stop: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
@@ -194,11 +213,18 @@ impl Default for Session {
 
 impl Session {
     pub fn new() -> Session {
-        let options = Options::default();
+        Session::sandboxed(Sandbox::default())
+    }
+
+    /// A session whose input is bounded by `sandbox`.
+    pub fn sandboxed(sandbox: Sandbox) -> Session {
+        let mut options = Options::default();
+        options.hash_mb = options.hash_mb.min(sandbox.max_hash_mb.unwrap_or(usize::MAX)).max(1);
         Session {
             game: Game::new(Variant::Chess),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
+            sandbox,
             stop: Arc::new(AtomicBool::new(false)),
             worker: None,
             pondering: Arc::new(Mutex::new(None)),
@@ -214,6 +240,9 @@ impl Session {
     /// the previous network stays. Returns a note on what evaluates from now on.
     pub fn set_eval_file(&mut self, path: &str) -> Result<String, String> {
         let internal = path.is_empty() || path == DEFAULT_EVAL_FILE;
+        if !internal {
+            self.check_files()?;
+        }
         let network = if internal {
             mysl_engine::default_network()
         } else {
@@ -250,7 +279,7 @@ impl Session {
     /// Resizes the hash table (waits for a running search first).
     pub fn set_hash(&mut self, mb: usize) {
         self.stop_search();
-        self.options.hash_mb = mb.clamp(1, 65536);
+        self.options.hash_mb = mb.clamp(1, 65536).min(self.sandbox.max_hash_mb.unwrap_or(usize::MAX)).max(1);
         self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
     }
 
@@ -261,6 +290,9 @@ impl Session {
 
     /// Sets `BookFile` and loads it now, so a bad file is reported at once; the old book stays on error.
     pub fn set_book_file(&mut self, path: &str) -> Result<(), String> {
+        if !(path.is_empty() || path == DEFAULT_BOOK_NAME) {
+            self.check_files()?;
+        }
         let book =
             if path.is_empty() || path == DEFAULT_BOOK_NAME { mysl_book::default_book() } else { Book::open(path) }
                 .map_err(|e| e.to_string())?;
@@ -283,7 +315,24 @@ impl Session {
         self.load_tablebases(&syzygy_path, path)
     }
 
+    /// Refuses a file option in a sandbox that allows none.
+    fn check_files(&self) -> Result<(), String> {
+        if self.sandbox.no_files {
+            Err("files are not opened in this session".to_string())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The depth of `go perft N` or `bench N` within the sandbox.
+    pub fn bounded_depth(&self, depth: u32) -> u32 {
+        depth.min(self.sandbox.max_depth.unwrap_or(u32::MAX))
+    }
+
     fn load_tablebases(&mut self, syzygy: &str, ours: &str) -> Result<String, String> {
+        if !(syzygy.is_empty() && ours.is_empty()) {
+            self.check_files()?;
+        }
         self.stop_search();
         let mut tb = Tablebases::new();
         let mut notes = Vec::new();
@@ -361,7 +410,10 @@ impl Session {
         self.infinite = limits.infinite;
         limits.multipv = self.options.multipv.max(1);
         limits.move_overhead = self.options.move_overhead;
-        let mut threads = self.options.threads.max(1);
+        if let Some(cap) = self.sandbox.max_nodes {
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
+        let mut threads = self.options.threads.clamp(1, self.sandbox.max_threads.unwrap_or(usize::MAX).max(1));
         let level = self.options.limit_strength.then(|| {
             // A strength level: fewer nodes (the smaller of the GUI's limits and the level's), its
             // lines, one thread, and a seed from the game and the moves played at a level so far.

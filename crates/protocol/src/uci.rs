@@ -102,7 +102,12 @@ fn variant_names() -> String {
 
 impl Uci {
     pub fn new(out: Output) -> Uci {
-        Uci { session: Session::new(), out, generation: Arc::new(AtomicU64::new(0)) }
+        Uci::with_session(out, Session::new())
+    }
+
+    /// A front end over a given session (a [`crate::Sandbox`]ed one in fuzzing and tests).
+    pub fn with_session(out: Output, session: Session) -> Uci {
+        Uci { session, out, generation: Arc::new(AtomicU64::new(0)) }
     }
 
     fn say(&self, line: &str) {
@@ -201,7 +206,7 @@ impl Uci {
     fn go(&mut self, args: &[&str]) {
         match self.parse_go(args) {
             Ok(Go::Search(limits, ponder)) => self.start_search(limits, ponder),
-            Ok(Go::Perft(depth)) => self.perft(depth),
+            Ok(Go::Perft(depth)) => self.perft(self.session.bounded_depth(depth)),
             // Nothing started, nothing changed.
             Err(e) => self.error(&format!("go: {e}; no search started")),
         }
@@ -475,6 +480,7 @@ impl Uci {
             },
             [_, extra, ..] => return self.error(&format!("bench: unexpected '{extra}' (usage: bench [DEPTH])")),
         };
+        let depth = self.session.bounded_depth(depth as u32) as i32;
         self.session.stop_search();
         let result = mysl_engine::bench::run_bench_with(depth, self.session.active_network(), |_, _, _, _| {});
         for line in result.summary() {

@@ -139,8 +139,13 @@ impl Reporter for XboardReporter {
 
 impl Xboard {
     pub fn new(out: Output) -> Xboard {
+        Xboard::with_session(out, Session::new())
+    }
+
+    /// A front end over a given session (a [`crate::Sandbox`]ed one in fuzzing and tests).
+    pub fn with_session(out: Output, session: Session) -> Xboard {
         Xboard {
-            session: Session::new(),
+            session,
             out,
             force: false,
             engine_white: false,
@@ -353,7 +358,8 @@ impl Xboard {
                 Err(_) => self.error("bad memory", line),
             },
             "cores" => match rest.parse::<usize>() {
-                Ok(n) => self.session.options.threads = n.max(1),
+                // UCI's Threads maximum; a larger number would start that many threads at the next search.
+                Ok(n) => self.session.options.threads = n.clamp(1, 256),
                 Err(_) => self.error("bad cores", line),
             },
             "option" => self.option(rest),

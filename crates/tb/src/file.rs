@@ -637,7 +637,14 @@ impl<'a> SectionCursor<'a> {
             let a = u32_at(self.bytes, st.offsets_at + 4 * b) as usize;
             let e = u32_at(self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
             let want = st.block_len.min(self.size - b * st.block_len);
-            st.dec.decode_block(&self.bytes[st.data_at + a..st.data_at + e], want, &mut self.syms)?;
+            if let Err(e) = st.dec.decode_block(&self.bytes[st.data_at + a..st.data_at + e], want, &mut self.syms) {
+                // The callers walk on after an error (they report the first one): every later call
+                // fails too, instead of reading a half-decoded block.
+                self.syms.clear();
+                self.at = 0;
+                self.block = usize::MAX;
+                return Err(e.into());
+            }
             self.block += 1;
             self.at = 0;
         }

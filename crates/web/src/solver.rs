@@ -144,8 +144,14 @@ pub fn summary(p: &Problem) -> Value {
 
 /// Solves on the calling thread (a job's thread) and returns the job's result.
 pub fn solve(problem: &Problem, stop: Arc<AtomicBool>, nodes: Arc<AtomicU64>) -> Result<Value, String> {
-    let limits =
-        Limits { hash_entries: 1 << 18, deadline: Some(Instant::now() + MAX_SOLVE_TIME), stop, threads: 1, nodes };
+    let limits = Limits {
+        hash_entries: 1 << 18,
+        deadline: Some(Instant::now() + MAX_SOLVE_TIME),
+        stop,
+        threads: 1,
+        nodes,
+        max_nodes: None,
+    };
     let result = mysl_problems::solve_problem(problem, &limits);
     let text = output::text(problem, &result);
     let result = result.map_err(|e: SolveError| e.to_string())?;
