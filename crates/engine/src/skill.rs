@@ -24,8 +24,14 @@
 //!
 //! The draws come from a [`SkillRng`] seeded by the caller (the session mixes the game's text with a
 //! per-session counter), so the same seed gives the same moves.
+//!
+//! [`search_at_level`] runs a search at a level (the UCI/xboard session and the web page both use it);
+//! [`LevelLines`] is its record of the lines, for callers that run the search themselves.
+
+use mysl_core::{Move, Position, Rules};
 
 use crate::score::MATE_BOUND;
+use crate::search::{Limits, SearchInfo, SearchResult, Searcher};
 
 /// The weakest level.
 pub const MIN_ELO: u32 = 1350;
@@ -38,6 +44,8 @@ pub const DEFAULT_ELO: u32 = MIN_ELO;
 /// docs/levels.md) to the internal strength `s` that sets the parameters. Piecewise linear; at and above
 /// the last point the level is the full engine (one line, no node limit of its own).
 const CALIBRATION: [(u32, u32); 5] = [(1350, 1730), (1600, 1900), (1900, 2300), (2100, 2615), (2250, FULL_STRENGTH)];
+/// The `UCI_Elo` from which a level is the full engine: the calibration's last point.
+pub const FULL_ENGINE_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].0;
 /// The internal strength of the full engine.
 const FULL_STRENGTH: u32 = 2850;
 /// The internal strength's lowest value (the parameter curves start there).
@@ -107,13 +115,25 @@ impl Skill {
         Some((1500.0 * 2f64.powf(f64::from(self.strength - MIN_STRENGTH) / 160.0)).round() as u64)
     }
 
-    /// Lines searched (MultiPV): 4, or 1 at full strength.
+    /// Lines searched (MultiPV): 4 up to internal strength 2200, 3 up to 2450, then 2; 1 at full
+    /// strength. Every line costs search depth, and near the top depth is what the level lacks: the
+    /// first calibration, 4 lines throughout, left a 200-Elo step below the full engine.
     pub fn multipv(&self) -> usize {
-        if self.is_full_strength() {
-            1
-        } else {
-            4
+        match self.strength {
+            s if s >= FULL_STRENGTH => 1,
+            s if s >= 2450 => 2,
+            s if s >= 2200 => 3,
+            _ => 4,
         }
+    }
+
+    /// Applies the level to a search's limits: its lines, and its node limit unless the search is
+    /// `infinite` (`go infinite`, `go ponder` run until told to stop) or the caller's is smaller.
+    pub fn limit(&self, limits: &mut Limits) {
+        if let (false, Some(level_nodes)) = (limits.infinite, self.node_limit()) {
+            limits.nodes = Some(limits.nodes.map_or(level_nodes, |n| n.min(level_nodes)));
+        }
+        limits.multipv = limits.multipv.max(self.multipv());
     }
 
     /// Softmax temperature in centipawns: 120 at the lowest internal strength, falling linearly to 0 at
@@ -205,6 +225,101 @@ fn argmax(scores: &[i32]) -> usize {
 
 /// The seeded generator of the level's choices.
 pub type SkillRng = mysl_core::rng::SplitMix64;
+
+/// The exact lines a search reported, by iteration, for a level's choice.
+#[derive(Clone, Debug, Default)]
+pub struct LevelLines {
+    /// (depth, [(MultiPV index, score, PV)]), shallowest first.
+    iterations: Vec<(i32, Vec<(usize, i32, Vec<Move>)>)>,
+}
+
+/// The move a level plays, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelMove {
+    pub best: Move,
+    pub ponder: Option<Move>,
+    /// The chosen line's score (side to move's view).
+    pub score: i32,
+    /// The depth of the iteration the line came from.
+    pub depth: i32,
+    /// A one-line account of the choice, for an `info string`.
+    pub note: String,
+}
+
+impl LevelLines {
+    /// Records one report of the search; bounds (fail-high/low reports) and empty lines are skipped.
+    pub fn record(&mut self, info: &SearchInfo) {
+        if info.bound.is_some() || info.pv.is_empty() {
+            return;
+        }
+        if self.iterations.last().is_none_or(|(d, _)| *d != info.depth) {
+            self.iterations.push((info.depth, Vec::new()));
+        }
+        if let Some((_, lines)) = self.iterations.last_mut() {
+            // A line reported again one place lower (MultiPV, a later line scored better) replaces its
+            // earlier report.
+            let line = (info.multipv, info.score, info.pv.clone());
+            match lines.iter_mut().find(|(index, _, _)| *index == info.multipv) {
+                Some(old) => *old = line,
+                None => lines.push(line),
+            }
+        }
+    }
+
+    /// The move `skill` plays from the recorded lines: the iterations that completed every line (as
+    /// many as the first), in MultiPV order. `None` if no line was recorded.
+    pub fn choose(&self, skill: Skill, seed: u64) -> Option<LevelMove> {
+        let width = self.iterations.first()?.1.len();
+        let complete: Vec<_> = self
+            .iterations
+            .iter()
+            .filter(|(_, l)| l.len() == width && l.iter().enumerate().all(|(i, line)| line.0 == i + 1))
+            .collect();
+        let scores: Vec<Vec<i32>> = complete.iter().map(|(_, l)| l.iter().map(|line| line.1).collect()).collect();
+        let choice = skill.choose(&scores, &mut SkillRng::new(seed));
+        let (depth, chosen) = complete.get(choice.iteration)?;
+        let (_, score, pv) = chosen.get(choice.line)?;
+        let shown = match crate::score::mate_in(*score) {
+            Some(n) => format!("mate {n}"),
+            None => format!("{score} cp"),
+        };
+        let note = format!(
+            "UCI_Elo {}: line {} of {width} at depth {depth}{} ({shown})",
+            skill.elo(),
+            choice.line + 1,
+            if choice.missed { ", from a shallower search (missed tactic)" } else { "" },
+        );
+        Some(LevelMove { best: *pv.first()?, ponder: pv.get(1).copied(), score: *score, depth: *depth, note })
+    }
+}
+
+/// Searches `pos` at the level `skill`: the level's limits on top of `limits`, every exact line kept,
+/// and the level's choice among them (seeded by `seed`) as the result's move, ponder move and score.
+/// `on_info` sees every report of the search. Returns the result and the note on the choice.
+pub fn search_at_level<R: Rules>(
+    searcher: &mut Searcher<R>,
+    pos: &Position<R>,
+    limits: &Limits,
+    skill: Skill,
+    seed: u64,
+    mut on_info: impl FnMut(&SearchInfo),
+) -> (SearchResult, Option<String>) {
+    let mut limits = limits.clone();
+    skill.limit(&mut limits);
+    let mut lines = LevelLines::default();
+    let mut result = searcher.search(pos, &limits, |info| {
+        lines.record(info);
+        on_info(info);
+    });
+    match lines.choose(skill, seed) {
+        Some(chosen) => {
+            (result.best, result.ponder, result.score, result.depth) =
+                (Some(chosen.best), chosen.ponder, chosen.score, chosen.depth);
+            (result, Some(chosen.note))
+        }
+        None => (result, None),
+    }
+}
 
 #[cfg(test)]
 mod tests {

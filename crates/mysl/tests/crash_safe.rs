@@ -81,8 +81,8 @@ fn random_games(n: usize, seed: u64) -> String {
 /// The kill chain: a reference run in its own folder, then runs in `work` each killed after a seeded
 /// delay up to 0.9 times the reference's time, `check` after each, until `n` runs were killed. A run
 /// that finished first was checked complete and starts the folder afresh (else every later run of a
-/// resuming command would find the work done). A last run goes to the end.
-fn kill_chain(n: usize, seed: u64, args: &dyn Fn(&Path) -> Vec<String>, check: &dyn Fn(&Path, &Path)) {
+/// resuming command would find the work done). A last run goes to the end. Returns the work folder.
+fn kill_chain(n: usize, seed: u64, args: &dyn Fn(&Path) -> Vec<String>, check: &dyn Fn(&Path, &Path)) -> tempfile::TempDir {
     let reference = tempfile::tempdir().expect("tempdir");
     let work = tempfile::tempdir().expect("tempdir");
     let ref_args = args(reference.path());
@@ -109,6 +109,7 @@ fn kill_chain(n: usize, seed: u64, args: &dyn Fn(&Path) -> Vec<String>, check: &
     run(&work_args);
     check(work.path(), reference.path());
     println!("{killed} kills in {runs} runs; reference run {full:?}");
+    work
 }
 
 /// `name` in `work` is absent or equal to the reference's.
@@ -144,7 +145,7 @@ fn book_build(n: usize) {
 }
 
 fn tb_gen(n: usize) {
-    kill_chain(
+    let work = kill_chain(
         n,
         21,
         &|dir| ["tb", "gen", "KPvK", "--dir", &dir.to_string_lossy(), "--threads", "2"].map(String::from).to_vec(),
@@ -163,6 +164,14 @@ fn tb_gen(n: usize) {
             }
         },
     );
+    // The last run rewrote every table a killed run left unfinished, and with it removed that run's
+    // temporary file.
+    let left: Vec<String> = std::fs::read_dir(work.path())
+        .expect("the work folder")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left by killed runs: {left:?}");
 }
 
 fn analyse(n: usize) {

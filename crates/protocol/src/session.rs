@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use mysl_book::Book;
 use mysl_core::{dispatch_variant, uci, CastlingMode, Move, Position, Rules, Variant};
-use mysl_engine::skill::{self, Skill, SkillRng};
+use mysl_engine::skill::{self, Skill};
 use mysl_engine::{Limits, Network, SearchInfo, SearchResult, Searcher, Tablebases, TranspositionTable};
 
 /// Where protocol output lines go (stdout in the binary, a buffer in tests).
@@ -415,17 +415,11 @@ impl Session {
         }
         let mut threads = self.options.threads.clamp(1, self.sandbox.max_threads.unwrap_or(usize::MAX).max(1));
         let level = self.options.limit_strength.then(|| {
-            // A strength level: fewer nodes (the smaller of the GUI's limits and the level's), its
-            // lines, one thread, and a seed from the game and the moves played at a level so far.
-            // `go infinite` and `go ponder` keep no node limit: they must run until `stop`.
-            let skill = Skill::new(self.options.elo);
-            if let (false, Some(level_nodes)) = (limits.infinite, skill.node_limit()) {
-                limits.nodes = Some(limits.nodes.map_or(level_nodes, |n| n.min(level_nodes)));
-            }
-            limits.multipv = limits.multipv.max(skill.multipv());
+            // A strength level (its nodes and lines are applied by `skill::search_at_level`): one
+            // thread, and a seed from the game and the moves played at a level so far.
             threads = 1;
             self.skill_moves += 1;
-            (skill, skill_seed(&game, self.skill_moves))
+            (Skill::new(self.options.elo), skill_seed(&game, self.skill_moves))
         });
         let knowledge = Knowledge {
             tablebases: self.tablebases.clone(),
@@ -491,9 +485,6 @@ struct Knowledge {
     level: Option<(Skill, u64)>,
 }
 
-/// The lines a search reported, by iteration: (depth, [(multipv index, score, PV)]).
-type Iterations = Vec<(i32, Vec<(usize, i32, Vec<Move>)>)>;
-
 impl Knowledge {
     fn apply<R: Rules>(self, searcher: &mut Searcher<R>) {
         searcher.set_tablebases(self.tablebases, self.tb_limit);
@@ -548,25 +539,11 @@ fn run_search<R: Rules>(
         .collect();
     let mut searcher = Searcher::<R>::new(tt, stop.clone());
     knowledge.clone().apply(&mut searcher);
-    // With a strength level, every exact line of every iteration is kept for the choice.
-    let mut lines: Iterations = Vec::new();
-    let mut result = searcher.search(&pos, limits, |info| {
-        if level.is_some() && info.bound.is_none() && !info.pv.is_empty() {
-            if lines.last().is_none_or(|(d, _)| *d != info.depth) {
-                lines.push((info.depth, Vec::new()));
-            }
-            if let Some((_, l)) = lines.last_mut() {
-                // A line reported again one place lower (MultiPV, a later line scored better) replaces
-                // its earlier report.
-                let line = (info.multipv, info.score, info.pv.clone());
-                match l.iter_mut().find(|(index, _, _)| *index == info.multipv) {
-                    Some(old) => *old = line,
-                    None => l.push(line),
-                }
-            }
-        }
-        reporter.info(info, &pv_text(&pos, &info.pv))
-    });
+    let on_info = |info: &SearchInfo| reporter.info(info, &pv_text(&pos, &info.pv));
+    let (result, level_note) = match level {
+        Some((skill, seed)) => skill::search_at_level(&mut searcher, &pos, limits, skill, seed, on_info),
+        None => (searcher.search(&pos, limits, on_info), None),
+    };
     // `go infinite` and `go ponder` never answer before `stop` (or `ponderhit`'s timer).
     if limits.infinite {
         while !stop.load(Ordering::Relaxed) {
@@ -577,11 +554,8 @@ fn run_search<R: Rules>(
     for h in helpers {
         let _ = h.join();
     }
-    if let Some((skill, seed)) = level {
-        if let Some((best, ponder, score, note)) = skill_choice(skill, seed, &lines) {
-            reporter.note(&note);
-            (result.best, result.ponder, result.score) = (Some(best), ponder, score);
-        }
+    if let Some(note) = level_note {
+        reporter.note(&note);
     }
     let best = result.best.map(|m| uci::move_to_uci(&pos, m));
     let ponder = match (result.best, result.ponder) {
@@ -593,32 +567,6 @@ fn run_search<R: Rules>(
         _ => None,
     };
     reporter.done(&result, best, ponder);
-}
-
-/// The move a strength level plays from the lines the search reported: the iterations that
-/// completed every line (as many as the first), in MultiPV order. Returns the move, the ponder move,
-/// the line's score and a note on the choice; `None` if no line was reported.
-fn skill_choice(skill: Skill, seed: u64, lines: &Iterations) -> Option<(Move, Option<Move>, i32, String)> {
-    let width = lines.first()?.1.len();
-    let complete: Vec<_> = lines
-        .iter()
-        .filter(|(_, l)| l.len() == width && l.iter().enumerate().all(|(i, line)| line.0 == i + 1))
-        .collect();
-    let scores: Vec<Vec<i32>> = complete.iter().map(|(_, l)| l.iter().map(|line| line.1).collect()).collect();
-    let choice = skill.choose(&scores, &mut SkillRng::new(seed));
-    let (depth, chosen) = complete.get(choice.iteration)?;
-    let (_, score, pv) = chosen.get(choice.line)?;
-    let shown = match mysl_engine::score::mate_in(*score) {
-        Some(n) => format!("mate {n}"),
-        None => format!("{score} cp"),
-    };
-    let note = format!(
-        "UCI_Elo {}: line {} of {width} at depth {depth}{} ({shown})",
-        skill.elo(),
-        choice.line + 1,
-        if choice.missed { ", from a shallower search (missed tactic)" } else { "" },
-    );
-    Some((*pv.first()?, pv.get(1).copied(), *score, note))
 }
 
 /// A strength level's seed: the game's text (variant, start, moves) and the count of level moves.

@@ -335,13 +335,36 @@ fn header(m: Material, size: u64, sections: &[Vec<u8>], flags: u32) -> Vec<u8> {
     buf
 }
 
+/// The temporary file a table is written to before its rename: `.<material>.mtb.tmp<pid>` in the
+/// table's directory. Temporary files of the same table left by a process that no longer runs (a
+/// generation killed while writing) are removed first, so a rerun leaves none behind; where process
+/// ids cannot be checked (no `/proc`) they are left alone.
+fn temp_path(dir: &Path, m: Material) -> PathBuf {
+    let prefix = format!(".{m}.mtb.tmp");
+    let own = std::process::id();
+    if Path::new("/proc/self").exists() {
+        if let Ok(entries) = fs::read_dir(dir) {
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(&prefix)).and_then(|p| p.parse::<u32>().ok()) else {
+                    continue;
+                };
+                if pid != own && !Path::new(&format!("/proc/{pid}")).exists() {
+                    let _ = fs::remove_file(entry.path());
+                }
+            }
+        }
+    }
+    dir.join(format!("{prefix}{own}"))
+}
+
 /// Writes a file from its stream sections without assembling it in memory (a 5-piece file is hundreds of
 /// MB): a temporary file, checked by opening it as a table (header, checksum, every stream section), then
 /// renamed.
 fn write_sections(dir: &Path, m: Material, size: u64, sections: &[Vec<u8>], flags: u32) -> Result<PathBuf, TbError> {
     let path = path_for(dir, &m);
     fs::create_dir_all(dir).map_err(|e| TbError::Io { path: dir.to_path_buf(), source: e })?;
-    let tmp = dir.join(format!(".{m}.mtb.tmp{}", std::process::id()));
+    let tmp = temp_path(dir, m);
     let io = |e| TbError::Io { path: tmp.clone(), source: e };
     {
         let mut w = std::io::BufWriter::new(fs::File::create(&tmp).map_err(io)?);
@@ -600,7 +623,7 @@ fn write_bytes(dir: &Path, m: Material, buf: &[u8]) -> Result<PathBuf, TbError> 
     let path = path_for(dir, &m);
     let io = |e| TbError::Io { path: path.clone(), source: e };
     fs::create_dir_all(dir).map_err(|e| TbError::Io { path: dir.to_path_buf(), source: e })?;
-    let tmp = dir.join(format!(".{m}.mtb.tmp{}", std::process::id()));
+    let tmp = temp_path(dir, m);
     {
         let mut f = fs::File::create(&tmp).map_err(|e| TbError::Io { path: tmp.clone(), source: e })?;
         f.write_all(buf).map_err(|e| TbError::Io { path: tmp.clone(), source: e })?;

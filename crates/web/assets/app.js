@@ -1263,8 +1263,7 @@ async function start() {
   ui.info.levels.forEach((label, i) => {
     const o = document.createElement('option');
     o.value = String(i + 1);
-    const elo = (ui.info.level_elos || [])[i];
-    o.textContent = elo ? `${i + 1} (${label}, ~${elo} Elo)` : `${i + 1} (${label})`;
+    o.textContent = `${i + 1} (${label})`;
     $('ng-level').append(o);
   });
   try { Object.assign(ui.settings, JSON.parse(localStorage.getItem('mysl.settings') || '{}')); } catch (e) { /* defaults */ }

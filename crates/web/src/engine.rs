@@ -8,35 +8,58 @@ use std::time::Duration;
 
 use mysl_core::{dispatch_variant, san, uci, Position, Rules};
 use mysl_engine::score::mate_in;
+use mysl_engine::skill::{search_at_level, Skill};
 use mysl_engine::{Limits, Searcher};
 use serde_json::{json, Value};
 
 use crate::game::{book_for, parse_fen, Eval, Game, Player};
 use crate::{lock, AppState};
 
-/// The engine levels the page offers: 1–4 fixed depths (fast, weak), 5–8 thinking times.
-pub const LEVELS: [(&str, Option<i32>, Option<u64>); 8] = [
-    ("depth 1", Some(1), None),
-    ("depth 2", Some(2), None),
-    ("depth 4", Some(4), None),
-    ("depth 6", Some(6), None),
-    ("0.3 s", None, Some(300)),
-    ("1 s", None, Some(1000)),
-    ("3 s", None, Some(3000)),
-    ("10 s", None, Some(10_000)),
+/// One of the page's engine levels.
+#[derive(Clone, Copy, Debug)]
+pub struct Level {
+    /// Shown beside the level number.
+    pub label: &'static str,
+    /// The strength level (`UCI_Elo` on Stockfish 15.1's scale, `mysl_engine::skill`), or `None` for
+    /// the full engine.
+    pub elo: Option<u32>,
+    /// Thinking time a move without a clock (a level's node limit usually ends it sooner).
+    pub movetime_ms: u64,
+}
+
+/// The page's levels: 1-7 are the calibrated strength levels of UCI's `UCI_Elo` (docs/levels.md),
+/// from Stockfish's weakest level to the full engine (which the calibration puts at 2250); 8 is the
+/// full engine with more time, not calibrated.
+pub const LEVELS: [Level; 8] = [
+    Level { label: "1350 Elo", elo: Some(1350), movetime_ms: 1000 },
+    Level { label: "1500 Elo", elo: Some(1500), movetime_ms: 1000 },
+    Level { label: "1650 Elo", elo: Some(1650), movetime_ms: 1000 },
+    Level { label: "1800 Elo", elo: Some(1800), movetime_ms: 1000 },
+    Level { label: "1950 Elo", elo: Some(1950), movetime_ms: 1000 },
+    Level { label: "2100 Elo", elo: Some(2100), movetime_ms: 1000 },
+    Level { label: "2250 Elo: full strength, 1 s", elo: None, movetime_ms: 1000 },
+    Level { label: "full strength, 5 s", elo: None, movetime_ms: 5000 },
 ];
 
-/// A rough Elo for each level (shown beside it on the page). A first mapping, not yet measured: the
-/// calibration against Stockfish's `UCI_Elo` is to come (docs/levels.md).
-pub const LEVEL_ELO: [u32; 8] = [1200, 1450, 1800, 2100, 2400, 2550, 2650, 2750];
+/// The calibrated Elo of each level, `None` where it is not measured (level 8).
+pub fn level_elos() -> [Option<u32>; 8] {
+    let mut elos = LEVELS.map(|l| l.elo);
+    elos[6] = Some(mysl_engine::skill::FULL_ENGINE_ELO);
+    elos
+}
 
-/// The search limits for a level; with a clock the engine also manages its time.
+/// The level `level` (1-8, clamped).
+pub fn level(level: u8) -> Level {
+    LEVELS[(level.clamp(1, 8) - 1) as usize]
+}
+
+/// The search limits for a level; with a clock the engine also manages its time. A strength level's
+/// own limits are added by `skill::search_at_level`.
 pub fn level_limits(level: u8, clock: Option<(Duration, Duration)>) -> Limits {
-    let (_, depth, movetime) = LEVELS[(level.clamp(1, 8) - 1) as usize];
-    let mut limits = Limits { depth, multipv: 1, move_overhead: Duration::from_millis(100), ..Limits::default() };
+    let mut limits = Limits { multipv: 1, move_overhead: Duration::from_millis(100), ..Limits::default() };
     match clock {
         Some((left, inc)) => limits.clock = Some((left, inc, None)),
-        None => limits.movetime = movetime.map(Duration::from_millis),
+        None => limits.movetime = Some(Duration::from_millis(self::level(level).movetime_ms)),
     }
     limits
 }
@@ -55,6 +78,7 @@ pub fn maybe_start(state: &Arc<AppState>, id: u64) {
     let stop = Arc::new(AtomicBool::new(false));
     let clock = g.clock.as_ref().map(|c| (c.remaining[turn as usize].saturating_sub(c.since.elapsed()), c.increment));
     let limits = level_limits(g.level, clock);
+    let skill = level(g.level).elo.map(|elo| (Skill::new(elo), lock(&state.rng).next_u64()));
     let version = g.version;
     let random = lock(&state.rng).unit();
     let started = dispatch_variant!(g.variant, R => {
@@ -66,7 +90,7 @@ pub fn maybe_start(state: &Arc<AppState>, id: u64) {
                     .name(format!("engine-game-{id}"))
                     .spawn(move || {
                         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            think::<R>(&state2, &pos, &limits, stop2.clone(), random)
+                            think::<R>(&state2, &pos, &limits, skill, stop2.clone(), random)
                         }));
                         let white = pos.turn().is_white();
                         let outcome = outcome.map(|m| m.map(|(mv, eval)| {
@@ -90,6 +114,7 @@ fn think<R: Rules>(
     state: &AppState,
     pos: &Position<R>,
     limits: &Limits,
+    skill: Option<(Skill, u64)>,
     stop: Arc<AtomicBool>,
     random: f64,
 ) -> Option<(String, Option<(i32, i32)>)> {
@@ -103,7 +128,10 @@ fn think<R: Rules>(
     }
     let mut searcher = Searcher::<R>::new(state.engine_tt.clone(), stop);
     searcher.set_tablebases(engine_tablebases(state), TB_PROBE_LIMIT);
-    let result = searcher.search(pos, limits, |_| {});
+    let result = match skill {
+        Some((skill, seed)) => search_at_level(&mut searcher, pos, limits, skill, seed, |_| {}).0,
+        None => searcher.search(pos, limits, |_| {}),
+    };
     // The score of the position before the move, for the mover = the score after its best move.
     result.best.map(|mv| (uci::move_to_uci(pos, mv), Some((result.score, result.depth))))
 }

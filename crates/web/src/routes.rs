@@ -147,12 +147,12 @@ async fn info(State(state): State<Arc<AppState>>) -> Json<Value> {
         .iter()
         .map(|v| json!({"name": v.name(), "title": crate::game::variant_title(*v), "start_fen": start_fen(*v)}))
         .collect();
-    let levels: Vec<&str> = engine::LEVELS.iter().map(|l| l.0).collect();
+    let levels: Vec<&str> = engine::LEVELS.iter().map(|l| l.label).collect();
     Json(json!({
         "version": env!("CARGO_PKG_VERSION"),
         "variants": variants,
         "levels": levels,
-        "level_elos": engine::LEVEL_ELO,
+        "level_elos": engine::level_elos(),
         "book": state.book.as_ref().map(|b| json!({
             "name": state.book_name, "variant": b.variant().unwrap_or(Variant::Chess).name(), "positions": b.positions(),
         })),

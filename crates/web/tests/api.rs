@@ -389,9 +389,11 @@ async fn tablebase_values_equal_the_library_probe() {
     let (s, info, _) = get(&app, "/api/info").await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(info["tablebase"]["materials"], json!(["KRvK"]), "{info}");
-    // One rough Elo per level, rising with the level.
-    let elos: Vec<u64> = info["level_elos"].as_array().expect("level_elos").iter().filter_map(|e| e.as_u64()).collect();
-    assert!(elos.len() == 8 && elos.windows(2).all(|w| w[0] < w[1]), "{info}");
+    // The calibrated Elo of levels 1-7, rising with the level; level 8 (more time) is not rated.
+    let elos = info["level_elos"].as_array().expect("level_elos");
+    let rated: Vec<u64> = elos.iter().filter_map(|e| e.as_u64()).collect();
+    assert!(elos.len() == 8 && rated.len() == 7 && elos[7].is_null(), "{info}");
+    assert!(rated.windows(2).all(|w| w[0] < w[1]) && rated[0] == 1350, "{info}");
     let fen = "8/8/8/8/8/2k5/8/K6R w - - 0 1";
     let (s, v, _) = get(&app, &format!("/api/tablebase?variant=chess&fen={}", q(fen))).await;
     assert_eq!(s, StatusCode::OK, "{v}");
