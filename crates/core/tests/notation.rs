@@ -153,10 +153,10 @@ fn outcomes_and_draw_rules() {
 #[test]
 fn a_bare_pawn_destination_is_the_move_along_the_file() {
     use mysl_core::{KnightRelay, Position};
-    let pos = Position::<KnightRelay>::from_fen("rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR b KQkq - 1 1").unwrap();
-    let push = san::parse_san(&pos, "b6").unwrap();
+    let pos = Position::<KnightRelay>::from_fen("rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR b KQkq - 1 1").expect("legal FEN");
+    let push = san::parse_san(&pos, "b6").expect("legal SAN");
     assert_eq!(uci::move_to_uci(&pos, push), "b7b6");
-    let relayed = san::parse_san(&pos, "db6").unwrap();
+    let relayed = san::parse_san(&pos, "db6").expect("legal SAN");
     assert_eq!(uci::move_to_uci(&pos, relayed), "d7b6");
     for mv in pos.legal_moves().iter() {
         assert_eq!(san::parse_san(&pos, &san::move_to_san(&pos, mv)).ok(), Some(mv));
@@ -168,13 +168,13 @@ fn a_bare_pawn_destination_is_the_move_along_the_file() {
 /// a legal move did not read back.
 #[test]
 fn a_promotion_may_give_double_check_with_a_piece_of_its_kind() {
-    let mut pos = Chess::from_fen("r2kbr1n/pp1Pbrpp/2p5/q7/2B5/8/PNPQNnPP/RNB1K2R w KQ - 3 9").unwrap();
-    let mv = san::parse_san(&pos, "dxe8=Q+").unwrap();
+    let mut pos = Chess::from_fen("r2kbr1n/pp1Pbrpp/2p5/q7/2B5/8/PNPQNnPP/RNB1K2R w KQ - 3 9").expect("legal FEN");
+    let mv = san::parse_san(&pos, "dxe8=Q+").expect("legal SAN");
     pos.play_unchecked(mv);
     assert_eq!(pos.checkers().count(), 2);
     let fen = pos.fen();
     assert_eq!(fen, "r2kQr1n/pp2brpp/2p5/q7/2B5/8/PNPQNnPP/RNB1K2R b KQ - 0 9");
-    assert!(Chess::from_fen(&fen).unwrap() == pos);
+    assert!(Chess::from_fen(&fen).expect("the written FEN reads back") == pos);
     // Two queens checking with neither on the promotion rank stays impossible.
     assert_eq!(
         Chess::from_fen("3k4/8/8/Q7/8/8/8/3QK3 b - - 0 1").map(|_| ()).map_err(|e| e.to_string()),

@@ -226,11 +226,14 @@ fn argmax(scores: &[i32]) -> usize {
 /// The seeded generator of the level's choices.
 pub type SkillRng = mysl_core::rng::SplitMix64;
 
+/// One iteration's lines: (depth, [(MultiPV index, score, PV)]).
+type Iteration = (i32, Vec<(usize, i32, Vec<Move>)>);
+
 /// The exact lines a search reported, by iteration, for a level's choice.
 #[derive(Clone, Debug, Default)]
 pub struct LevelLines {
-    /// (depth, [(MultiPV index, score, PV)]), shallowest first.
-    iterations: Vec<(i32, Vec<(usize, i32, Vec<Move>)>)>,
+    /// Shallowest first.
+    iterations: Vec<Iteration>,
 }
 
 /// The move a level plays, and why.

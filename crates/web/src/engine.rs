@@ -159,7 +159,9 @@ fn finish_move(
                 reason: "stopped: the engine failed (a bug; please report it)".into(),
             });
         }
-        if g.version == version + 1 && !stop.load(Ordering::Relaxed) {
+        // Not the stop flag: the search raises it itself when its node or time limit runs out, and a
+        // cancelled search was told apart above (`cancel` takes `engine_stop`).
+        if g.version == version + 1 {
             if let Ok(Some((mv, eval))) = mv {
                 let mut rng = lock(&state.rng);
                 if g.play(&mv, state.book.as_ref(), &mut rng).is_ok() {
