@@ -3,7 +3,8 @@
 //!
 //! A level is a `UCI_Elo` from [`MIN_ELO`] to [`MAX_ELO`] on Stockfish 15.1's `UCI_Elo` scale. A
 //! calibration table measured by matches against Stockfish (docs/levels.md) turns it into an internal
-//! strength `s` (1350..2850, 2850 the full engine); `t = (s - 1350) / 1500` sets the parameters.
+//! strength `s` (1350..2850, 2850 the full engine); `t = (s - 1350) / 1500` sets the parameters. The
+//! range ends at the full engine's measured `UCI_Elo` ([`MAX_ELO`]).
 //! Everything here is pure: the protocol session runs the search and hands the lines over.
 //!
 //! - **Nodes**: the search stops after [`Skill::node_limit`] nodes, `1500 · 2^((s - 1350) / 160)`
@@ -35,15 +36,16 @@ use crate::search::{Limits, SearchInfo, SearchResult, Searcher};
 
 /// The weakest level.
 pub const MIN_ELO: u32 = 1350;
-/// The strongest level: the best line of a 1-line search with [`Skill::node_limit`] nodes.
-pub const MAX_ELO: u32 = 2850;
+/// The strongest level: the full engine, which the calibration puts at this `UCI_Elo`. Stockfish's
+/// range goes on to 2850, but a level above what the full engine measures could not be honoured.
+pub const MAX_ELO: u32 = FULL_ENGINE_ELO;
 /// `UCI_Elo`'s default.
 pub const DEFAULT_ELO: u32 = MIN_ELO;
 
 /// The calibration: `UCI_Elo` (Stockfish 15.1's `UCI_Elo` scale, measured by matches against it,
 /// docs/levels.md) to the internal strength `s` that sets the parameters. Piecewise linear; at and above
 /// the last point the level is the full engine (one line, no node limit of its own).
-const CALIBRATION: [(u32, u32); 5] = [(1350, 1730), (1600, 1900), (1900, 2300), (2100, 2615), (2250, FULL_STRENGTH)];
+const CALIBRATION: [(u32, u32); 5] = [(1350, 1730), (1600, 1900), (1900, 2300), (2100, 2730), (2250, FULL_STRENGTH)];
 /// The `UCI_Elo` from which a level is the full engine: the calibration's last point.
 pub const FULL_ENGINE_ELO: u32 = CALIBRATION[CALIBRATION.len() - 1].0;
 /// The internal strength of the full engine.

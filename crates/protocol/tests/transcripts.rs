@@ -952,7 +952,7 @@ fn uci_limit_strength_options_and_a_weak_move() {
     t.send("uci");
     let out = t.take();
     assert!(out.iter().any(|l| l == "option name UCI_LimitStrength type check default false"), "{out:?}");
-    assert!(out.iter().any(|l| l == "option name UCI_Elo type spin default 1350 min 1350 max 2850"), "{out:?}");
+    assert!(out.iter().any(|l| l == "option name UCI_Elo type spin default 1350 min 1350 max 2250"), "{out:?}");
     for (command, error) in [
         (
             "setoption name UCI_LimitStrength value maybe",
@@ -960,7 +960,7 @@ fn uci_limit_strength_options_and_a_weak_move() {
         ),
         (
             "setoption name UCI_Elo value strong",
-            "setoption UCI_Elo: expected a number from 1350 to 2850, found 'strong'",
+            "setoption UCI_Elo: expected a number from 1350 to 2250, found 'strong'",
         ),
     ] {
         t.send(command);
@@ -969,7 +969,7 @@ fn uci_limit_strength_options_and_a_weak_move() {
     let o = &uci_state(&t).options;
     assert!(!o.limit_strength && o.elo == 1350);
     t.send("setoption name UCI_Elo value 99999");
-    assert_eq!(uci_state(&t).options.elo, 2850, "clamped like the other spins");
+    assert_eq!(uci_state(&t).options.elo, 2250, "clamped like the other spins");
     t.send("setoption name UCI_Elo value 1400");
     t.send("setoption name UCI_LimitStrength value true");
     assert!(t.take().is_empty());
@@ -1032,9 +1032,9 @@ fn xboard_limit_strength_options_and_a_weak_move() {
     t.send("protover 2");
     let out = t.take();
     assert!(out.iter().any(|l| l == "feature option=\"UCI_LimitStrength -check 0\""), "{out:?}");
-    assert!(out.iter().any(|l| l == "feature option=\"UCI_Elo -spin 1350 1350 2850\""), "{out:?}");
+    assert!(out.iter().any(|l| l == "feature option=\"UCI_Elo -spin 1350 1350 2250\""), "{out:?}");
     t.send("option UCI_Elo=weak");
-    assert_eq!(t.take(), vec!["Error (UCI_Elo: expected a number from 1350 to 2850): UCI_Elo=weak".to_string()]);
+    assert_eq!(t.take(), vec!["Error (UCI_Elo: expected a number from 1350 to 2250): UCI_Elo=weak".to_string()]);
     t.send("option UCI_LimitStrength=yes");
     assert_eq!(t.take(), vec!["Error (UCI_LimitStrength: expected 0 or 1): UCI_LimitStrength=yes".to_string()]);
     t.send("option UCI_LimitStrength=1");
