@@ -30,7 +30,10 @@ echo "== train: $((n - HELD_OUT)) chunks, held out $HELD_OUT"
 echo "== held-out loss"
 target/release/examples/eval_loss "$work/held" "$OUT" 1 "$WDL"
 echo "== speed"
-speed=$(target/release/examples/nnue_speed "$OUT" 100000 3 | tee /dev/stderr | awk '/^median/ {print $NF}')
+# (not `tee /dev/stderr`: with stderr redirected to a log file, tee would truncate the log)
+speed_report=$(target/release/examples/nnue_speed "$OUT" 100000 3)
+echo "$speed_report"
+speed=$(awk '/^median/ {print $NF}' <<<"$speed_report")
 [ "${SKIP_SPRT:-0}" = 1 ] && exit 0
 net_nodes=$(python3 -c "print(int($NODES * $speed))")
 echo "== SPRT: network at $net_nodes nodes against the hand-crafted evaluation at $NODES"

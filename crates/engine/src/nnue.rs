@@ -22,15 +22,10 @@ use crate::score::TB_BOUND;
 pub fn default_network() -> Option<Arc<Network>> {
     static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
     NET.get_or_init(|| {
-        // ================================================================================================
-        // THE EMBEDDED NETWORK GOES HERE. There is no trained network yet, so the hand-crafted evaluation
-        // plays (and `mysl bench` keeps its node count). Once one exists, put the file in
-        // crates/engine/nets/ and replace `None` with:
-        //     const BYTES: &[u8] = include_bytes!("../nets/NAME.nnue");
-        //     Some(Arc::new(Network::from_bytes(BYTES).expect("the embedded network is valid")))
-        // (a test checks that the embedded network, when there is one, parses).
-        // ================================================================================================
-        None
+        // The embedded network: docs/nnue.md#nets-and-lineage gives the commands that rebuild it bit for bit
+        // (`scripts/nnue-net.sh`). A new network replaces this file name, after an SPRT against this one.
+        const BYTES: &[u8] = include_bytes!("../nets/mysl-h128-3ae88916.nnue");
+        Some(Arc::new(Network::from_bytes(BYTES).expect("the embedded network is valid")))
     })
     .clone()
 }
@@ -153,12 +148,12 @@ mod tests {
 
     #[test]
     fn a_new_searcher_gets_the_default_network() {
-        // Today there is none: `default_network()` is None and searchers use the hand-crafted evaluation
-        // (which keeps `mysl bench` at its node count). With an embedded network, it parses and is used.
+        // The embedded network parses and every new orthodox searcher uses it.
         let s = Searcher::<mysl_core::Orthodox>::new(
             Arc::new(TranspositionTable::new(1)),
             Arc::new(AtomicBool::new(false)),
         );
+        assert!(default_network().is_some());
         assert_eq!(s.network().map(|n| n.hidden()), default_network().map(|n| n.hidden()));
         // Variants never take one.
         let mut v = Searcher::<mysl_core::Antichess>::new(

@@ -301,6 +301,8 @@ impl LevelLines {
 /// Searches `pos` at the level `skill`: the level's limits on top of `limits`, every exact line kept,
 /// and the level's choice among them (seeded by `seed`) as the result's move, ponder move and score.
 /// `on_info` sees every report of the search. Returns the result and the note on the choice.
+/// A level below full strength always evaluates with the hand-crafted evaluation, the one its Elo was
+/// calibrated with (docs/levels.md); the searcher's network is put back afterwards.
 pub fn search_at_level<R: Rules>(
     searcher: &mut Searcher<R>,
     pos: &Position<R>,
@@ -311,11 +313,18 @@ pub fn search_at_level<R: Rules>(
 ) -> (SearchResult, Option<String>) {
     let mut limits = limits.clone();
     skill.limit(&mut limits);
+    let network = if skill.is_full_strength() { None } else { searcher.network().cloned() };
+    if network.is_some() {
+        searcher.set_network(None);
+    }
     let mut lines = LevelLines::default();
     let mut result = searcher.search(pos, &limits, |info| {
         lines.record(info);
         on_info(info);
     });
+    if network.is_some() {
+        searcher.set_network(network);
+    }
     match lines.choose(skill, seed) {
         Some(chosen) => {
             (result.best, result.ponder, result.score, result.depth) =
@@ -456,5 +465,36 @@ mod tests {
         };
         assert_eq!(run(5), run(5));
         assert_ne!(run(5), run(6));
+    }
+
+    #[test]
+    fn a_level_plays_with_the_hand_crafted_evaluation_and_keeps_the_network() {
+        use crate::tt::TranspositionTable;
+        use mysl_nnue::{testing::random_network, Network};
+        use std::sync::atomic::AtomicBool;
+        use std::sync::Arc;
+        let pos = mysl_core::Chess::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .expect("fen");
+        let limits = Limits { depth: Some(5), ..Limits::default() };
+        let net = Arc::new(Network::from_bytes(&random_network(32, 7)).expect("valid"));
+        let run = |network: Option<Arc<Network>>, skill: Skill| {
+            let mut s = Searcher::<mysl_core::Orthodox>::new(
+                Arc::new(TranspositionTable::new(1)),
+                Arc::new(AtomicBool::new(false)),
+            );
+            s.set_network(network);
+            let (r, _) = search_at_level(&mut s, &pos, &limits, skill, 3, |_| {});
+            (r.best, r.score, r.nodes, s.network().map(|n| n.hidden()))
+        };
+        let level = Skill::new(1600);
+        let with_net = run(Some(net.clone()), level);
+        let without = run(None, level);
+        assert_eq!(with_net.3, Some(32), "the searcher's network is put back");
+        assert_eq!(without.3, None);
+        assert_eq!((with_net.0, with_net.1, with_net.2), (without.0, without.1, without.2));
+        // At full strength the network plays: the random network's tree differs from the evaluation's.
+        let full = Skill::new(MAX_ELO);
+        assert!(full.is_full_strength());
+        assert_ne!(run(Some(net), full).2, run(None, full).2);
     }
 }
