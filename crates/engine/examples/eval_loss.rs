@@ -44,6 +44,8 @@ fn main() {
     let mut acc = Accumulator::new(&net);
     let (mut n, mut l_hce, mut l_net, mut r_hce, mut r_net) = (0usize, 0f64, 0f64, 0f64, 0f64);
     let mut k = 0usize;
+    // Scale: mean absolute values, and the least-squares slope of each evaluation against the search score.
+    let (mut a_score, mut a_hce, mut a_net, mut ss, mut sh, mut sn) = (0f64, 0f64, 0f64, 0f64, 0f64, 0f64);
     for path in files {
         let Ok(bytes) = std::fs::read(&path) else { continue };
         for chunk in bytes.chunks_exact(RECORD_SIZE) {
@@ -70,6 +72,12 @@ fn main() {
             l_net += (sigmoid(e_net / 400.0) - t).powi(2);
             r_hce += (sigmoid(e_hce / 400.0) - result).powi(2);
             r_net += (sigmoid(e_net / 400.0) - result).powi(2);
+            a_score += score.abs();
+            a_hce += e_hce.abs();
+            a_net += e_net.abs();
+            ss += score * score;
+            sh += score * e_hce;
+            sn += score * e_net;
             n += 1;
         }
     }
@@ -77,4 +85,12 @@ fn main() {
     println!("{} positions (every {every}th), wdl {wdl}", n as usize);
     println!("training loss: hand-crafted {:.6}, network {:.6}", l_hce / n, l_net / n);
     println!("loss against the result alone: hand-crafted {:.6}, network {:.6}", r_hce / n, r_net / n);
+    println!(
+        "mean |value|: search score {:.1}, hand-crafted {:.1}, network {:.1}; slope against the score: hand-crafted {:.3}, network {:.3}",
+        a_score / n,
+        a_hce / n,
+        a_net / n,
+        sh / ss.max(1.0),
+        sn / ss.max(1.0)
+    );
 }
