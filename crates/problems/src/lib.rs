@@ -21,6 +21,7 @@
 
 pub mod board;
 pub mod classify;
+mod conditions;
 pub mod input;
 pub mod intelligent;
 pub mod output;
