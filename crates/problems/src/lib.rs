@@ -21,12 +21,14 @@
 
 pub mod board;
 pub mod classify;
+mod conditions;
 pub mod input;
-pub mod intelligent;
 pub mod output;
 pub mod solve;
 pub mod stipulation;
 pub mod walk;
+
+pub use solve::intelligent;
 
 use mysl_core::Color;
 

@@ -1,8 +1,13 @@
 //! Piece kinds as data: each kind has a walk (how it moves and captures) and its Popeye code.
 //!
 //! Orthodox walks are evaluated with mysl-core's magic attack tables; fairy walks (leapers, riders,
-//! hoppers given by their vectors) by the generic generators in `board.rs`. Known fairy codes
+//! hoppers given by their vectors) by the generic generators in `walk/fairy.rs` (the orphan:
+//! `walk/orphan.rs`; the Bul attribute of hoppers: `walk/bul.rs`). Known fairy codes
 //! without a row here are reported as "not supported yet".
+
+pub(crate) mod bul;
+pub(crate) mod fairy;
+pub(crate) mod orphan;
 
 /// How a piece moves.
 ///
