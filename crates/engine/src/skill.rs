@@ -313,7 +313,8 @@ pub fn search_at_level<R: Rules>(
 ) -> (SearchResult, Option<String>) {
     let mut limits = limits.clone();
     skill.limit(&mut limits);
-    let network = if skill.is_full_strength() { None } else { searcher.network().cloned() };
+    // Taken out for the search and put back (a level's search allocates one accumulator stack; no cost per node).
+    let network = searcher.network().cloned().filter(|_| !skill.is_full_strength());
     if network.is_some() {
         searcher.set_network(None);
     }
