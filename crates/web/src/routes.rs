@@ -424,6 +424,7 @@ async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> 
     let accepted = match (variant, pos_game) {
         (Some(variant), Some((start_fen, moves, roll, engine_color))) => {
             let tt = state.engine_tt.clone();
+            let sandbox = state.sandbox;
             tokio::task::spawn_blocking(move || {
                 let g = Game {
                     id, variant, start_fen, moves, roll, players: [Player::Human; 2], level: 1, clock: None,
@@ -431,7 +432,7 @@ async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> 
                 };
                 dispatch_variant!(variant, R => {
                     let Ok(pos) = g.position::<R>() else { return false };
-                    let limits = mysl_engine::Limits { depth: Some(8), movetime: Some(Duration::from_millis(300)), multipv: 1, ..Default::default() };
+                    let limits = mysl_engine::Limits { depth: Some(8), movetime: Some(Duration::from_millis(300)), nodes: sandbox.max_nodes, multipv: 1, ..Default::default() };
                     let mut searcher = mysl_engine::Searcher::<R>::new(tt, Arc::new(AtomicBool::new(false)));
                     let score = searcher.search(&pos, &limits, |_| {}).score;
                     let engine_score = if pos.turn() == engine_color { score } else { -score };
@@ -708,7 +709,9 @@ async fn solve_start(State(state): State<Arc<AppState>>, body: Result<Json<Solve
         let state2 = state.clone();
         let spawned = std::thread::Builder::new().name(format!("solve-{id}")).spawn(move || {
             let outcome =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solver::solve(&problem, stop, nodes)));
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    solver::solve(&problem, stop, nodes, &state2.sandbox)
+                }));
             let mut jobs = lock(&state2.solve_jobs);
             if let Some(job) = jobs.get_mut(&id) {
                 job.elapsed = Some(job.started.elapsed());
@@ -763,7 +766,8 @@ async fn game_evals(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> 
     };
     let tt = state.analysis_tt.clone();
     let version = snapshot.version;
-    let evals = tokio::task::spawn_blocking(move || engine::evaluate_game(variant, &snapshot, tt))
+    let sandbox = state.sandbox;
+    let evals = tokio::task::spawn_blocking(move || engine::evaluate_game(variant, &snapshot, tt, &sandbox))
         .await
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("evaluation: {e}")))?
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
@@ -803,23 +807,84 @@ async fn websocket(State(state): State<Arc<AppState>>, ws: WebSocketUpgrade) -> 
         .on_upgrade(move |socket| socket_loop(state, socket))
 }
 
+/// One WebSocket's state on the server: the game it watches and the analyses it started. The socket
+/// loop feeds it each text message ([`Connection::message`]); it is `pub` so that messages can be
+/// handled in process without a socket (the fuzzer).
+#[derive(Debug, Default)]
+pub struct Connection {
+    /// The game whose changes are sent.
+    pub watching: Option<u64>,
+    analysis: Option<Arc<AtomicBool>>,
+    /// The game analysis of this socket; watching another game (a new game on the page) stops it.
+    game_analysis: Option<engine::GameAnalysisHandle>,
+}
+
+impl Connection {
+    fn stop_analysis(&mut self) {
+        if let Some(flag) = self.analysis.take() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn stop_game_analysis(&mut self) {
+        if let Some(h) = self.game_analysis.take() {
+            h.stop();
+        }
+    }
+
+    /// Handles one text message from the page; answers (now or later, from the analysis threads) go to
+    /// `out` as JSON text.
+    pub fn message(&mut self, state: &Arc<AppState>, text: &str, out: &tokio::sync::mpsc::UnboundedSender<String>) {
+        match serde_json::from_str::<ClientMessage>(text) {
+            Ok(ClientMessage::Watch { game }) => {
+                self.watching = Some(game);
+                if self.game_analysis.as_ref().is_some_and(|h| h.game != game) {
+                    self.stop_game_analysis();
+                }
+                if let Ok(Json(v)) = view_of(state, game) {
+                    let _ = out.send(json!({"type": "game", "game": v}).to_string());
+                }
+            }
+            Ok(ClientMessage::Analyse(req)) => {
+                self.stop_analysis();
+                match engine::analyse(state, &req, out.clone()) {
+                    Ok(flag) => self.analysis = Some(flag),
+                    Err(e) => {
+                        let _ = out.send(json!({"type": "error", "id": req.id, "message": e}).to_string());
+                    }
+                }
+            }
+            Ok(ClientMessage::Stop) => self.stop_analysis(),
+            Ok(ClientMessage::AnalyseGame(req)) => {
+                self.stop_game_analysis();
+                match engine::analyse_game(state, &req, out.clone()) {
+                    Ok(handle) => self.game_analysis = Some(handle),
+                    Err(e) => {
+                        let _ = out.send(
+                            json!({"type": "game_analysis_error", "id": req.id, "game": req.game, "message": e})
+                                .to_string(),
+                        );
+                    }
+                }
+            }
+            Ok(ClientMessage::StopGameAnalysis) => self.stop_game_analysis(),
+            Err(e) => {
+                let _ = out.send(json!({"type": "error", "message": format!("bad message: {e}")}).to_string());
+            }
+        }
+    }
+
+    /// The socket closed: stops its analyses.
+    pub fn close(&mut self) {
+        self.stop_analysis();
+        self.stop_game_analysis();
+    }
+}
+
 async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
     let (out, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
     let mut changes = state.changes.subscribe();
-    let mut watching: Option<u64> = None;
-    let mut analysis: Option<Arc<AtomicBool>> = None;
-    let stop = |a: &mut Option<Arc<AtomicBool>>| {
-        if let Some(flag) = a.take() {
-            flag.store(true, Ordering::Relaxed);
-        }
-    };
-    // The game analysis of this socket; watching another game (a new game on the page) stops it.
-    let mut game_analysis: Option<engine::GameAnalysisHandle> = None;
-    let stop_game = |a: &mut Option<engine::GameAnalysisHandle>| {
-        if let Some(h) = a.take() {
-            h.stop();
-        }
-    };
+    let mut conn = Connection::default();
     loop {
         tokio::select! {
             incoming = socket.recv() => {
@@ -832,36 +897,7 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
                     }
                     _ => break,
                 };
-                match serde_json::from_str::<ClientMessage>(&text) {
-                    Ok(ClientMessage::Watch { game }) => {
-                        watching = Some(game);
-                        if game_analysis.as_ref().is_some_and(|h| h.game != game) {
-                            stop_game(&mut game_analysis);
-                        }
-                        if let Ok(Json(v)) = view_of(&state, game) {
-                            let _ = out.send(json!({"type": "game", "game": v}).to_string());
-                        }
-                    }
-                    Ok(ClientMessage::Analyse(req)) => {
-                        stop(&mut analysis);
-                        match engine::analyse(&state, &req, out.clone()) {
-                            Ok(flag) => analysis = Some(flag),
-                            Err(e) => { let _ = out.send(json!({"type": "error", "id": req.id, "message": e}).to_string()); }
-                        }
-                    }
-                    Ok(ClientMessage::Stop) => stop(&mut analysis),
-                    Ok(ClientMessage::AnalyseGame(req)) => {
-                        stop_game(&mut game_analysis);
-                        match engine::analyse_game(&state, &req, out.clone()) {
-                            Ok(handle) => game_analysis = Some(handle),
-                            Err(e) => {
-                                let _ = out.send(json!({"type": "game_analysis_error", "id": req.id, "game": req.game, "message": e}).to_string());
-                            }
-                        }
-                    }
-                    Ok(ClientMessage::StopGameAnalysis) => stop_game(&mut game_analysis),
-                    Err(e) => { let _ = out.send(json!({"type": "error", "message": format!("bad message: {e}")}).to_string()); }
-                }
+                conn.message(&state, &text, &out);
             }
             line = lines.recv() => {
                 let Some(line) = line else { break };
@@ -869,13 +905,13 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
             }
             change = changes.recv() => {
                 match change {
-                    Ok((id, _)) if Some(id) == watching => {
+                    Ok((id, _)) if Some(id) == conn.watching => {
                         if let Ok(Json(v)) = view_of(&state, id) {
                             let _ = out.send(json!({"type": "game", "game": v}).to_string());
                         }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        if let Some(id) = watching {
+                        if let Some(id) = conn.watching {
                             if let Ok(Json(v)) = view_of(&state, id) {
                                 let _ = out.send(json!({"type": "game", "game": v}).to_string());
                             }
@@ -887,6 +923,5 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
             }
         }
     }
-    stop(&mut analysis);
-    stop_game(&mut game_analysis);
+    conn.close();
 }

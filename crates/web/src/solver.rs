@@ -143,14 +143,20 @@ pub fn summary(p: &Problem) -> Value {
 }
 
 /// Solves on the calling thread (a job's thread) and returns the job's result.
-pub fn solve(problem: &Problem, stop: Arc<AtomicBool>, nodes: Arc<AtomicU64>) -> Result<Value, String> {
+/// A sandbox ([`crate::Sandbox`]) bounds its nodes, time and hash table.
+pub fn solve(
+    problem: &Problem,
+    stop: Arc<AtomicBool>,
+    nodes: Arc<AtomicU64>,
+    sandbox: &crate::Sandbox,
+) -> Result<Value, String> {
     let limits = Limits {
-        hash_entries: 1 << 18,
-        deadline: Some(Instant::now() + MAX_SOLVE_TIME),
+        hash_entries: if sandbox.is_active() { 1 << 10 } else { 1 << 18 },
+        deadline: Some(Instant::now() + sandbox.solve_time.unwrap_or(MAX_SOLVE_TIME).min(MAX_SOLVE_TIME)),
         stop,
         threads: 1,
         nodes,
-        max_nodes: None,
+        max_nodes: sandbox.solve_nodes,
     };
     let result = mysl_problems::solve_problem(problem, &limits);
     let text = output::text(problem, &result);
