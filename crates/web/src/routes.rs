@@ -4,9 +4,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -50,7 +52,43 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
+/// An extractor's rejection (a path, query or WebSocket upgrade that does not read) as an API error:
+/// its status and its text, in JSON like every other error.
+macro_rules! rejection_to_api_error {
+    ($($rejection:ty),*) => {$(
+        impl From<$rejection> for ApiError {
+            fn from(r: $rejection) -> ApiError {
+                ApiError(r.status(), r.body_text())
+            }
+        }
+    )*};
+}
+rejection_to_api_error!(PathRejection, QueryRejection, WebSocketUpgradeRejection);
+
 type ApiResult<T> = Result<T, ApiError>;
+
+/// The number in a route's path (`/api/games/{id}`, `/api/solve/{id}`); one that does not read is a
+/// 400 in JSON (axum's own rejection is plain text).
+struct Id(u64);
+
+impl<S: Send + Sync> FromRequestParts<S> for Id {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Id, ApiError> {
+        let Path(id) = Path::<u64>::from_request_parts(parts, state).await?;
+        Ok(Id(id))
+    }
+}
+
+/// A query string; one that does not read (a missing or malformed field) is a 400 in JSON.
+struct ApiQuery<T>(T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<ApiQuery<T>, ApiError> {
+        let Query(q) = Query::<T>::from_request_parts(parts, state).await?;
+        Ok(ApiQuery(q))
+    }
+}
 
 /// The whole application: page, API, WebSocket, behind the Host/Origin guard and the body limit.
 pub fn router(state: Arc<AppState>) -> Router {
@@ -75,6 +113,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/solve/{id}/cancel", post(solve_cancel))
         .route("/api/ws", get(websocket))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
@@ -140,6 +179,10 @@ fn asset_response(name: &str) -> Response {
 
 async fn not_found(method: Method, uri: axum::http::Uri) -> ApiError {
     ApiError::not_found(format!("no route for {method} {}", uri.path()))
+}
+
+async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {
+    ApiError(StatusCode::METHOD_NOT_ALLOWED, format!("{} does not answer {method}", uri.path()))
 }
 
 async fn info(State(state): State<Arc<AppState>>) -> Json<Value> {
@@ -313,7 +356,7 @@ impl<R: Rules> StateRoll for mysl_core::Position<R> {
     }
 }
 
-async fn get_game(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn get_game(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     view_of(&state, id)
 }
 
@@ -325,7 +368,7 @@ struct MoveRequest {
 
 async fn play_move(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<u64>,
+    Id(id): Id,
     body: Result<Json<MoveRequest>, JsonRejection>,
 ) -> ApiResult<Json<Value>> {
     let Json(req) = body?;
@@ -343,7 +386,7 @@ async fn play_move(
     view_of(&state, id)
 }
 
-async fn take_back(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn take_back(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     {
         let mut games = lock(&state.games);
         let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
@@ -382,10 +425,10 @@ struct ResignRequest {
 
 async fn resign(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<u64>,
-    body: Option<Json<ResignRequest>>,
+    Id(id): Id,
+    body: Result<Option<Json<ResignRequest>>, JsonRejection>,
 ) -> ApiResult<Json<Value>> {
-    let req = body.map(|b| b.0).unwrap_or_default();
+    let req = body?.map(|b| b.0).unwrap_or_default();
     let color = match req.color.as_deref() {
         None => None,
         Some("white") => Some(Color::White),
@@ -404,7 +447,7 @@ async fn resign(
 
 /// A draw offer by the human to move (or the only human). Between two humans at one screen the offer
 /// is the agreement. The engine accepts when a short search finds it no better than equal.
-async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn offer_draw(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     let (variant, pos_game) = {
         let games = lock(&state.games);
         let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
@@ -460,7 +503,7 @@ async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> 
     view_of(&state, id)
 }
 
-async fn export_pgn(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Response> {
+async fn export_pgn(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Response> {
     let games = lock(&state.games);
     let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
     let text = g.pgn().map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
@@ -566,7 +609,7 @@ struct ExplorerQuery {
 }
 
 /// The book's moves for a position, with statistics, play probabilities and opening names.
-async fn explorer(State(state): State<Arc<AppState>>, Query(q): Query<ExplorerQuery>) -> ApiResult<Json<Value>> {
+async fn explorer(State(state): State<Arc<AppState>>, ApiQuery(q): ApiQuery<ExplorerQuery>) -> ApiResult<Json<Value>> {
     let variant = variant_named(&q.variant)?;
     dispatch_variant!(variant, R => {
         let pos = parse_fen::<R>(&q.fen).map_err(ApiError::bad)?;
@@ -602,7 +645,7 @@ struct PositionQuery {
 
 /// Checks a FEN with the rules core (the board editor): the normalised FEN, the side to move, the number
 /// of legal moves, check, and the result if the position is already over.
-async fn position_info(Query(q): Query<PositionQuery>) -> ApiResult<Json<Value>> {
+async fn position_info(ApiQuery(q): ApiQuery<PositionQuery>) -> ApiResult<Json<Value>> {
     let variant = variant_named(&q.variant)?;
     dispatch_variant!(variant, R => {
         let pos = parse_fen::<R>(q.fen.trim()).map_err(ApiError::bad)?;
@@ -615,7 +658,7 @@ async fn position_info(Query(q): Query<PositionQuery>) -> ApiResult<Json<Value>>
 }
 
 /// WDL/DTZ/DTM of a position and of each legal move from the tables given with `--tb`.
-async fn tablebase_probe(State(state): State<Arc<AppState>>, Query(q): Query<PositionQuery>) -> ApiResult<Json<Value>> {
+async fn tablebase_probe(State(state): State<Arc<AppState>>, ApiQuery(q): ApiQuery<PositionQuery>) -> ApiResult<Json<Value>> {
     let variant = variant_named(&q.variant)?;
     if variant != Variant::Chess {
         return Err(ApiError::bad(format!("the tablebases cover orthodox chess only, not {}", variant.name())));
@@ -738,12 +781,12 @@ fn solve_view(state: &AppState, id: u64) -> ApiResult<Json<Value>> {
     Ok(Json(job.view()))
 }
 
-async fn solve_status(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn solve_status(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     solve_view(&state, id)
 }
 
 /// Stops a running solve; the job ends as `cancelled` with what it had found (marked interrupted).
-async fn solve_cancel(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn solve_cancel(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     {
         let mut jobs = lock(&state.solve_jobs);
         let job = jobs.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no solve job {id}")))?;
@@ -758,7 +801,7 @@ async fn solve_cancel(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -
 
 /// The evaluation of the position after each move (White's side): the score the engine reported for
 /// its own moves, a quick fixed-depth search for the others (computed once and kept with the game).
-async fn game_evals(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn game_evals(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     let (variant, snapshot) = {
         let games = lock(&state.games);
         let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
@@ -801,7 +844,14 @@ enum ClientMessage {
     StopGameAnalysis,
 }
 
-async fn websocket(State(state): State<Arc<AppState>>, ws: WebSocketUpgrade) -> Response {
+async fn websocket(
+    State(state): State<Arc<AppState>>,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
     ws.max_message_size(MAX_WS_MESSAGE_BYTES)
         .max_frame_size(MAX_WS_MESSAGE_BYTES)
         .on_upgrade(move |socket| socket_loop(state, socket))
