@@ -1047,7 +1047,12 @@ impl TableFile {
                 return Err(bad(format!("stream {s} out of range")));
             }
             let (at, end) = (at as usize, (at + len) as usize);
-            streams.push(parse_stream(&bytes, at, end, size).map_err(|why| bad(format!("stream {s}: {why}")))?);
+            let stream = parse_stream(&bytes, at, end, size).map_err(|why| bad(format!("stream {s}: {why}")))?;
+            // The WDL streams hold Syzygy's WDL numbers, which readers hand on as they are.
+            if let Some(v) = stream.values.iter().find(|v| s < 2 && !(-2..=2).contains(*v)) {
+                return Err(bad(format!("stream {s}: WDL value {v} out of range")));
+            }
+            streams.push(stream);
         }
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let id = NEXT_ID.fetch_add(1, Relaxed);
