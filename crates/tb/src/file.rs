@@ -961,8 +961,10 @@ impl TableFile {
     pub fn open(path: &Path, expect: Option<Material>) -> Result<TableFile, TbError> {
         let io = |e| TbError::Io { path: path.to_path_buf(), source: e };
         let file = fs::File::open(path).map_err(io)?;
-        // Safety: table files are written once (a temporary file, then a rename) and never changed in place;
-        // a table replaced later is a new file, and this mapping keeps the old one.
+        // SAFETY: a mapped file that changes or shrinks under the mapping would change memory behind
+        // `&[u8]` (or fault). mysl writes table files once (a temporary file, then a rename) and never
+        // changes one in place; a table replaced later is a new file (a new inode), and this mapping
+        // keeps the old one. Editing a table file by hand while mysl runs is outside this contract.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
         let f = TableFile::checked(path, Bytes::Mapped(map), expect)?;
         // the checksum read every page; the probes need few of them again
@@ -974,7 +976,9 @@ impl TableFile {
     /// the generator, once it no longer reads an ending it promotes into.
     pub fn release_pages(&self) {
         if let Bytes::Mapped(m) = &self.bytes {
-            // Safety: a private read-only file mapping: dropped pages are read from the file again.
+            // SAFETY: `MADV_DONTNEED` on a read-only file mapping that was never written: dropped pages
+            // are read from the file again on the next access, so the contents behind every reference
+            // stay the same (given the file is not changed, as for `open`).
             let _ = unsafe { m.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
         }
     }
