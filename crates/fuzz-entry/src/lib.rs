@@ -496,11 +496,7 @@ fn positions_of(material: &str, seed: u64, n: usize) -> Vec<mysl_core::Chess> {
 /// Probes positions through both fronts of the tables: `mysl_tb::Tablebase::probe_fen` (what `mysl tb
 /// probe` and the web panel ask) and `mysl_tb::Tablebases` (the engine's). Each answers a value or an
 /// error (or nothing); a value is in range.
-fn probe_fronts(
-    ours: Option<&mysl_tb::Tablebase>,
-    front: &mysl_tb::Tablebases,
-    positions: &[mysl_core::Chess],
-) {
+fn probe_fronts(ours: Option<&mysl_tb::Tablebase>, front: &mysl_tb::Tablebases, positions: &[mysl_core::Chess]) {
     for pos in positions {
         if let Some(tb) = ours {
             if let Ok((root, moves)) = tb.probe_fen(&pos.fen()) {
@@ -714,12 +710,8 @@ struct WebRequest {
 fn web_request(selector: u8, payload: &[u8], game: u64, solve: u64) -> Option<WebRequest> {
     let text = text_of(payload);
     let json_str = |s: &str| serde_json::Value::String(s.to_string()).to_string();
-    let req = |method: &str, uri: String, body: Vec<u8>| WebRequest {
-        method: method.into(),
-        uri,
-        headers: Vec::new(),
-        body,
-    };
+    let req =
+        |method: &str, uri: String, body: Vec<u8>| WebRequest { method: method.into(), uri, headers: Vec::new(), body };
     Some(match selector % 28 {
         // Raw: "METHOD URI" on the first line, headers "Name: value" up to an empty line, then the body.
         0 => {
@@ -735,7 +727,11 @@ fn web_request(selector: u8, payload: &[u8], game: u64, solve: u64) -> Option<We
             WebRequest { method: method.to_string(), uri: uri.to_string(), headers: headers.collect(), body }
         }
         1 => req("POST", "/api/games".into(), payload.to_vec()),
-        2 => req("POST", "/api/games".into(), format!(r#"{{"fen":{},"white":"human","black":"human"}}"#, json_str(&text)).into_bytes()),
+        2 => req(
+            "POST",
+            "/api/games".into(),
+            format!(r#"{{"fen":{},"white":"human","black":"human"}}"#, json_str(&text)).into_bytes(),
+        ),
         3 => req("POST", "/api/games".into(), format!(r#"{{"fen":{},"level":1}}"#, json_str(&text)).into_bytes()),
         4 => req("POST", "/api/games/import".into(), payload.to_vec()),
         5 => req("POST", "/api/games/import".into(), format!(r#"{{"pgn":{}}}"#, json_str(&text)).into_bytes()),
@@ -802,11 +798,17 @@ pub fn fuzz_web(data: &[u8]) {
                 let message = if selector % 28 == 26 {
                     text
                 } else {
-                    format!(r#"{{"type":"analyse","id":1,"variant":"chess","fen":{}}}"#, serde_json::Value::String(text))
+                    format!(
+                        r#"{{"type":"analyse","id":1,"variant":"chess","fen":{}}}"#,
+                        serde_json::Value::String(text)
+                    )
                 };
                 conn.message(&state, &message, &out);
                 while let Ok(line) = lines.try_recv() {
-                    assert!(serde_json::from_str::<serde_json::Value>(&line).is_ok(), "a WebSocket answer is not JSON: {line}");
+                    assert!(
+                        serde_json::from_str::<serde_json::Value>(&line).is_ok(),
+                        "a WebSocket answer is not JSON: {line}"
+                    );
                 }
                 continue;
             };

@@ -658,7 +658,10 @@ async fn position_info(ApiQuery(q): ApiQuery<PositionQuery>) -> ApiResult<Json<V
 }
 
 /// WDL/DTZ/DTM of a position and of each legal move from the tables given with `--tb`.
-async fn tablebase_probe(State(state): State<Arc<AppState>>, ApiQuery(q): ApiQuery<PositionQuery>) -> ApiResult<Json<Value>> {
+async fn tablebase_probe(
+    State(state): State<Arc<AppState>>,
+    ApiQuery(q): ApiQuery<PositionQuery>,
+) -> ApiResult<Json<Value>> {
     let variant = variant_named(&q.variant)?;
     if variant != Variant::Chess {
         return Err(ApiError::bad(format!("the tablebases cover orthodox chess only, not {}", variant.name())));
@@ -751,10 +754,9 @@ async fn solve_start(State(state): State<Arc<AppState>>, body: Result<Json<Solve
         let (stop, nodes) = (job.stop.clone(), job.nodes.clone());
         let state2 = state.clone();
         let spawned = std::thread::Builder::new().name(format!("solve-{id}")).spawn(move || {
-            let outcome =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    solver::solve(&problem, stop, nodes, &state2.sandbox)
-                }));
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                solver::solve(&problem, stop, nodes, &state2.sandbox)
+            }));
             let mut jobs = lock(&state2.solve_jobs);
             if let Some(job) = jobs.get_mut(&id) {
                 job.elapsed = Some(job.started.elapsed());
