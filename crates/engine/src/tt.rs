@@ -1,5 +1,23 @@
 //! The transposition table: 64-byte buckets of four entries, lockless (key XOR data, as in Crafty and
 //! Stockfish-style Lazy SMP engines), with aging and mate scores stored relative to the node.
+//!
+//! **A race accepted by design.** The search threads share one table without locks. Every word is an
+//! `AtomicU64` accessed with `Relaxed` ordering, so there is no data race in Rust's sense (no undefined
+//! behaviour, no torn word); but an entry is two words (`key ^ data`, `data`) written by two separate
+//! stores, and another thread may store into the same slot in between, or read between the two stores.
+//! A reader then sees the key word of one entry with the data word of another. This is tolerated:
+//! - [`TranspositionTable::probe`] accepts an entry only when `key_word ^ data == key` (Hyatt and
+//!   Mann's lockless hashing): a mixed pair passes only if the two data words differ in a way that
+//!   cancels in the XOR, which is as unlikely as a 64-bit key collision (2⁻⁶⁴ per probe);
+//! - what passes can still be wrong (a real 64-bit collision, or that rare mix): the search never
+//!   plays the stored move; it only compares it with the moves it generated itself, legal in the
+//!   position (move ordering, the excluded move of a singular search), so a wrong move changes the
+//!   order of the search, not its legality; a wrong score or bound can change a search result as a hash
+//!   collision does in any engine, never memory safety;
+//! - `store` reads, then decides, then writes: two threads may both replace the same slot, and the last
+//!   write wins, which only loses one entry.
+//!
+//! The one `unsafe` block is a prefetch, a hint that reads nothing.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -114,7 +132,8 @@ impl TranspositionTable {
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is only a hint; the pointer is to a live element of `buckets`.
+        // SAFETY: `_mm_prefetch` is only a hint to the cache: it reads and writes nothing and cannot fault;
+        // the pointer is to a live element of `buckets` (SSE is part of the x86_64 baseline).
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
             _mm_prefetch::<_MM_HINT_T0>(self.bucket(key) as *const Bucket as *const i8);

@@ -32,6 +32,9 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("popeye", fuzz_popeye),
     ("uci", fuzz_uci),
     ("xboard", fuzz_xboard),
+    ("tb", fuzz_tb),
+    ("syzygy", fuzz_syzygy),
+    ("web", fuzz_web),
 ];
 
 /// The variant a selector byte names.
@@ -425,6 +428,486 @@ pub fn fuzz_xboard(data: &[u8]) {
         }
     }
     xb.finish();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Our table files
+
+/// The endings a `tb` or `syzygy` selector byte names when the file does not name its own.
+const TB_MATERIALS: &[&str] = &["KBvK", "KNvK", "KQvK", "KRvK", "KPvK", "KBvKN", "KNvKN", "KRvKR", "KBvKP", "KQvKR"];
+
+/// Up to `n` legal positions of `material` (orthodox chess, no castling, either side to move),
+/// seeded: pieces on random squares, pawns on ranks 2–7, those that do not read as legal skipped.
+fn positions_of(material: &str, seed: u64, n: usize) -> Vec<mysl_core::Chess> {
+    use mysl_core::rng::SplitMix64;
+    let Some((white, black)) = material.split_once('v') else { return Vec::new() };
+    let pieces: Vec<char> =
+        white.chars().map(|c| c.to_ascii_uppercase()).chain(black.chars().map(|c| c.to_ascii_lowercase())).collect();
+    if pieces.len() > 7 {
+        return Vec::new();
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..n * 8 {
+        if out.len() >= n {
+            break;
+        }
+        let mut board = [None::<char>; 64];
+        for &p in &pieces {
+            let sq = loop {
+                let sq = rng.below(64) as usize;
+                let pawn_rank_ok = !matches!(p, 'P' | 'p') || (8..56).contains(&sq);
+                if board[sq].is_none() && pawn_rank_ok {
+                    break sq;
+                }
+            };
+            board[sq] = Some(p);
+        }
+        let mut fen = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match board[rank * 8 + file] {
+                    Some(p) => {
+                        if empty > 0 {
+                            fen.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        fen.push(p);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                fen.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push_str(if rng.below(2) == 0 { " w - - 0 1" } else { " b - - 0 1" });
+        if let Ok(pos) = mysl_core::Chess::from_fen(&fen) {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// Probes positions through both fronts of the tables: `mysl_tb::Tablebase::probe_fen` (what `mysl tb
+/// probe` and the web panel ask) and `mysl_tb::Tablebases` (the engine's). Each answers a value or an
+/// error (or nothing); a value is in range.
+fn probe_fronts(ours: Option<&mysl_tb::Tablebase>, front: &mysl_tb::Tablebases, positions: &[mysl_core::Chess]) {
+    for pos in positions {
+        if let Some(tb) = ours {
+            if let Ok((root, moves)) = tb.probe_fen(&pos.fen()) {
+                assert!((-2..=2).contains(&root.wdl()), "WDL {} out of range", root.wdl());
+                for m in &moves {
+                    assert!(
+                        uci::parse_uci_move(pos, &m.uci).is_ok(),
+                        "{}: the table move {} is not legal",
+                        pos.fen(),
+                        m.uci
+                    );
+                }
+            }
+        }
+        if let Some(w) = front.probe_wdl(pos.board(), pos.turn(), pos.ep_square()) {
+            assert!((-2..=2).contains(&w), "WDL {w} out of range");
+        }
+        if let Some(v) = front.probe(pos.board(), pos.turn(), pos.ep_square()) {
+            assert!((-2..=2).contains(&v.wdl), "WDL {} out of range", v.wdl);
+        }
+        if let Some(root) = front.probe_root(pos) {
+            let legal = pos.legal_moves();
+            assert_eq!(root.moves.len(), legal.len(), "{}: root moves and legal moves differ", pos.fen());
+            assert!(root.moves.iter().all(|m| legal.contains(m.mv)), "{}: a root move is not legal", pos.fen());
+        }
+    }
+}
+
+/// A seed for the positions probed: the input's bytes hashed (FNV-1a).
+fn seed_of(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Our table files (`*.mtb`) on fuzzed bytes. Byte 0: bit 0 sets the file's CRC-32 right first (so the
+/// fuzzer gets past the checksum), bits 4–7 the ending when the file does not name a valid one.
+/// (Decoding a whole file, `TableFile::to_table`, takes 0.2–1 s even for 3 and 4 pieces: it is left
+/// to `crates/tb/tests/corrupt.rs`, which decodes 200 damaged files behind a valid checksum.) The file is opened from memory (`TableFile::from_bytes`: an error
+/// must name the file) and from a directory (memory-mapped, as `mysl tb probe` and the engine open
+/// tables), and probed at storage indexes and at positions of its ending through both fronts (12, or 2
+/// when the file is refused): an error or a value, never a panic.
+pub fn fuzz_tb(data: &[u8]) {
+    use mysl_tb::file::{path_for, TableFile, MAGIC};
+    use mysl_tb::Material;
+    let Some((&flags, rest)) = data.split_first() else { return };
+    let mut bytes = rest.to_vec();
+    // The CRC-32 of everything before it is the file's last 4 bytes; the header is 144 bytes.
+    if flags & 1 != 0 && bytes.len() >= 148 && bytes.starts_with(MAGIC) {
+        let body = bytes.len() - 4;
+        let crc = crc32(&bytes[..body]);
+        bytes[body..].copy_from_slice(&crc.to_le_bytes());
+    }
+    // The ending the file names (bytes 12..28, NUL-padded), else one from the selector.
+    let named = bytes
+        .get(12..28)
+        .and_then(|b| std::str::from_utf8(&b[..b.iter().position(|&c| c == 0).unwrap_or(16)]).ok())
+        .and_then(|t| Material::parse(t).ok())
+        .filter(|m| m.normalized() == *m && m.count() > 2);
+    let material = match named {
+        Some(m) => m,
+        None => match Material::parse(TB_MATERIALS[usize::from(flags >> 4) % TB_MATERIALS.len()]) {
+            Ok(m) => m,
+            Err(e) => panic!("a built-in ending does not parse: {e}"),
+        },
+    };
+    let Ok(dir) = tempfile::tempdir() else { return };
+    let path = path_for(dir.path(), &material);
+    // A refused file is refused again at every probe (each opens it anew): two positions show that.
+    let mut probes = 2;
+    match TableFile::from_bytes(&path, bytes.clone(), Some(material)) {
+        Err(e) => {
+            let text = e.to_string();
+            assert!(text.contains(&format!("{material}.mtb")), "the error does not name the file: {text}");
+        }
+        Ok(f) => {
+            probes = 12;
+            let size = f.layout.storage_size;
+            let step = (size / 64).max(1);
+            for side in 0..2 {
+                for idx in (0..size.saturating_add(2)).step_by(step as usize) {
+                    if let Ok(w) = f.wdl(side, idx) {
+                        assert!(idx < size, "a value beyond the table: {idx} of {size}");
+                        let _ = w;
+                    }
+                    let _ = f.get(side, idx);
+                    let _ = f.metrics(side, idx);
+                    let _ = f.get_cached(side, idx, idx % 2 == 0);
+                }
+            }
+            let _ = f.stream_bytes();
+        }
+    }
+    if std::fs::write(&path, &bytes).is_err() {
+        return;
+    }
+    let ours = mysl_tb::Tablebase::open_dir(dir.path());
+    let mut front = mysl_tb::Tablebases::new();
+    if front.set_ours(dir.path()).is_err() {
+        return;
+    }
+    let positions = positions_of(&material.to_string(), seed_of(data), probes);
+    probe_fronts(Some(&ours), &front, &positions);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Syzygy files
+
+/// The Syzygy front (`mysl_tb::Tablebases::add_syzygy`, shakmaty-syzygy behind it, memory-mapped) on
+/// fuzzed files under a valid name. Byte 0: bits 0–3 the ending ([`TB_MATERIALS`]); bit 7 clear: the
+/// rest is the `.rtbw` file; bit 7 set: bytes 1–2 (little-endian) the length of the `.rtbw` file that
+/// follows, then the `.rtbz` file. Positions of the ending are probed (WDL, DTZ, the root moves): a
+/// value or nothing, never a panic.
+pub fn fuzz_syzygy(data: &[u8]) {
+    let Some((&flags, rest)) = data.split_first() else { return };
+    let material = TB_MATERIALS[usize::from(flags & 15) % TB_MATERIALS.len()];
+    let (wdl, dtz) = if flags & 0x80 != 0 {
+        let Some((len, files)) = rest.split_first_chunk::<2>() else { return };
+        let len = usize::from(u16::from_le_bytes(*len)).min(files.len());
+        (&files[..len], Some(&files[len..]))
+    } else {
+        (rest, None)
+    };
+    let Ok(dir) = tempfile::tempdir() else { return };
+    if std::fs::write(dir.path().join(format!("{material}.rtbw")), wdl).is_err() {
+        return;
+    }
+    if let Some(dtz) = dtz {
+        if std::fs::write(dir.path().join(format!("{material}.rtbz")), dtz).is_err() {
+            return;
+        }
+    }
+    let mut front = mysl_tb::Tablebases::new();
+    match front.add_syzygy(dir.path()) {
+        Ok(n) => assert!(n >= 1, "the file {material}.rtbw was not added"),
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            return;
+        }
+    }
+    let positions = positions_of(material, seed_of(data), 12);
+    probe_fronts(None, &front, &positions);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The web API
+
+/// The bounds of the fuzzed web server: 300 nodes a search, 1 MiB tables, 2,000 nodes and 0.2 s a
+/// problem solve.
+pub fn web_sandbox() -> mysl_web::Sandbox {
+    mysl_web::Sandbox {
+        max_nodes: Some(300),
+        hash_mb: Some(1),
+        solve_nodes: Some(2_000),
+        solve_time: Some(std::time::Duration::from_millis(200)),
+    }
+}
+
+/// At most this many requests per input.
+const MAX_REQUESTS: usize = 8;
+
+/// KRvK, generated once: the server's tablebase panel answers from it.
+fn krvk() -> std::collections::HashMap<mysl_tb::Material, Arc<mysl_tb::Table>> {
+    static TABLES: std::sync::OnceLock<std::collections::HashMap<mysl_tb::Material, Arc<mysl_tb::Table>>> =
+        std::sync::OnceLock::new();
+    TABLES
+        .get_or_init(|| {
+            let mut g = mysl_tb::Generator::new(1);
+            if let Ok(m) = mysl_tb::Material::parse("KRvK") {
+                g.generate(m, &mysl_tb::Silent);
+            }
+            g.tables
+        })
+        .clone()
+}
+
+/// Percent-encodes every byte outside the unreserved set (a query value).
+fn url_encode(text: &str) -> String {
+    let mut out = String::new();
+    for &b in text.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Keeps the bytes that may stand in a URI's query as they are (the fuzzer's own escapes too) and
+/// percent-encodes the rest.
+fn query_of(text: &str) -> String {
+    let mut out = String::new();
+    for &b in text.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?%".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// One request of a `web` input: method, path and query, extra headers, body.
+struct WebRequest {
+    method: String,
+    uri: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+/// The request a chunk of a `web` input stands for (`None`: a WebSocket message, handled by the caller).
+fn web_request(selector: u8, payload: &[u8], game: u64, solve: u64) -> Option<WebRequest> {
+    let text = text_of(payload);
+    let json_str = |s: &str| serde_json::Value::String(s.to_string()).to_string();
+    let req =
+        |method: &str, uri: String, body: Vec<u8>| WebRequest { method: method.into(), uri, headers: Vec::new(), body };
+    Some(match selector % 28 {
+        // Raw: "METHOD URI" on the first line, headers "Name: value" up to an empty line, then the body.
+        0 => {
+            let (head, body) = match text.split_once("\n\n") {
+                Some((h, b)) => (h.to_string(), b.as_bytes().to_vec()),
+                None => (text.clone(), Vec::new()),
+            };
+            let mut lines = head.lines();
+            let first = lines.next().unwrap_or("");
+            let (method, uri) = first.split_once(' ').unwrap_or(("GET", first));
+            let headers =
+                lines.filter_map(|l| l.split_once(':')).map(|(n, v)| (n.trim().to_string(), v.trim().to_string()));
+            WebRequest { method: method.to_string(), uri: uri.to_string(), headers: headers.collect(), body }
+        }
+        1 => req("POST", "/api/games".into(), payload.to_vec()),
+        2 => req(
+            "POST",
+            "/api/games".into(),
+            format!(r#"{{"fen":{},"white":"human","black":"human"}}"#, json_str(&text)).into_bytes(),
+        ),
+        3 => req("POST", "/api/games".into(), format!(r#"{{"fen":{},"level":1}}"#, json_str(&text)).into_bytes()),
+        4 => req("POST", "/api/games/import".into(), payload.to_vec()),
+        5 => req("POST", "/api/games/import".into(), format!(r#"{{"pgn":{}}}"#, json_str(&text)).into_bytes()),
+        6 => req("GET", format!("/api/games/{game}"), Vec::new()),
+        7 => req("POST", format!("/api/games/{game}/move"), payload.to_vec()),
+        8 => req("POST", format!("/api/games/{game}/move"), format!(r#"{{"move":{}}}"#, json_str(&text)).into_bytes()),
+        9 => req("POST", format!("/api/games/{game}/takeback"), Vec::new()),
+        10 => req("POST", format!("/api/games/{game}/resign"), payload.to_vec()),
+        11 => req("POST", format!("/api/games/{game}/draw"), Vec::new()),
+        12 => req("GET", format!("/api/games/{game}/pgn"), Vec::new()),
+        13 => req("GET", format!("/api/games/{game}/evals"), Vec::new()),
+        14 => req("GET", format!("/api/explorer?{}", query_of(&text)), Vec::new()),
+        15 => req("GET", format!("/api/explorer?fen={}", url_encode(&text)), Vec::new()),
+        16 => req("GET", format!("/api/position?{}", query_of(&text)), Vec::new()),
+        17 => req("GET", format!("/api/position?fen={}", url_encode(&text)), Vec::new()),
+        18 => req("GET", format!("/api/tablebase?{}", query_of(&text)), Vec::new()),
+        19 => req("GET", format!("/api/tablebase?fen={}", url_encode(&text)), Vec::new()),
+        20 => req("POST", "/api/solve".into(), payload.to_vec()),
+        21 => req("POST", "/api/solve".into(), format!(r#"{{"input":{}}}"#, json_str(&text)).into_bytes()),
+        22 => req("GET", format!("/api/solve/{solve}"), Vec::new()),
+        23 => req("POST", format!("/api/solve/{solve}/cancel"), Vec::new()),
+        24 => req("GET", "/api/info".into(), Vec::new()),
+        25 => req("GET", "/api/ws".into(), Vec::new()),
+        // 26, 27: WebSocket messages.
+        _ => return None,
+    })
+}
+
+/// The web API router in process (`mysl_web::router` on a [`web_sandbox`]ed state, the built-in book
+/// and KRvK tables), driven with `tower::ServiceExt::oneshot` on a current-thread runtime. The input
+/// is up to 8 requests separated by NUL bytes; byte 0 of each picks the route ([`web_request`]: a raw
+/// request, JSON bodies of every POST route as given or with the text in one field, query strings,
+/// game and solve routes on the last game and job created) or a WebSocket message (the text as given,
+/// or as the FEN of an analysis), handled by `mysl_web::Connection` without a socket. Every response
+/// must come within 2 s with a status below 500 and a body that reads; a JSON body must parse, and an
+/// API error must be JSON with an `error` sentence (docs/web.md). Afterwards the server is shut down
+/// and every thread it started must end within 2 s.
+pub fn fuzz_web(data: &[u8]) {
+    use axum::body::Body;
+    use axum::http::{header, HeaderName, HeaderValue, Method, Request};
+    use http_body_util::BodyExt;
+    use std::time::{Duration, Instant};
+    use tower::ServiceExt;
+
+    let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_time().build() else { return };
+    let tablebase = mysl_web::tablebase::Tablebases {
+        mysl: Some(mysl_tb::Tablebase::from_tables(krvk())),
+        front: None,
+        syzygy: false,
+        name: "KRvK".into(),
+    };
+    let config = mysl_web::Config { tablebase: Some(tablebase), ..mysl_web::Config::default() };
+    let state = mysl_web::AppState::sandboxed(config, 8080, web_sandbox());
+    *state.rng.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = mysl_web::game::Random::new(seed_of(data));
+    let app = mysl_web::router(state.clone());
+    let (out, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let mut conn = mysl_web::Connection::default();
+    let (mut game, mut solve) = (1u64, 1u64);
+    rt.block_on(async {
+        for chunk in data.split(|&b| b == 0).filter(|c| !c.is_empty()).take(MAX_REQUESTS) {
+            let (&selector, payload) = chunk.split_first().unwrap_or((&0, &[]));
+            let Some(r) = web_request(selector, payload, game, solve) else {
+                let text = text_of(payload);
+                let message = if selector % 28 == 26 {
+                    text
+                } else {
+                    format!(
+                        r#"{{"type":"analyse","id":1,"variant":"chess","fen":{}}}"#,
+                        serde_json::Value::String(text)
+                    )
+                };
+                conn.message(&state, &message, &out);
+                while let Ok(line) = lines.try_recv() {
+                    assert!(
+                        serde_json::from_str::<serde_json::Value>(&line).is_ok(),
+                        "a WebSocket answer is not JSON: {line}"
+                    );
+                }
+                continue;
+            };
+            let Ok(method) = Method::from_bytes(r.method.as_bytes()) else { continue };
+            let mut builder = Request::builder().method(method.clone()).uri(r.uri.as_str());
+            let mut has_host = false;
+            let mut has_type = false;
+            for (name, value) in &r.headers {
+                let (Ok(n), Ok(v)) = (HeaderName::from_bytes(name.as_bytes()), HeaderValue::from_str(value)) else {
+                    continue;
+                };
+                has_host |= n == header::HOST;
+                has_type |= n == header::CONTENT_TYPE;
+                builder = builder.header(n, v);
+            }
+            if !has_host {
+                builder = builder.header(header::HOST, "127.0.0.1:8080");
+            }
+            if !has_type && method == Method::POST {
+                builder = builder.header(header::CONTENT_TYPE, "application/json");
+            }
+            let Ok(request) = builder.body(Body::from(r.body)) else { continue };
+            let path = request.uri().path().to_string();
+            let started = Instant::now();
+            let answer = tokio::time::timeout(Duration::from_secs(2), async {
+                let response = match app.clone().oneshot(request).await {
+                    Ok(r) => r,
+                    Err(e) => match e {},
+                };
+                let (parts, body) = response.into_parts();
+                let bytes = body.collect().await.map(|b| b.to_bytes());
+                (parts, bytes)
+            })
+            .await;
+            let Ok((parts, bytes)) = answer else {
+                panic!("{} {}: no answer within 2 s", r.method, r.uri);
+            };
+            let bytes = match bytes {
+                Ok(b) => b,
+                Err(e) => panic!("{} {}: the body does not read: {e}", r.method, r.uri),
+            };
+            let body = String::from_utf8_lossy(&bytes);
+            let status = parts.status;
+            assert!(
+                status.as_u16() < 500,
+                "{} {}: status {status} after {:?}: {body}",
+                r.method,
+                r.uri,
+                started.elapsed()
+            );
+            let is_json = parts
+                .headers
+                .get(header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|t| t.starts_with("application/json"));
+            let value = if is_json {
+                match serde_json::from_slice::<serde_json::Value>(&bytes) {
+                    Ok(v) => Some(v),
+                    Err(e) => panic!("{} {}: a JSON answer does not parse ({e}): {body}", r.method, r.uri),
+                }
+            } else {
+                None
+            };
+            if path.starts_with("/api/") && status.is_client_error() {
+                let sentence = value.as_ref().and_then(|v| v["error"].as_str()).unwrap_or("");
+                assert!(
+                    !sentence.is_empty(),
+                    "{} {}: the error {status} is not JSON with an error sentence: {body}",
+                    r.method,
+                    r.uri
+                );
+            }
+            if let Some(v) = &value {
+                if status.is_success() {
+                    if path.starts_with("/api/games") {
+                        game = v["id"].as_u64().unwrap_or(game);
+                    } else if path.starts_with("/api/solve") {
+                        solve = v["id"].as_u64().unwrap_or(solve);
+                    }
+                }
+            }
+        }
+    });
+    // Shut down: every search, analysis and solve stops, and every thread the server started ends.
+    conn.close();
+    state.shutdown();
+    drop(app);
+    drop(out);
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        // The analysis threads hold a sender of the socket's channel; the others hold the state.
+        let analyses_done = matches!(lines.try_recv(), Err(tokio::sync::mpsc::error::TryRecvError::Disconnected));
+        if analyses_done && Arc::strong_count(&state) == 1 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the server's threads still run 2 s after the shutdown");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    drop(rt);
 }
 
 #[cfg(test)]

@@ -76,7 +76,8 @@ fn main() {
         positions.push((p, c));
     }
     let tb = Tablebase::open_dir(&ours);
-    // Safety: the files are not modified while the benchmark runs.
+    // SAFETY: shakmaty-syzygy's contract for memory maps: the files are not modified while the
+    // benchmark runs.
     let mut syz = unsafe { Syzygy::<Chess>::with_mmap_filesystem() };
     syz.add_directory(&syz_dir).expect("syzygy directory");
     let time = |f: &dyn Fn() -> i64| {

@@ -961,8 +961,10 @@ impl TableFile {
     pub fn open(path: &Path, expect: Option<Material>) -> Result<TableFile, TbError> {
         let io = |e| TbError::Io { path: path.to_path_buf(), source: e };
         let file = fs::File::open(path).map_err(io)?;
-        // Safety: table files are written once (a temporary file, then a rename) and never changed in place;
-        // a table replaced later is a new file, and this mapping keeps the old one.
+        // SAFETY: a mapped file that changes or shrinks under the mapping would change memory behind
+        // `&[u8]` (or fault). mysl writes table files once (a temporary file, then a rename) and never
+        // changes one in place; a table replaced later is a new file (a new inode), and this mapping
+        // keeps the old one. Editing a table file by hand while mysl runs is outside this contract.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
         let f = TableFile::checked(path, Bytes::Mapped(map), expect)?;
         // the checksum read every page; the probes need few of them again
@@ -974,7 +976,9 @@ impl TableFile {
     /// the generator, once it no longer reads an ending it promotes into.
     pub fn release_pages(&self) {
         if let Bytes::Mapped(m) = &self.bytes {
-            // Safety: a private read-only file mapping: dropped pages are read from the file again.
+            // SAFETY: `MADV_DONTNEED` on a read-only file mapping that was never written: dropped pages
+            // are read from the file again on the next access, so the contents behind every reference
+            // stay the same (given the file is not changed, as for `open`).
             let _ = unsafe { m.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
         }
     }
@@ -1047,7 +1051,12 @@ impl TableFile {
                 return Err(bad(format!("stream {s} out of range")));
             }
             let (at, end) = (at as usize, (at + len) as usize);
-            streams.push(parse_stream(&bytes, at, end, size).map_err(|why| bad(format!("stream {s}: {why}")))?);
+            let stream = parse_stream(&bytes, at, end, size).map_err(|why| bad(format!("stream {s}: {why}")))?;
+            // The WDL streams hold Syzygy's WDL numbers, which readers hand on as they are.
+            if let Some(v) = stream.values.iter().find(|v| s < 2 && !(-2..=2).contains(*v)) {
+                return Err(bad(format!("stream {s}: WDL value {v} out of range")));
+            }
+            streams.push(stream);
         }
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let id = NEXT_ID.fetch_add(1, Relaxed);

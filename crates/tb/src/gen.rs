@@ -67,8 +67,13 @@ enum Backing {
     Mapped(memmap2::MmapMut),
 }
 
-// Safety: the values are atomics; the pointer is owned by `backing`, which lives as long as `Values`.
+// SAFETY: `Values` is a `&[AtomicI16]` in effect (the raw pointer is only there to have one type for
+// both backings): the memory is owned by `backing`, which moves with `Values` (a `Vec`'s or a map's
+// buffer does not move when its owner does) and is freed only when `Values` is dropped, so sending
+// `Values` to another thread sends its owner with it.
 unsafe impl Send for Values {}
+// SAFETY: shared access only ever hands out `&[AtomicI16]` (`Deref`); every write goes through the
+// atomics, so threads sharing `&Values` race on atomics only.
 unsafe impl Sync for Values {}
 
 impl std::fmt::Debug for Values {
@@ -82,7 +87,10 @@ impl std::ops::Deref for Values {
     type Target = [AtomicI16];
     #[inline]
     fn deref(&self) -> &[AtomicI16] {
-        // Safety: `ptr` points to `len` initialised atomics owned by `backing`.
+        // SAFETY: `ptr` points to `len` initialised `AtomicI16`s owned by `backing`, alive as long as
+        // `self`: a heap vector of exactly `len` atomics, or a mapping of at least `2 * len` bytes, page-
+        // aligned (so 2-aligned), of a file that was zero-filled by `set_len` (0 is a valid `i16`). The
+        // mapping is only reached through this slice, so nothing else in the program writes it.
         unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
     }
 }
@@ -102,7 +110,8 @@ impl Values {
                 // an anonymous file in `dir` (removed at once: nothing is left behind, whatever happens)
                 let file = tempfile::tempfile_in(dir).map_err(io)?;
                 file.set_len(2 * len.max(1) as u64).map_err(io)?;
-                // Safety: the file is ours alone (unlinked), so nothing else changes or truncates it.
+                // SAFETY: the file is ours alone (created unlinked by `tempfile_in`, no name in any
+                // directory), so no other process can change or truncate it while it is mapped.
                 let mut map = unsafe { memmap2::MmapMut::map_mut(&file) }.map_err(io)?;
                 let ptr = map.as_mut_ptr().cast::<AtomicI16>().cast_const();
                 Ok(Values { ptr, len, backing: Backing::Mapped(map) })
@@ -116,8 +125,10 @@ impl Values {
         if let Backing::Mapped(map) = &self.backing {
             let (a, b) = (a.min(self.len), b.min(self.len));
             if a < b {
-                // Safety: a shared file mapping: dropping its pages loses nothing (they are in the page cache
-                // or the file), and no reference into them is held across this call by the generator.
+                // SAFETY: `MADV_DONTNEED` on a shared file mapping (`map_mut`) drops only this process's
+                // page table entries: the contents stay in the page cache or the file and are read back
+                // on the next access, so any reference into the range still sees the same values.
+                // The range lies inside the mapping (`a < b <= len`, the map has `2 * len` bytes).
                 let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 2 * a, 2 * (b - a)) };
             }
         }
@@ -327,7 +338,10 @@ impl Bits {
     fn new(entries: u64) -> Bits {
         // zeroed by the allocator: a large bitmap gets fresh pages, resident only where a level writes
         let mut v = std::mem::ManuallyDrop::new(vec![0u64; entries.div_ceil(64) as usize]);
-        // Safety: AtomicU64 has the size and alignment of u64; the vector's memory is handed over whole.
+        // SAFETY: `AtomicU64` has the size and alignment of `u64` on every target with 64-bit atomics
+        // (which this crate needs), and 0 is a valid value; the `ManuallyDrop` vector's allocation
+        // (pointer, length, capacity) is handed over whole and freed once, by the new vector, with the
+        // same layout.
         Bits(unsafe { Vec::from_raw_parts(v.as_mut_ptr().cast::<AtomicU64>(), v.len(), v.capacity()) })
     }
 

@@ -131,7 +131,9 @@ impl Tablebases {
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory"),
             });
         }
-        // Safety: Syzygy files are not modified while mysl runs (shakmaty-syzygy's contract for memory maps).
+        // SAFETY: shakmaty-syzygy's contract for memory maps: the table files are not modified while
+        // they are open (mysl never writes Syzygy files; they come from a download), and an I/O error
+        // while reading a mapped page (a failing disk) is accepted as a crash (SIGBUS).
         let tb = self.syzygy.get_or_insert_with(|| unsafe { shakmaty_syzygy::Tablebase::with_mmap_filesystem() });
         let n = tb.add_directory(dir).map_err(|e| TbError::Io { path: dir.to_path_buf(), source: e })?;
         self.syzygy_dirs.push(dir.to_path_buf());

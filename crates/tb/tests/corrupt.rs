@@ -152,3 +152,36 @@ fn a_block_that_fails_to_decode_stays_an_error() {
     let e = f.to_table(&HashMap::new()).expect_err("a damaged block");
     assert!(e.to_string().contains("corrupt"), "{e}");
 }
+
+/// Found by the `tb` fuzz target (fuzz/regressions/tb/wdl-value-out-of-range: a KRvK file mutated
+/// behind a checksum the fuzzer set right): a WDL stream whose value table holds 68. The file opened
+/// and `Tablebases::probe_wdl` answered WDL 68 to the engine. A WDL value outside -2..=2 now makes
+/// the file corrupt when it is opened.
+#[test]
+fn a_wdl_value_out_of_range_is_refused() {
+    let (m, _, good) = krk();
+    let path = path_for(Path::new("/damaged"), &m);
+    for (value, stream) in [(68i16, 0usize), (-3, 1), (3, 0)] {
+        let mut b = good.clone();
+        // The directory entry of the stream (offset at 48 + 16 s), its value table 12 bytes into the
+        // section: the first value replaced.
+        let at = u64::from_le_bytes(b[48 + 16 * stream..56 + 16 * stream].try_into().expect("8 bytes")) as usize;
+        b[at + 12..at + 14].copy_from_slice(&value.to_le_bytes());
+        let body = b.len() - 4;
+        let crc = crc32fast::hash(&b[..body]);
+        b[body..].copy_from_slice(&crc.to_le_bytes());
+        let e = TableFile::from_bytes(&path, b, Some(m)).expect_err("a WDL value out of range");
+        assert!(e.to_string().contains(&format!("WDL value {value} out of range")), "{e}");
+    }
+    // The fuzzer's input (byte 0: set the CRC right), refused at once.
+    let input = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/regressions/tb/wdl-value-out-of-range"))
+        .expect("the kept input");
+    let mut b = input[1..].to_vec();
+    let body = b.len() - 4;
+    let crc = crc32fast::hash(&b[..body]);
+    b[body..].copy_from_slice(&crc.to_le_bytes());
+    let name = std::str::from_utf8(&b[12..28]).expect("ASCII").trim_end_matches('\0').to_string();
+    let m = Material::parse(&name).expect("the file names its ending");
+    let e = TableFile::from_bytes(&path_for(Path::new("/fuzzed"), &m), b, Some(m)).expect_err("refused");
+    assert!(e.to_string().contains("WDL value"), "{e}");
+}

@@ -188,7 +188,8 @@ const TB_BMATE: u32 = 2;
 impl Gaviota {
     /// Opens the library and the tables of `dir`; None (with a message) when the library is missing.
     fn open(dir: &std::path::Path) -> Option<Gaviota> {
-        // Safety: loading a C library whose initialisers have no preconditions.
+        // SAFETY: loading a shared library runs its initialisers; libgaviotatb's have no preconditions
+        // (it is a plain C library with no constructors that depend on the caller).
         let lib = match unsafe { libloading::Library::new("libgaviotatb.so.1") } {
             Ok(lib) => lib,
             Err(e) => {
@@ -202,8 +203,10 @@ impl Gaviota {
         type CacheInit = unsafe extern "C" fn(usize, i32) -> i32;
         type Availability = unsafe extern "C" fn() -> u32;
         let dir = std::ffi::CString::new(dir.to_str().expect("utf-8 path")).expect("path without NUL");
-        // Safety: the symbols have these C signatures (gtb-probe.h); the library copies nothing it does not own,
+        // SAFETY: the symbols have these C signatures (gtb-probe.h); the library copies nothing it does not own,
         // and the path list and `dir` outlive the calls (they are leaked on purpose: the library keeps them).
+        // `tb_probe_hard` is copied out as a plain function pointer, valid while `lib` stays loaded: it is
+        // kept beside it in `Gaviota` (`_lib`).
         unsafe {
             let paths_init: libloading::Symbol<PathsInit> = lib.get(b"tbpaths_init").expect("tbpaths_init");
             let paths_add: libloading::Symbol<PathsAdd> = lib.get(b"tbpaths_add").expect("tbpaths_add");
@@ -244,7 +247,9 @@ impl Gaviota {
         }
         let stm = if p.stm == Color::White { 0 } else { 1 };
         let (mut info, mut plies) = (0u32, 0u32);
-        // Safety: arrays terminated by tb_NOSQUARE / tb_NOPIECE as the library expects; outputs are valid.
+        // SAFETY: `probe` points into the library `self._lib` keeps loaded; the square and piece arrays
+        // have 17 entries, at most 5 used, the rest tb_NOSQUARE / 0 (tb_NOPIECE) as the library expects
+        // as terminators; the outputs are valid `u32`s to write.
         let ok = unsafe {
             (self.probe)(
                 stm,

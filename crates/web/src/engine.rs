@@ -77,7 +77,8 @@ pub fn maybe_start(state: &Arc<AppState>, id: u64) {
     }
     let stop = Arc::new(AtomicBool::new(false));
     let clock = g.clock.as_ref().map(|c| (c.remaining[turn as usize].saturating_sub(c.since.elapsed()), c.increment));
-    let limits = level_limits(g.level, clock);
+    let mut limits = level_limits(g.level, clock);
+    limits.nodes = state.sandbox.nodes(limits.nodes);
     let skill = level(g.level).elo.map(|elo| (Skill::new(elo), lock(&state.rng).next_u64()));
     let version = g.version;
     let random = lock(&state.rng).unit();
@@ -122,7 +123,9 @@ fn think<R: Rules>(
         let moves = book.probe(pos);
         if let Some(mv) = mysl_book::choose_move(&moves, 50, random) {
             // A short pause so a book move does not appear before the page has drawn the last one.
-            std::thread::sleep(Duration::from_millis(150));
+            if !state.sandbox.is_active() {
+                std::thread::sleep(Duration::from_millis(150));
+            }
             return Some((uci::move_to_uci(pos, mv), None));
         }
     }
@@ -216,12 +219,14 @@ pub fn analyse(
         let tt = state.analysis_tt.clone();
         let tables = engine_tablebases(state);
         let stop2 = stop.clone();
+        // Infinite unless a sandbox bounds it.
+        let max_nodes = state.sandbox.max_nodes;
         std::thread::Builder::new()
             .name("analysis".into())
             .spawn(move || {
                 let mut searcher = Searcher::<R>::new(tt, stop2.clone());
                 searcher.set_tablebases(tables, TB_PROBE_LIMIT);
-                let limits = Limits { infinite: true, multipv, ..Limits::default() };
+                let limits = Limits { infinite: max_nodes.is_none(), nodes: max_nodes, multipv, ..Limits::default() };
                 if pos.legal_moves().is_empty() {
                     let _ = out.send(json!({"type": "done", "id": id, "reason": "no legal moves"}).to_string());
                     return;
@@ -282,6 +287,7 @@ pub fn evaluate_game(
     variant: mysl_core::Variant,
     game: &Game,
     tt: Arc<mysl_engine::TranspositionTable>,
+    sandbox: &crate::Sandbox,
 ) -> Result<Vec<Eval>, String> {
     dispatch_variant!(variant, R => {
         let mut out = Vec::with_capacity(game.moves.len());
@@ -300,7 +306,7 @@ pub fn evaluate_game(
                 Some(mysl_core::Outcome::Draw { .. }) => 0,
                 None => {
                     let mut searcher = Searcher::<R>::new(tt.clone(), Arc::new(AtomicBool::new(false)));
-                    let limits = Limits { depth: Some(GRAPH_DEPTH), movetime: Some(Duration::from_millis(200)), multipv: 1, ..Limits::default() };
+                    let limits = Limits { depth: Some(GRAPH_DEPTH), movetime: Some(Duration::from_millis(200)), nodes: sandbox.max_nodes, multipv: 1, ..Limits::default() };
                     let score = searcher.search(&pos, &limits, |_| {}).score;
                     if white { score } else { -score }
                 }
@@ -389,8 +395,8 @@ pub fn analyse_game(
         search: Arc::new(AtomicBool::new(false)),
     };
     let settings = mysl_engine::analysis::Settings {
-        limits: Limits { nodes: Some(nodes), multipv: 1, ..Limits::default() },
-        hash_mb: GAME_ANALYSIS_HASH_MB,
+        limits: Limits { nodes: state.sandbox.nodes(Some(nodes)), multipv: 1, ..Limits::default() },
+        hash_mb: state.sandbox.hash_mb.unwrap_or(GAME_ANALYSIS_HASH_MB),
         tablebases: engine_tablebases(state),
         tb_probe_limit: TB_PROBE_LIMIT,
     };

@@ -192,6 +192,10 @@ pub fn roll_die<R: Rules>(pos: &Position<R>, random: u64) -> Option<Role> {
 pub struct Random(u64);
 
 impl Random {
+    /// A fixed seed (tests and the fuzzer: the same rolls and book choices every run).
+    pub fn new(seed: u64) -> Random {
+        Random(seed | 1)
+    }
     pub fn from_time() -> Random {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

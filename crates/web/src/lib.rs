@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex};
 
 use mysl_engine::TranspositionTable;
 
-pub use routes::router;
+pub use routes::{router, Connection};
 
 /// Largest JSON request body (a PGN import is the largest request).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -61,6 +61,37 @@ impl Default for Config {
     }
 }
 
+/// Bounds for a server whose requests are untrusted and must be answered at once, in process (the
+/// fuzzer, `crates/fuzz-entry`): every engine search is cut to a node count, the transposition tables
+/// are small, problem solving is capped, and book moves come without the page's short pause. The
+/// default bounds nothing (the server as `mysl web` runs it).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sandbox {
+    /// The most nodes of any engine search: engine moves, draw offers, the evaluation graph, analysis
+    /// over the WebSocket (then no longer infinite) and game analysis.
+    pub max_nodes: Option<u64>,
+    /// Size (MiB) of the server's transposition tables and of each game analysis's table.
+    pub hash_mb: Option<usize>,
+    /// The most nodes of a problem solve, and its time.
+    pub solve_nodes: Option<u64>,
+    pub solve_time: Option<std::time::Duration>,
+}
+
+impl Sandbox {
+    /// `nodes` cut to the sandbox's bound.
+    pub fn nodes(&self, nodes: Option<u64>) -> Option<u64> {
+        match (nodes, self.max_nodes) {
+            (Some(n), Some(m)) => Some(n.min(m)),
+            (n, m) => n.or(m),
+        }
+    }
+
+    /// Whether the sandbox bounds anything.
+    pub fn is_active(&self) -> bool {
+        self.max_nodes.is_some() || self.hash_mb.is_some() || self.solve_nodes.is_some() || self.solve_time.is_some()
+    }
+}
+
 /// Shared server state.
 #[derive(Debug)]
 pub struct AppState {
@@ -79,11 +110,18 @@ pub struct AppState {
     /// Problem-solving jobs by id.
     pub solve_jobs: Mutex<BTreeMap<u64, solver::SolveJob>>,
     pub next_solve_id: Mutex<u64>,
+    /// Bounds for untrusted in-process use ([`Sandbox::default`]: none).
+    pub sandbox: Sandbox,
 }
 
 impl AppState {
     /// The state for a server listening on `port` (0 before binding is fine for tests that set hosts).
     pub fn new(config: Config, port: u16) -> Arc<AppState> {
+        AppState::sandboxed(config, port, Sandbox::default())
+    }
+
+    /// [`AppState::new`] with bounds on every search and solve (see [`Sandbox`]).
+    pub fn sandboxed(config: Config, port: u16, sandbox: Sandbox) -> Arc<AppState> {
         let mut allowed = Vec::new();
         let host = config.host.trim_start_matches('[').trim_end_matches(']').to_string();
         for name in ["localhost", "127.0.0.1", "[::1]", host.as_str()] {
@@ -99,14 +137,27 @@ impl AppState {
             book: config.book,
             book_name: config.book_name,
             allowed_hosts: allowed,
-            engine_tt: Arc::new(TranspositionTable::new(32)),
-            analysis_tt: Arc::new(TranspositionTable::new(32)),
+            engine_tt: Arc::new(TranspositionTable::new(sandbox.hash_mb.unwrap_or(32))),
+            analysis_tt: Arc::new(TranspositionTable::new(sandbox.hash_mb.unwrap_or(32))),
             changes,
             rng: Mutex::new(game::Random::from_time()),
             tablebase: config.tablebase.map(Arc::new),
             solve_jobs: Mutex::new(BTreeMap::new()),
             next_solve_id: Mutex::new(1),
+            sandbox,
         })
+    }
+
+    /// Stops every engine search of every game and every running solve (their results are thrown
+    /// away). Analyses started over a WebSocket stop with their socket ([`Connection::close`]).
+    /// What runs on other threads ends soon after; each holds the state until then.
+    pub fn shutdown(&self) {
+        for g in lock(&self.games).values_mut() {
+            engine::cancel(g);
+        }
+        for job in lock(&self.solve_jobs).values_mut() {
+            job.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 }
 

@@ -4,9 +4,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::rejection::JsonRejection;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -50,7 +52,43 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
+/// An extractor's rejection (a path, query or WebSocket upgrade that does not read) as an API error:
+/// its status and its text, in JSON like every other error.
+macro_rules! rejection_to_api_error {
+    ($($rejection:ty),*) => {$(
+        impl From<$rejection> for ApiError {
+            fn from(r: $rejection) -> ApiError {
+                ApiError(r.status(), r.body_text())
+            }
+        }
+    )*};
+}
+rejection_to_api_error!(PathRejection, QueryRejection, WebSocketUpgradeRejection);
+
 type ApiResult<T> = Result<T, ApiError>;
+
+/// The number in a route's path (`/api/games/{id}`, `/api/solve/{id}`); one that does not read is a
+/// 400 in JSON (axum's own rejection is plain text).
+struct Id(u64);
+
+impl<S: Send + Sync> FromRequestParts<S> for Id {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Id, ApiError> {
+        let Path(id) = Path::<u64>::from_request_parts(parts, state).await?;
+        Ok(Id(id))
+    }
+}
+
+/// A query string; one that does not read (a missing or malformed field) is a 400 in JSON.
+struct ApiQuery<T>(T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<ApiQuery<T>, ApiError> {
+        let Query(q) = Query::<T>::from_request_parts(parts, state).await?;
+        Ok(ApiQuery(q))
+    }
+}
 
 /// The whole application: page, API, WebSocket, behind the Host/Origin guard and the body limit.
 pub fn router(state: Arc<AppState>) -> Router {
@@ -75,6 +113,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/solve/{id}/cancel", post(solve_cancel))
         .route("/api/ws", get(websocket))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
@@ -140,6 +179,10 @@ fn asset_response(name: &str) -> Response {
 
 async fn not_found(method: Method, uri: axum::http::Uri) -> ApiError {
     ApiError::not_found(format!("no route for {method} {}", uri.path()))
+}
+
+async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {
+    ApiError(StatusCode::METHOD_NOT_ALLOWED, format!("{} does not answer {method}", uri.path()))
 }
 
 async fn info(State(state): State<Arc<AppState>>) -> Json<Value> {
@@ -313,7 +356,7 @@ impl<R: Rules> StateRoll for mysl_core::Position<R> {
     }
 }
 
-async fn get_game(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn get_game(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     view_of(&state, id)
 }
 
@@ -325,7 +368,7 @@ struct MoveRequest {
 
 async fn play_move(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<u64>,
+    Id(id): Id,
     body: Result<Json<MoveRequest>, JsonRejection>,
 ) -> ApiResult<Json<Value>> {
     let Json(req) = body?;
@@ -343,7 +386,7 @@ async fn play_move(
     view_of(&state, id)
 }
 
-async fn take_back(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn take_back(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     {
         let mut games = lock(&state.games);
         let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
@@ -382,10 +425,10 @@ struct ResignRequest {
 
 async fn resign(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<u64>,
-    body: Option<Json<ResignRequest>>,
+    Id(id): Id,
+    body: Result<Option<Json<ResignRequest>>, JsonRejection>,
 ) -> ApiResult<Json<Value>> {
-    let req = body.map(|b| b.0).unwrap_or_default();
+    let req = body?.map(|b| b.0).unwrap_or_default();
     let color = match req.color.as_deref() {
         None => None,
         Some("white") => Some(Color::White),
@@ -404,7 +447,7 @@ async fn resign(
 
 /// A draw offer by the human to move (or the only human). Between two humans at one screen the offer
 /// is the agreement. The engine accepts when a short search finds it no better than equal.
-async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn offer_draw(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     let (variant, pos_game) = {
         let games = lock(&state.games);
         let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
@@ -424,6 +467,7 @@ async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> 
     let accepted = match (variant, pos_game) {
         (Some(variant), Some((start_fen, moves, roll, engine_color))) => {
             let tt = state.engine_tt.clone();
+            let sandbox = state.sandbox;
             tokio::task::spawn_blocking(move || {
                 let g = Game {
                     id, variant, start_fen, moves, roll, players: [Player::Human; 2], level: 1, clock: None,
@@ -431,7 +475,7 @@ async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> 
                 };
                 dispatch_variant!(variant, R => {
                     let Ok(pos) = g.position::<R>() else { return false };
-                    let limits = mysl_engine::Limits { depth: Some(8), movetime: Some(Duration::from_millis(300)), multipv: 1, ..Default::default() };
+                    let limits = mysl_engine::Limits { depth: Some(8), movetime: Some(Duration::from_millis(300)), nodes: sandbox.max_nodes, multipv: 1, ..Default::default() };
                     let mut searcher = mysl_engine::Searcher::<R>::new(tt, Arc::new(AtomicBool::new(false)));
                     let score = searcher.search(&pos, &limits, |_| {}).score;
                     let engine_score = if pos.turn() == engine_color { score } else { -score };
@@ -459,7 +503,7 @@ async fn offer_draw(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> 
     view_of(&state, id)
 }
 
-async fn export_pgn(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Response> {
+async fn export_pgn(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Response> {
     let games = lock(&state.games);
     let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
     let text = g.pgn().map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
@@ -565,7 +609,7 @@ struct ExplorerQuery {
 }
 
 /// The book's moves for a position, with statistics, play probabilities and opening names.
-async fn explorer(State(state): State<Arc<AppState>>, Query(q): Query<ExplorerQuery>) -> ApiResult<Json<Value>> {
+async fn explorer(State(state): State<Arc<AppState>>, ApiQuery(q): ApiQuery<ExplorerQuery>) -> ApiResult<Json<Value>> {
     let variant = variant_named(&q.variant)?;
     dispatch_variant!(variant, R => {
         let pos = parse_fen::<R>(&q.fen).map_err(ApiError::bad)?;
@@ -601,7 +645,7 @@ struct PositionQuery {
 
 /// Checks a FEN with the rules core (the board editor): the normalised FEN, the side to move, the number
 /// of legal moves, check, and the result if the position is already over.
-async fn position_info(Query(q): Query<PositionQuery>) -> ApiResult<Json<Value>> {
+async fn position_info(ApiQuery(q): ApiQuery<PositionQuery>) -> ApiResult<Json<Value>> {
     let variant = variant_named(&q.variant)?;
     dispatch_variant!(variant, R => {
         let pos = parse_fen::<R>(q.fen.trim()).map_err(ApiError::bad)?;
@@ -614,7 +658,10 @@ async fn position_info(Query(q): Query<PositionQuery>) -> ApiResult<Json<Value>>
 }
 
 /// WDL/DTZ/DTM of a position and of each legal move from the tables given with `--tb`.
-async fn tablebase_probe(State(state): State<Arc<AppState>>, Query(q): Query<PositionQuery>) -> ApiResult<Json<Value>> {
+async fn tablebase_probe(
+    State(state): State<Arc<AppState>>,
+    ApiQuery(q): ApiQuery<PositionQuery>,
+) -> ApiResult<Json<Value>> {
     let variant = variant_named(&q.variant)?;
     if variant != Variant::Chess {
         return Err(ApiError::bad(format!("the tablebases cover orthodox chess only, not {}", variant.name())));
@@ -707,8 +754,9 @@ async fn solve_start(State(state): State<Arc<AppState>>, body: Result<Json<Solve
         let (stop, nodes) = (job.stop.clone(), job.nodes.clone());
         let state2 = state.clone();
         let spawned = std::thread::Builder::new().name(format!("solve-{id}")).spawn(move || {
-            let outcome =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| solver::solve(&problem, stop, nodes)));
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                solver::solve(&problem, stop, nodes, &state2.sandbox)
+            }));
             let mut jobs = lock(&state2.solve_jobs);
             if let Some(job) = jobs.get_mut(&id) {
                 job.elapsed = Some(job.started.elapsed());
@@ -735,12 +783,12 @@ fn solve_view(state: &AppState, id: u64) -> ApiResult<Json<Value>> {
     Ok(Json(job.view()))
 }
 
-async fn solve_status(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn solve_status(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     solve_view(&state, id)
 }
 
 /// Stops a running solve; the job ends as `cancelled` with what it had found (marked interrupted).
-async fn solve_cancel(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn solve_cancel(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     {
         let mut jobs = lock(&state.solve_jobs);
         let job = jobs.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no solve job {id}")))?;
@@ -755,7 +803,7 @@ async fn solve_cancel(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -
 
 /// The evaluation of the position after each move (White's side): the score the engine reported for
 /// its own moves, a quick fixed-depth search for the others (computed once and kept with the game).
-async fn game_evals(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> ApiResult<Json<Value>> {
+async fn game_evals(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
     let (variant, snapshot) = {
         let games = lock(&state.games);
         let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
@@ -763,7 +811,8 @@ async fn game_evals(State(state): State<Arc<AppState>>, Path(id): Path<u64>) -> 
     };
     let tt = state.analysis_tt.clone();
     let version = snapshot.version;
-    let evals = tokio::task::spawn_blocking(move || engine::evaluate_game(variant, &snapshot, tt))
+    let sandbox = state.sandbox;
+    let evals = tokio::task::spawn_blocking(move || engine::evaluate_game(variant, &snapshot, tt, &sandbox))
         .await
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("evaluation: {e}")))?
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
@@ -797,29 +846,97 @@ enum ClientMessage {
     StopGameAnalysis,
 }
 
-async fn websocket(State(state): State<Arc<AppState>>, ws: WebSocketUpgrade) -> Response {
+async fn websocket(
+    State(state): State<Arc<AppState>>,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
     ws.max_message_size(MAX_WS_MESSAGE_BYTES)
         .max_frame_size(MAX_WS_MESSAGE_BYTES)
         .on_upgrade(move |socket| socket_loop(state, socket))
 }
 
+/// One WebSocket's state on the server: the game it watches and the analyses it started. The socket
+/// loop feeds it each text message ([`Connection::message`]); it is `pub` so that messages can be
+/// handled in process without a socket (the fuzzer).
+#[derive(Debug, Default)]
+pub struct Connection {
+    /// The game whose changes are sent.
+    pub watching: Option<u64>,
+    analysis: Option<Arc<AtomicBool>>,
+    /// The game analysis of this socket; watching another game (a new game on the page) stops it.
+    game_analysis: Option<engine::GameAnalysisHandle>,
+}
+
+impl Connection {
+    fn stop_analysis(&mut self) {
+        if let Some(flag) = self.analysis.take() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn stop_game_analysis(&mut self) {
+        if let Some(h) = self.game_analysis.take() {
+            h.stop();
+        }
+    }
+
+    /// Handles one text message from the page; answers (now or later, from the analysis threads) go to
+    /// `out` as JSON text.
+    pub fn message(&mut self, state: &Arc<AppState>, text: &str, out: &tokio::sync::mpsc::UnboundedSender<String>) {
+        match serde_json::from_str::<ClientMessage>(text) {
+            Ok(ClientMessage::Watch { game }) => {
+                self.watching = Some(game);
+                if self.game_analysis.as_ref().is_some_and(|h| h.game != game) {
+                    self.stop_game_analysis();
+                }
+                if let Ok(Json(v)) = view_of(state, game) {
+                    let _ = out.send(json!({"type": "game", "game": v}).to_string());
+                }
+            }
+            Ok(ClientMessage::Analyse(req)) => {
+                self.stop_analysis();
+                match engine::analyse(state, &req, out.clone()) {
+                    Ok(flag) => self.analysis = Some(flag),
+                    Err(e) => {
+                        let _ = out.send(json!({"type": "error", "id": req.id, "message": e}).to_string());
+                    }
+                }
+            }
+            Ok(ClientMessage::Stop) => self.stop_analysis(),
+            Ok(ClientMessage::AnalyseGame(req)) => {
+                self.stop_game_analysis();
+                match engine::analyse_game(state, &req, out.clone()) {
+                    Ok(handle) => self.game_analysis = Some(handle),
+                    Err(e) => {
+                        let _ = out.send(
+                            json!({"type": "game_analysis_error", "id": req.id, "game": req.game, "message": e})
+                                .to_string(),
+                        );
+                    }
+                }
+            }
+            Ok(ClientMessage::StopGameAnalysis) => self.stop_game_analysis(),
+            Err(e) => {
+                let _ = out.send(json!({"type": "error", "message": format!("bad message: {e}")}).to_string());
+            }
+        }
+    }
+
+    /// The socket closed: stops its analyses.
+    pub fn close(&mut self) {
+        self.stop_analysis();
+        self.stop_game_analysis();
+    }
+}
+
 async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
     let (out, mut lines) = tokio::sync::mpsc::unbounded_channel::<String>();
     let mut changes = state.changes.subscribe();
-    let mut watching: Option<u64> = None;
-    let mut analysis: Option<Arc<AtomicBool>> = None;
-    let stop = |a: &mut Option<Arc<AtomicBool>>| {
-        if let Some(flag) = a.take() {
-            flag.store(true, Ordering::Relaxed);
-        }
-    };
-    // The game analysis of this socket; watching another game (a new game on the page) stops it.
-    let mut game_analysis: Option<engine::GameAnalysisHandle> = None;
-    let stop_game = |a: &mut Option<engine::GameAnalysisHandle>| {
-        if let Some(h) = a.take() {
-            h.stop();
-        }
-    };
+    let mut conn = Connection::default();
     loop {
         tokio::select! {
             incoming = socket.recv() => {
@@ -832,36 +949,7 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
                     }
                     _ => break,
                 };
-                match serde_json::from_str::<ClientMessage>(&text) {
-                    Ok(ClientMessage::Watch { game }) => {
-                        watching = Some(game);
-                        if game_analysis.as_ref().is_some_and(|h| h.game != game) {
-                            stop_game(&mut game_analysis);
-                        }
-                        if let Ok(Json(v)) = view_of(&state, game) {
-                            let _ = out.send(json!({"type": "game", "game": v}).to_string());
-                        }
-                    }
-                    Ok(ClientMessage::Analyse(req)) => {
-                        stop(&mut analysis);
-                        match engine::analyse(&state, &req, out.clone()) {
-                            Ok(flag) => analysis = Some(flag),
-                            Err(e) => { let _ = out.send(json!({"type": "error", "id": req.id, "message": e}).to_string()); }
-                        }
-                    }
-                    Ok(ClientMessage::Stop) => stop(&mut analysis),
-                    Ok(ClientMessage::AnalyseGame(req)) => {
-                        stop_game(&mut game_analysis);
-                        match engine::analyse_game(&state, &req, out.clone()) {
-                            Ok(handle) => game_analysis = Some(handle),
-                            Err(e) => {
-                                let _ = out.send(json!({"type": "game_analysis_error", "id": req.id, "game": req.game, "message": e}).to_string());
-                            }
-                        }
-                    }
-                    Ok(ClientMessage::StopGameAnalysis) => stop_game(&mut game_analysis),
-                    Err(e) => { let _ = out.send(json!({"type": "error", "message": format!("bad message: {e}")}).to_string()); }
-                }
+                conn.message(&state, &text, &out);
             }
             line = lines.recv() => {
                 let Some(line) = line else { break };
@@ -869,13 +957,13 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
             }
             change = changes.recv() => {
                 match change {
-                    Ok((id, _)) if Some(id) == watching => {
+                    Ok((id, _)) if Some(id) == conn.watching => {
                         if let Ok(Json(v)) = view_of(&state, id) {
                             let _ = out.send(json!({"type": "game", "game": v}).to_string());
                         }
                     }
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
-                        if let Some(id) = watching {
+                        if let Some(id) = conn.watching {
                             if let Ok(Json(v)) = view_of(&state, id) {
                                 let _ = out.send(json!({"type": "game", "game": v}).to_string());
                             }
@@ -887,6 +975,5 @@ async fn socket_loop(state: Arc<AppState>, mut socket: WebSocket) {
             }
         }
     }
-    stop(&mut analysis);
-    stop_game(&mut game_analysis);
+    conn.close();
 }

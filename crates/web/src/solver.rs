@@ -143,14 +143,20 @@ pub fn summary(p: &Problem) -> Value {
 }
 
 /// Solves on the calling thread (a job's thread) and returns the job's result.
-pub fn solve(problem: &Problem, stop: Arc<AtomicBool>, nodes: Arc<AtomicU64>) -> Result<Value, String> {
+/// A sandbox ([`crate::Sandbox`]) bounds its nodes, time and hash table.
+pub fn solve(
+    problem: &Problem,
+    stop: Arc<AtomicBool>,
+    nodes: Arc<AtomicU64>,
+    sandbox: &crate::Sandbox,
+) -> Result<Value, String> {
     let limits = Limits {
-        hash_entries: 1 << 18,
-        deadline: Some(Instant::now() + MAX_SOLVE_TIME),
+        hash_entries: if sandbox.is_active() { 1 << 10 } else { 1 << 18 },
+        deadline: Some(Instant::now() + sandbox.solve_time.unwrap_or(MAX_SOLVE_TIME).min(MAX_SOLVE_TIME)),
         stop,
         threads: 1,
         nodes,
-        max_nodes: None,
+        max_nodes: sandbox.solve_nodes,
     };
     let result = mysl_problems::solve_problem(problem, &limits);
     let text = output::text(problem, &result);
@@ -538,7 +544,7 @@ mod tests {
                     Black Kh4 Qf8 Rh5 Bc8g3 Sa7g8 Pc3f7g6\nTwin rotate 90\nEndProblem\n";
         let p = parse_one(text).expect("parsed");
         let stop = Arc::new(AtomicBool::new(false));
-        let v = solve(&p, stop, Arc::new(AtomicU64::new(0))).expect("solved");
+        let v = solve(&p, stop, Arc::new(AtomicU64::new(0)), &crate::Sandbox::default()).expect("solved");
         let mut rebirths = 0;
         for twin in v["twins"].as_array().expect("twins") {
             assert!(twin["board_note"].is_null(), "{twin}");
@@ -572,7 +578,8 @@ mod tests {
     fn fairy_twins_say_why_they_are_not_replayed() {
         let text = "BeginProblem\nStipulation h#1\nPieces White Kc7 Gh1 Black Ka8 Pa7b7\nEndProblem\n";
         let p = parse_one(text).expect("parsed");
-        let v = solve(&p, Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0))).expect("solved");
+        let v = solve(&p, Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)), &crate::Sandbox::default())
+            .expect("solved");
         let twin = &v["twins"][0];
         assert!(twin["board_note"].as_str().is_some_and(|n| n.contains("fairy pieces G")), "{twin}");
         assert!(twin["solutions"].as_array().expect("lines").iter().all(|s| s["replay"].is_null()));

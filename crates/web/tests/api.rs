@@ -140,6 +140,41 @@ async fn wrong_host_or_origin_is_refused() {
     }
 }
 
+/// Found by the `web` fuzz target's first inputs (fuzz/regressions/web/): axum's own rejections of a
+/// path, a query, a request body and a WebSocket upgrade that do not read, and its 405, were plain text
+/// (or empty), not the documented `{"error": ...}`.
+#[tokio::test]
+async fn requests_that_do_not_read_are_json_errors() {
+    let app = app();
+    new_game(&app, json!({"white": "human", "black": "human"})).await;
+    let cases: [(&str, &str, &str, StatusCode, &str); 8] = [
+        ("GET", "/api/ws", "", StatusCode::BAD_REQUEST, "upgrade"),
+        ("GET", "/api/games/abc", "", StatusCode::BAD_REQUEST, "abc"),
+        ("POST", "/api/solve/99999999999999999999/cancel", "", StatusCode::BAD_REQUEST, "u64"),
+        ("GET", "/api/explorer", "", StatusCode::BAD_REQUEST, "fen"),
+        ("GET", "/api/position?fen=x&fen=y", "", StatusCode::BAD_REQUEST, "duplicate field"),
+        ("POST", "/api/games/1/resign", "{bad", StatusCode::BAD_REQUEST, "JSON"),
+        ("DELETE", "/api/games/1", "", StatusCode::METHOD_NOT_ALLOWED, "DELETE"),
+        ("GET", "/api/games", "", StatusCode::METHOD_NOT_ALLOWED, "GET"),
+    ];
+    for (method, path, body, status, word) in cases {
+        let request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::HOST, HOST)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .expect("request");
+        let (s, v, text) = send(&app, request).await;
+        assert_eq!(s, status, "{method} {path}: {text}");
+        assert!(error_of(&v).contains(word), "{method} {path}: {text}");
+    }
+    // The game is still there and unchanged.
+    let (s, v, _) = get(&app, "/api/games/1").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(v["result"].is_null(), "{v}");
+}
+
 #[tokio::test]
 async fn page_and_assets_are_embedded() {
     let app = app();

@@ -357,8 +357,11 @@ macro_rules! dispatch {
     ($simd:expr, $avx:ident, $portable:ident ( $($arg:expr),* )) => {{
         #[cfg(target_arch = "x86_64")]
         {
-            if $simd {
-                // SAFETY: the caller checked that the CPU has AVX2 and FMA (`simd_available`).
+            // `simd_available` again here (a cached flag): these functions are safe, so a caller's
+            // `simd = true` alone must not reach an AVX2 kernel on a CPU without it.
+            if $simd && simd_available() {
+                // SAFETY: the kernels' only precondition is a CPU with AVX2 and FMA (`#[target_feature]`),
+                // checked on the line above; their memory accesses are safe Rust (bounds-checked).
                 return unsafe { $avx($($arg),*) };
             }
         }
@@ -369,6 +372,8 @@ macro_rules! dispatch {
 
 #[cfg(target_arch = "x86_64")]
 #[allow(clippy::too_many_arguments)]
+/// # Safety
+/// The CPU must have AVX2 and FMA ([`simd_available`]); the body is safe Rust compiled with them.
 #[target_feature(enable = "avx2,fma")]
 unsafe fn train_avx2(
     p: &[f32],
@@ -398,7 +403,7 @@ fn train_portable(
 }
 
 /// Adds the gradient of `scale ·` the summed loss over `data[idx]` to `grad`; returns the summed loss.
-/// `simd` must only be true when [`simd_available`].
+/// `simd` asks for the AVX2+FMA kernel; it runs only where [`simd_available`] (else the portable one).
 #[allow(clippy::too_many_arguments)]
 pub fn train_chunk(
     simd: bool,
@@ -415,6 +420,8 @@ pub fn train_chunk(
 }
 
 #[cfg(target_arch = "x86_64")]
+/// # Safety
+/// The CPU must have AVX2 and FMA ([`simd_available`]); the body is safe Rust compiled with them.
 #[target_feature(enable = "avx2,fma")]
 unsafe fn val_avx2(p: &[f32], l: Layout, d: &[Raw], wdl: f32, s: &mut Scratch) -> f64 {
     val_body::<true>(p, l, d, wdl, s)
@@ -432,6 +439,8 @@ pub fn val_chunk(simd: bool, p: &[f32], l: Layout, data: &[Raw], wdl: f32, s: &m
 /// The model output for one record (tests, tools).
 pub fn output(simd: bool, p: &[f32], l: Layout, rec: &Raw, s: &mut Scratch) -> f32 {
     #[cfg(target_arch = "x86_64")]
+    /// # Safety
+    /// The CPU must have AVX2 and FMA ([`simd_available`]).
     #[target_feature(enable = "avx2,fma")]
     unsafe fn avx(p: &[f32], l: Layout, rec: &Raw, s: &mut Scratch) -> f32 {
         let [fs, fn_] = &mut s.feats[..2] else { unreachable!() };
@@ -445,6 +454,8 @@ pub fn output(simd: bool, p: &[f32], l: Layout, rec: &Raw, s: &mut Scratch) -> f
 }
 
 #[cfg(target_arch = "x86_64")]
+/// # Safety
+/// The CPU must have AVX2 and FMA ([`simd_available`]); the body is safe Rust compiled with them.
 #[target_feature(enable = "avx2,fma")]
 unsafe fn add_avx2(dst: &mut [f32], src: &[f32]) {
     add_assign(dst, src)
@@ -460,6 +471,8 @@ pub fn add(simd: bool, dst: &mut [f32], src: &[f32]) {
 }
 
 #[cfg(target_arch = "x86_64")]
+/// # Safety
+/// The CPU must have AVX2 and FMA ([`simd_available`]); the body is safe Rust compiled with them.
 #[target_feature(enable = "avx2,fma")]
 unsafe fn adam_avx2(p: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], h: AdamStep, decay: f32, clip: f32) {
     adam_body(p, g, m, v, h, decay, clip)

@@ -35,7 +35,8 @@ pub fn generate(names: &[&str]) -> HashMap<Material, Arc<Table>> {
 }
 
 pub fn syzygy(data: &std::path::Path) -> Syzygy<Chess> {
-    // Safety: the files are not modified while the tests run (memory-mapped reading, no syscall per probe).
+    // SAFETY: shakmaty-syzygy's contract for memory maps: the files (../shared, read-only) are not
+    // modified while the tests run.
     let mut tb = unsafe { Syzygy::with_mmap_filesystem() };
     tb.add_directory(data.join("syzygy")).expect("syzygy directory");
     tb
