@@ -540,6 +540,8 @@ fn uci_ponder_then_ponderhit_and_ponder_then_stop() {
 
 /// `go ponder nodes N` (what python-chess sends for `play(..., Limit(nodes=N), ponder=True)`): the node
 /// limit does not end the ponder search (no `bestmove` before `ponderhit` or `stop`); `ponderhit` ends it.
+/// Depth 7 is past both limits; the node count is checked for the first search only, whose table starts
+/// empty (the second one's depends on how far the first got before `ponderhit`).
 #[test]
 fn uci_ponder_with_a_node_or_depth_limit_waits_for_ponderhit() {
     let mut t = Transcript::new();
@@ -552,7 +554,9 @@ fn uci_ponder_with_a_node_or_depth_limit_waits_for_ponderhit() {
         // Well past the limit: the search goes on.
         let out = t.wait_for(|l| l.starts_with("info depth 7 "), "pondering past the limit");
         assert!(!out.iter().any(|l| l.starts_with("bestmove")), "{go}: no bestmove while pondering: {out:?}");
-        assert!(*info_values(&out, "nodes").last().expect("nodes") > 2000, "{go}");
+        if go.contains("nodes") {
+            assert!(*info_values(&out, "nodes").last().expect("nodes") > 2000, "{go}");
+        }
         t.send("ponderhit");
         let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove after ponderhit");
         assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{go}: {out:?}");
