@@ -671,28 +671,20 @@ fn krvk() -> std::collections::HashMap<mysl_tb::Material, Arc<mysl_tb::Table>> {
         .clone()
 }
 
-/// Percent-encodes every byte outside the unreserved set (a query value).
-fn url_encode(text: &str) -> String {
-    let mut out = String::new();
-    for &b in text.as_bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
+/// Bytes a query value keeps as they are (RFC 3986's unreserved set); the others are percent-encoded.
+const UNRESERVED: &[u8] = b"-._~";
+/// Bytes that may stand in a whole query as they are (the fuzzer's own `%` escapes too).
+const QUERY_CHARS: &[u8] = b"-._~!$&'()*+,;=:@/?%";
 
-/// Keeps the bytes that may stand in a URI's query as they are (the fuzzer's own escapes too) and
-/// percent-encodes the rest.
-fn query_of(text: &str) -> String {
-    let mut out = String::new();
+/// `text` with every byte that is not alphanumeric nor in `keep` percent-encoded.
+fn percent_encode(text: &str, keep: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(text.len());
     for &b in text.as_bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?%".contains(&b) {
+        if b.is_ascii_alphanumeric() || keep.contains(&b) {
             out.push(char::from(b));
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            let _ = write!(out, "%{b:02X}");
         }
     }
     out
@@ -743,12 +735,12 @@ fn web_request(selector: u8, payload: &[u8], game: u64, solve: u64) -> Option<We
         11 => req("POST", format!("/api/games/{game}/draw"), Vec::new()),
         12 => req("GET", format!("/api/games/{game}/pgn"), Vec::new()),
         13 => req("GET", format!("/api/games/{game}/evals"), Vec::new()),
-        14 => req("GET", format!("/api/explorer?{}", query_of(&text)), Vec::new()),
-        15 => req("GET", format!("/api/explorer?fen={}", url_encode(&text)), Vec::new()),
-        16 => req("GET", format!("/api/position?{}", query_of(&text)), Vec::new()),
-        17 => req("GET", format!("/api/position?fen={}", url_encode(&text)), Vec::new()),
-        18 => req("GET", format!("/api/tablebase?{}", query_of(&text)), Vec::new()),
-        19 => req("GET", format!("/api/tablebase?fen={}", url_encode(&text)), Vec::new()),
+        14 => req("GET", format!("/api/explorer?{}", percent_encode(&text, QUERY_CHARS)), Vec::new()),
+        15 => req("GET", format!("/api/explorer?fen={}", percent_encode(&text, UNRESERVED)), Vec::new()),
+        16 => req("GET", format!("/api/position?{}", percent_encode(&text, QUERY_CHARS)), Vec::new()),
+        17 => req("GET", format!("/api/position?fen={}", percent_encode(&text, UNRESERVED)), Vec::new()),
+        18 => req("GET", format!("/api/tablebase?{}", percent_encode(&text, QUERY_CHARS)), Vec::new()),
+        19 => req("GET", format!("/api/tablebase?fen={}", percent_encode(&text, UNRESERVED)), Vec::new()),
         20 => req("POST", "/api/solve".into(), payload.to_vec()),
         21 => req("POST", "/api/solve".into(), format!(r#"{{"input":{}}}"#, json_str(&text)).into_bytes()),
         22 => req("GET", format!("/api/solve/{solve}"), Vec::new()),

@@ -1052,8 +1052,9 @@ impl TableFile {
             }
             let (at, end) = (at as usize, (at + len) as usize);
             let stream = parse_stream(&bytes, at, end, size).map_err(|why| bad(format!("stream {s}: {why}")))?;
-            // The WDL streams hold Syzygy's WDL numbers, which readers hand on as they are.
-            if let Some(v) = stream.values.iter().find(|v| s < 2 && !(-2..=2).contains(*v)) {
+            // The WDL streams (0 and 1) hold Syzygy's WDL numbers, which readers hand on as they are.
+            let out_of_range = if s < 2 { stream.values.iter().find(|v| !(-2..=2).contains(*v)) } else { None };
+            if let Some(v) = out_of_range {
                 return Err(bad(format!("stream {s}: WDL value {v} out of range")));
             }
             streams.push(stream);
