@@ -71,6 +71,43 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
+/// The statistics that order moves, learnt by the search from its cutoffs: butterfly history,
+/// counter-moves, continuation history and capture history. A game's searches share them (the next
+/// move's search starts from what the previous one learnt); a new game clears them.
+pub struct Histories {
+    history: [[[i32; 64]; 64]; 2],
+    countermoves: [[Option<Move>; 64]; 12],
+    /// How a quiet (piece, to) fared after the (piece, to) one or two plies before, flat
+    /// `[12 * 64][12 * 64]` (see `cont_index`).
+    continuation: Box<[i32]>,
+    /// `[piece][to][victim role]`.
+    captures: [[[i32; 6]; 64]; 12],
+}
+
+impl Histories {
+    pub fn new() -> Box<Histories> {
+        Box::new(Histories {
+            history: [[[0; 64]; 64]; 2],
+            countermoves: [[None; 64]; 12],
+            continuation: vec![0; CONT_SIZE].into_boxed_slice(),
+            captures: [[[0; 6]; 64]; 12],
+        })
+    }
+
+    pub fn clear(&mut self) {
+        self.history = [[[0; 64]; 64]; 2];
+        self.countermoves = [[None; 64]; 12];
+        self.continuation.fill(0);
+        self.captures = [[[0; 6]; 64]; 12];
+    }
+}
+
+impl std::fmt::Debug for Histories {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Histories")
+    }
+}
+
 struct Stack {
     killers: [Option<Move>; 2],
     static_eval: i32,
@@ -90,13 +127,8 @@ pub struct Searcher<R: Rules> {
     start: Instant,
     budget: TimeBudget,
     node_limit: Option<u64>,
-    history: Box<[[[i32; 64]; 64]; 2]>,
-    countermoves: Box<[[Option<Move>; 64]; 12]>,
-    /// Continuation history: how a quiet (piece, to) fared after the (piece, to) one or two plies
-    /// before, flat `[12 * 64][12 * 64]` (see `cont_index`).
-    continuation: Box<[i32]>,
-    /// Capture history: `[piece][to][victim role]`.
-    captures: Box<[[[i32; 6]; 64]; 12]>,
+    /// Move-ordering statistics; kept from one search to the next of a game (`take_histories`).
+    hist: Box<Histories>,
     stack: Vec<Stack>,
     pv: Vec<Vec<Move>>,
     root_excluded: Vec<Move>,
@@ -148,10 +180,7 @@ impl<R: Rules> Searcher<R> {
             start: Instant::now(),
             budget: TimeBudget::unlimited(),
             node_limit: None,
-            history: Box::new([[[0; 64]; 64]; 2]),
-            countermoves: Box::new([[None; 64]; 12]),
-            continuation: vec![0; CONT_SIZE].into_boxed_slice(),
-            captures: Box::new([[[0; 6]; 64]; 12]),
+            hist: Histories::new(),
             stack: (0..MAX_PLY + 4)
                 .map(|_| Stack {
                     killers: [None; 2],
@@ -240,12 +269,20 @@ impl<R: Rules> Searcher<R> {
         }
     }
 
+    /// The move-ordering statistics, to give to the next search of the same game (`set_histories`);
+    /// this searcher starts afresh.
+    pub fn take_histories(&mut self) -> Box<Histories> {
+        std::mem::replace(&mut self.hist, Histories::new())
+    }
+
+    /// Starts from the statistics an earlier search of the same game learnt (`take_histories`).
+    pub fn set_histories(&mut self, hist: Box<Histories>) {
+        self.hist = hist;
+    }
+
     /// Forgets history and killers (`ucinewgame`).
     pub fn clear(&mut self) {
-        *self.history = [[[0; 64]; 64]; 2];
-        *self.countermoves = [[None; 64]; 12];
-        self.continuation.fill(0);
-        *self.captures = [[[0; 6]; 64]; 12];
+        self.hist.clear();
         self.eval.clear();
     }
 
@@ -869,19 +906,19 @@ impl<R: Rules> Searcher<R> {
         }
         let us = pos.turn() as usize;
         let bonus = history_bonus(depth);
-        gravity(&mut self.history[us][mv.from() as usize][mv.to() as usize], bonus);
+        gravity(&mut self.hist.history[us][mv.from() as usize][mv.to() as usize], bonus);
         for q in tried {
-            gravity(&mut self.history[us][q.from() as usize][q.to() as usize], -bonus);
+            gravity(&mut self.hist.history[us][q.from() as usize][q.to() as usize], -bonus);
         }
         let prev = self.continuation_keys(ply);
         for key in prev.into_iter().flatten() {
-            gravity(&mut self.continuation[cont_index(key, piece_index(pos, mv.from()), mv.to() as usize)], bonus);
+            gravity(&mut self.hist.continuation[cont_index(key, piece_index(pos, mv.from()), mv.to() as usize)], bonus);
             for q in tried {
-                gravity(&mut self.continuation[cont_index(key, piece_index(pos, q.from()), q.to() as usize)], -bonus);
+                gravity(&mut self.hist.continuation[cont_index(key, piece_index(pos, q.from()), q.to() as usize)], -bonus);
             }
         }
         if let Some((piece, to)) = self.stack[ply as usize].moved {
-            self.countermoves[piece][to] = Some(mv);
+            self.hist.countermoves[piece][to] = Some(mv);
         }
     }
 
@@ -890,11 +927,11 @@ impl<R: Rules> Searcher<R> {
         let bonus = history_bonus(depth);
         if let Some(mv) = best {
             let (p, to, victim) = capture_key(pos, mv);
-            gravity(&mut self.captures[p][to][victim], bonus);
+            gravity(&mut self.hist.captures[p][to][victim], bonus);
         }
         for &c in tried {
             let (p, to, victim) = capture_key(pos, c);
-            gravity(&mut self.captures[p][to][victim], -bonus);
+            gravity(&mut self.hist.captures[p][to][victim], -bonus);
         }
     }
 
@@ -911,9 +948,9 @@ impl<R: Rules> Searcher<R> {
     fn quiet_history(&self, pos: &Position<R>, mv: Move, prev: &[Option<(usize, usize)>; 2]) -> i32 {
         let piece = piece_index(pos, mv.from());
         let to = mv.to() as usize;
-        let mut h = self.history[pos.turn() as usize][mv.from() as usize][to];
+        let mut h = self.hist.history[pos.turn() as usize][mv.from() as usize][to];
         for key in prev.iter().flatten() {
-            h += self.continuation[cont_index(*key, piece, to)];
+            h += self.hist.continuation[cont_index(*key, piece, to)];
         }
         h
     }
@@ -921,7 +958,7 @@ impl<R: Rules> Searcher<R> {
     fn score_moves(&self, pos: &Position<R>, moves: &MoveList, tt_move: Option<Move>, ply: i32, out: &mut Vec<i32>) {
         let board = pos.board();
         let killers = self.stack[ply as usize].killers;
-        let counter = self.stack[ply as usize].moved.and_then(|(p, to)| self.countermoves[p][to]);
+        let counter = self.stack[ply as usize].moved.and_then(|(p, to)| self.hist.countermoves[p][to]);
         let prev = self.continuation_keys(ply);
         out.clear();
         out.extend(moves.iter().map(|mv| {
@@ -933,7 +970,7 @@ impl<R: Rules> Searcher<R> {
                 let attacker = board.role_at(mv.from()).map_or(1, value);
                 let base = if see_ge(pos, mv, 0) { 1_000_000_000 } else { -1_000_000 };
                 let (p, to, v) = capture_key(pos, mv);
-                return base + victim * 16 + self.captures[p][to][v] / 8 - attacker / 16 + mv.promotion().map_or(0, value);
+                return base + victim * 16 + self.hist.captures[p][to][v] / 8 - attacker / 16 + mv.promotion().map_or(0, value);
             }
             if let Some(r) = mv.promotion() {
                 return if r == Role::Queen { 950_000_000 } else { -2_000_000 };

@@ -251,3 +251,30 @@ fn three_check_wins_with_quiet_checks_found_in_quiescence() {
     let (mv, score) = search::<ThreeCheck>("4k3/8/8/8/8/8/8/R3K2Q w - - 1+3 0 1", 1);
     assert_eq!(mate_in(score), Some(1), "{score} {mv}");
 }
+
+/// The move-ordering statistics a search learnt carry over to the next search of a game
+/// (`take_histories`/`set_histories`): with its own fresh hash table, the next search differs from a
+/// fresh searcher's only through them; `Histories::clear` makes it fresh again.
+#[test]
+fn histories_carry_over_to_the_next_search() {
+    use mysl_core::Orthodox;
+    let limits = Limits { depth: Some(8), multipv: 1, ..Limits::default() };
+    let first = Position::<Orthodox>::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+        .expect("valid FEN");
+    let next = Position::<Orthodox>::from_fen("r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3")
+        .expect("valid FEN");
+    let fresh = || Searcher::<Orthodox>::new(Arc::new(TranspositionTable::new(8)), Arc::new(AtomicBool::new(false)));
+    let alone = fresh().search(&next, &limits, |_| {}).nodes;
+    let mut s = fresh();
+    s.search(&first, &limits, |_| {});
+    let learnt = s.take_histories();
+    let mut t = fresh();
+    t.set_histories(learnt);
+    let after = t.search(&next, &limits, |_| {}).nodes;
+    assert_ne!(after, alone, "the second search orders moves by what the first learnt");
+    let mut cleared = t.take_histories();
+    cleared.clear();
+    let mut u = fresh();
+    u.set_histories(cleared);
+    assert_eq!(u.search(&next, &limits, |_| {}).nodes, alone, "cleared statistics are fresh ones");
+}
