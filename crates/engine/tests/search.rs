@@ -179,9 +179,9 @@ fn finds_longer_mates_with_the_right_distance() {
         ("3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1", 5, "d6h2"),
     ];
     for (fen, n, expected) in cases {
-        // Depth 2n + 6: the mates are sacrifices that the pruning leaves for later iterations (with the
-        // network the first two are found at depth 10 and 14, with the hand-crafted evaluation at 2n + 2).
-        let (mv, score) = search::<Orthodox>(fen, 2 * n + 6);
+        // Depth 2n + 8: the mates are sacrifices that the pruning leaves for later iterations (with the
+        // network and the continuation history the first is found at depth 12, the hand-crafted evaluation 2n + 2).
+        let (mv, score) = search::<Orthodox>(fen, 2 * n + 8);
         assert_eq!(mate_in(score), Some(n), "{fen}: score {score}, move {mv}");
         assert_eq!(mv, expected, "{fen}");
     }
