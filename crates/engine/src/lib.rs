@@ -19,6 +19,6 @@ pub mod tuned;
 pub use mysl_nnue::{Network, NetworkError};
 pub use mysl_tb::Tablebases;
 pub use nnue::default_network;
-pub use search::{Limits, SearchInfo, SearchResult, Searcher};
+pub use search::{Histories, Limits, SearchInfo, SearchResult, Searcher};
 pub use skill::{Skill, SkillRng};
 pub use tt::TranspositionTable;

@@ -71,6 +71,43 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
+/// The statistics that order moves, learnt by the search from its cutoffs: butterfly history,
+/// counter-moves, continuation history and capture history. A game's searches share them (the next
+/// move's search starts from what the previous one learnt); a new game clears them.
+pub struct Histories {
+    history: [[[i32; 64]; 64]; 2],
+    countermoves: [[Option<Move>; 64]; 12],
+    /// How a quiet (piece, to) fared after the (piece, to) one or two plies before, flat
+    /// `[12 * 64][12 * 64]` (see `cont_index`).
+    continuation: Box<[i32]>,
+    /// `[piece][to][victim role]`.
+    captures: [[[i32; 6]; 64]; 12],
+}
+
+impl Histories {
+    pub fn new() -> Box<Histories> {
+        Box::new(Histories {
+            history: [[[0; 64]; 64]; 2],
+            countermoves: [[None; 64]; 12],
+            continuation: vec![0; CONT_SIZE].into_boxed_slice(),
+            captures: [[[0; 6]; 64]; 12],
+        })
+    }
+
+    pub fn clear(&mut self) {
+        self.history = [[[0; 64]; 64]; 2];
+        self.countermoves = [[None; 64]; 12];
+        self.continuation.fill(0);
+        self.captures = [[[0; 6]; 64]; 12];
+    }
+}
+
+impl std::fmt::Debug for Histories {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Histories")
+    }
+}
+
 struct Stack {
     killers: [Option<Move>; 2],
     static_eval: i32,
@@ -90,8 +127,8 @@ pub struct Searcher<R: Rules> {
     start: Instant,
     budget: TimeBudget,
     node_limit: Option<u64>,
-    history: Box<[[[i32; 64]; 64]; 2]>,
-    countermoves: Box<[[Option<Move>; 64]; 12]>,
+    /// Move-ordering statistics; kept from one search to the next of a game (`take_histories`).
+    hist: Box<Histories>,
     stack: Vec<Stack>,
     pv: Vec<Vec<Move>>,
     root_excluded: Vec<Move>,
@@ -143,8 +180,7 @@ impl<R: Rules> Searcher<R> {
             start: Instant::now(),
             budget: TimeBudget::unlimited(),
             node_limit: None,
-            history: Box::new([[[0; 64]; 64]; 2]),
-            countermoves: Box::new([[None; 64]; 12]),
+            hist: Histories::new(),
             stack: (0..MAX_PLY + 4)
                 .map(|_| Stack {
                     killers: [None; 2],
@@ -233,10 +269,20 @@ impl<R: Rules> Searcher<R> {
         }
     }
 
+    /// The move-ordering statistics, to give to the next search of the same game (`set_histories`);
+    /// this searcher starts afresh.
+    pub fn take_histories(&mut self) -> Box<Histories> {
+        std::mem::replace(&mut self.hist, Histories::new())
+    }
+
+    /// Starts from the statistics an earlier search of the same game learnt (`take_histories`).
+    pub fn set_histories(&mut self, hist: Box<Histories>) {
+        self.hist = hist;
+    }
+
     /// Forgets history and killers (`ucinewgame`).
     pub fn clear(&mut self) {
-        *self.history = [[[0; 64]; 64]; 2];
-        *self.countermoves = [[None; 64]; 12];
+        self.hist.clear();
         self.eval.clear();
     }
 
@@ -716,8 +762,10 @@ impl<R: Rules> Searcher<R> {
         let mut searched = 0;
         let mut quiets_tried = [Move::normal(mysl_core::Square::A1, mysl_core::Square::B1); 64];
         let mut quiet_count = 0;
+        let mut captures_tried = [Move::normal(mysl_core::Square::A1, mysl_core::Square::B1); 32];
+        let mut capture_count = 0;
         let original_alpha = alpha;
-        let us = pos.turn();
+        let prev = self.continuation_keys(ply);
 
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);
@@ -740,6 +788,7 @@ impl<R: Rules> Searcher<R> {
                 }
             }
             let moved_piece = piece_index(pos, mv.from());
+            let history = if quiet { self.quiet_history(pos, mv, &prev) } else { 0 };
             pos.play_unchecked(mv);
             self.tt.prefetch(pos.key());
             let gives_check = pos.is_check();
@@ -762,7 +811,7 @@ impl<R: Rules> Searcher<R> {
                     if self.stack[ply as usize].killers.contains(&Some(mv)) {
                         reduction -= 1;
                     }
-                    reduction -= (self.history[us as usize][mv.from() as usize][mv.to() as usize] / 6000).clamp(-2, 2);
+                    reduction -= (history / 8000).clamp(-2, 2);
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(pos, -alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
@@ -792,6 +841,9 @@ impl<R: Rules> Searcher<R> {
                     if score >= beta {
                         if quiet {
                             self.update_quiet_stats(pos, mv, &quiets_tried[..quiet_count], depth, ply);
+                            self.update_capture_stats(pos, None, &captures_tried[..capture_count], depth);
+                        } else if capture {
+                            self.update_capture_stats(pos, Some(mv), &captures_tried[..capture_count], depth);
                         }
                         break;
                     }
@@ -800,6 +852,9 @@ impl<R: Rules> Searcher<R> {
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = mv;
                 quiet_count += 1;
+            } else if capture && capture_count < captures_tried.len() {
+                captures_tried[capture_count] = mv;
+                capture_count += 1;
             }
         }
         self.score_buffers[ply as usize] = scores;
@@ -841,6 +896,8 @@ impl<R: Rules> Searcher<R> {
         })
     }
 
+    /// A quiet move `mv` refuted the node: killers, counter-move, and the butterfly and continuation
+    /// histories (a bonus for it, a malus for the quiets tried before it).
     fn update_quiet_stats(&mut self, pos: &Position<R>, mv: Move, tried: &[Move], depth: i32, ply: i32) {
         let s = &mut self.stack[ply as usize];
         if s.killers[0] != Some(mv) {
@@ -848,32 +905,72 @@ impl<R: Rules> Searcher<R> {
             s.killers[0] = Some(mv);
         }
         let us = pos.turn() as usize;
-        let bonus = (depth * depth * 8).min(1600);
-        let update = |h: &mut i32, b: i32| *h += b - *h * b.abs() / 16384;
-        update(&mut self.history[us][mv.from() as usize][mv.to() as usize], bonus);
+        let bonus = history_bonus(depth);
+        gravity(&mut self.hist.history[us][mv.from() as usize][mv.to() as usize], bonus);
         for q in tried {
-            update(&mut self.history[us][q.from() as usize][q.to() as usize], -bonus);
+            gravity(&mut self.hist.history[us][q.from() as usize][q.to() as usize], -bonus);
+        }
+        let prev = self.continuation_keys(ply);
+        for key in prev.into_iter().flatten() {
+            gravity(&mut self.hist.continuation[cont_index(key, piece_index(pos, mv.from()), mv.to() as usize)], bonus);
+            for q in tried {
+                gravity(&mut self.hist.continuation[cont_index(key, piece_index(pos, q.from()), q.to() as usize)], -bonus);
+            }
         }
         if let Some((piece, to)) = self.stack[ply as usize].moved {
-            self.countermoves[piece][to] = Some(mv);
+            self.hist.countermoves[piece][to] = Some(mv);
         }
+    }
+
+    /// A capture `mv` refuted the node, or a quiet move did after `tried` captures: the capture history.
+    fn update_capture_stats(&mut self, pos: &Position<R>, best: Option<Move>, tried: &[Move], depth: i32) {
+        let bonus = history_bonus(depth);
+        if let Some(mv) = best {
+            let (p, to, victim) = capture_key(pos, mv);
+            gravity(&mut self.hist.captures[p][to][victim], bonus);
+        }
+        for &c in tried {
+            let (p, to, victim) = capture_key(pos, c);
+            gravity(&mut self.hist.captures[p][to][victim], -bonus);
+        }
+    }
+
+    /// The (piece, to) of the moves one and two plies before `ply` (none after a null move or at the root).
+    #[inline]
+    fn continuation_keys(&self, ply: i32) -> [Option<(usize, usize)>; 2] {
+        let one = self.stack[ply as usize].moved;
+        let two = if ply >= 1 { self.stack[ply as usize - 1].moved } else { None };
+        [one, two]
+    }
+
+    /// The history score of a quiet move: butterfly plus the continuations one and two plies back.
+    #[inline]
+    fn quiet_history(&self, pos: &Position<R>, mv: Move, prev: &[Option<(usize, usize)>; 2]) -> i32 {
+        let piece = piece_index(pos, mv.from());
+        let to = mv.to() as usize;
+        let mut h = self.hist.history[pos.turn() as usize][mv.from() as usize][to];
+        for key in prev.iter().flatten() {
+            h += self.hist.continuation[cont_index(*key, piece, to)];
+        }
+        h
     }
 
     fn score_moves(&self, pos: &Position<R>, moves: &MoveList, tt_move: Option<Move>, ply: i32, out: &mut Vec<i32>) {
         let board = pos.board();
-        let us = pos.turn() as usize;
         let killers = self.stack[ply as usize].killers;
-        let counter = self.stack[ply as usize].moved.and_then(|(p, to)| self.countermoves[p][to]);
+        let counter = self.stack[ply as usize].moved.and_then(|(p, to)| self.hist.countermoves[p][to]);
+        let prev = self.continuation_keys(ply);
         out.clear();
         out.extend(moves.iter().map(|mv| {
             if Some(mv) == tt_move {
                 return 2_000_000_000;
             }
             if is_capture(pos, mv) {
-                let victim = board.role_at(mv.to()).map_or(1, value);
+                let victim = board.role_at(mv.to()).map_or(100, value);
                 let attacker = board.role_at(mv.from()).map_or(1, value);
                 let base = if see_ge(pos, mv, 0) { 1_000_000_000 } else { -1_000_000 };
-                return base + victim * 16 - attacker / 16 + mv.promotion().map_or(0, value);
+                let (p, to, v) = capture_key(pos, mv);
+                return base + victim * 16 + self.hist.captures[p][to][v] / 8 - attacker / 16 + mv.promotion().map_or(0, value);
             }
             if let Some(r) = mv.promotion() {
                 return if r == Role::Queen { 950_000_000 } else { -2_000_000 };
@@ -885,7 +982,7 @@ impl<R: Rules> Searcher<R> {
             } else if counter == Some(mv) {
                 880_000_000
             } else {
-                self.history[us][mv.from() as usize][mv.to() as usize]
+                self.quiet_history(pos, mv, &prev)
             }
         }));
     }
@@ -1036,6 +1133,34 @@ impl<R: Rules> Searcher<R> {
         self.tt.store(key, best_move, best, eval, QS_DEPTH, bound, ply);
         best
     }
+}
+
+/// Entries of the continuation history: (12 pieces × 64 squares)².
+const CONT_SIZE: usize = 12 * 64 * 12 * 64;
+
+/// The continuation history's entry for `piece` to `to` after the earlier move `prev` (piece, to).
+#[inline(always)]
+fn cont_index(prev: (usize, usize), piece: usize, to: usize) -> usize {
+    ((prev.0 * 64 + prev.1) * 12 + piece) * 64 + to
+}
+
+/// The capture history's key of a capture: (moving piece, to square, victim role; a pawn en passant).
+#[inline(always)]
+fn capture_key<R: Rules>(pos: &Position<R>, mv: Move) -> (usize, usize, usize) {
+    let victim = pos.board().role_at(mv.to()).map_or(0, |r| r as usize);
+    (piece_index(pos, mv.from()), mv.to() as usize, victim)
+}
+
+/// The history bonus (and malus) for a cutoff at `depth`.
+#[inline(always)]
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * 8).min(1600)
+}
+
+/// A history update with gravity: entries stay within ±16384 and recent results weigh more.
+#[inline(always)]
+fn gravity(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / 16384;
 }
 
 /// Material values for move ordering and SEE.

@@ -179,9 +179,9 @@ fn finds_longer_mates_with_the_right_distance() {
         ("3q1rk1/p4pp1/2pb3p/3p4/6Pr/1PNQ4/P1PB1PP1/4RRK1 b - - 0 1", 5, "d6h2"),
     ];
     for (fen, n, expected) in cases {
-        // Depth 2n + 6: the mates are sacrifices that the pruning leaves for later iterations (with the
-        // network the first two are found at depth 10 and 14, with the hand-crafted evaluation at 2n + 2).
-        let (mv, score) = search::<Orthodox>(fen, 2 * n + 6);
+        // Depth 2n + 8: the mates are sacrifices that the pruning leaves for later iterations (with the
+        // network and the continuation history the first is found at depth 12, the hand-crafted evaluation 2n + 2).
+        let (mv, score) = search::<Orthodox>(fen, 2 * n + 8);
         assert_eq!(mate_in(score), Some(n), "{fen}: score {score}, move {mv}");
         assert_eq!(mv, expected, "{fen}");
     }
@@ -250,4 +250,31 @@ fn three_check_wins_with_quiet_checks_found_in_quiescence() {
     // One check to go: any check wins at once.
     let (mv, score) = search::<ThreeCheck>("4k3/8/8/8/8/8/8/R3K2Q w - - 1+3 0 1", 1);
     assert_eq!(mate_in(score), Some(1), "{score} {mv}");
+}
+
+/// The move-ordering statistics a search learnt carry over to the next search of a game
+/// (`take_histories`/`set_histories`): with its own fresh hash table, the next search differs from a
+/// fresh searcher's only through them; `Histories::clear` makes it fresh again.
+#[test]
+fn histories_carry_over_to_the_next_search() {
+    use mysl_core::Orthodox;
+    let limits = Limits { depth: Some(8), multipv: 1, ..Limits::default() };
+    let first = Position::<Orthodox>::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+        .expect("valid FEN");
+    let next = Position::<Orthodox>::from_fen("r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3")
+        .expect("valid FEN");
+    let fresh = || Searcher::<Orthodox>::new(Arc::new(TranspositionTable::new(8)), Arc::new(AtomicBool::new(false)));
+    let alone = fresh().search(&next, &limits, |_| {}).nodes;
+    let mut s = fresh();
+    s.search(&first, &limits, |_| {});
+    let learnt = s.take_histories();
+    let mut t = fresh();
+    t.set_histories(learnt);
+    let after = t.search(&next, &limits, |_| {}).nodes;
+    assert_ne!(after, alone, "the second search orders moves by what the first learnt");
+    let mut cleared = t.take_histories();
+    cleared.clear();
+    let mut u = fresh();
+    u.set_histories(cleared);
+    assert_eq!(u.search(&next, &limits, |_| {}).nodes, alone, "cleared statistics are fresh ones");
 }

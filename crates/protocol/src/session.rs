@@ -9,7 +9,7 @@ use std::time::Duration;
 use mysl_book::Book;
 use mysl_core::{dispatch_variant, uci, CastlingMode, Move, Position, Rules, Variant};
 use mysl_engine::skill::{self, Skill};
-use mysl_engine::{Limits, Network, SearchInfo, SearchResult, Searcher, Tablebases, TranspositionTable};
+use mysl_engine::{Histories, Limits, Network, SearchInfo, SearchResult, Searcher, Tablebases, TranspositionTable};
 
 /// Where protocol output lines go (stdout in the binary, a buffer in tests).
 pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
@@ -197,6 +197,8 @@ pub struct Session {
     network: Option<Arc<Network>>,
     /// Searches played with `limit_strength` on; mixed into each level's seed.
     skill_moves: u64,
+    /// What the main search thread learnt for move ordering, handed to the next search of the game.
+    histories: Arc<Mutex<Option<Box<Histories>>>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -233,6 +235,7 @@ impl Session {
             tablebases: None,
             network: mysl_engine::default_network(),
             skill_moves: 0,
+            histories: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -283,9 +286,19 @@ impl Session {
         self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
     }
 
+    /// Clears the hash table and the move-ordering statistics (`ucinewgame`, `Clear Hash`).
     pub fn clear_hash(&mut self) {
         self.stop_search();
         self.tt.clear();
+        self.forget_histories();
+    }
+
+    /// A new game: the next search starts without the move-ordering statistics of this one.
+    pub fn forget_histories(&mut self) {
+        self.stop_search();
+        if let Ok(mut h) = self.histories.lock() {
+            *h = None;
+        }
     }
 
     /// Sets `BookFile` and loads it now, so a bad file is reported at once; the old book stays on error.
@@ -426,6 +439,7 @@ impl Session {
             tb_limit: self.options.syzygy_probe_limit,
             network: self.active_network(),
             level,
+            histories: self.histories.clone(),
         };
         self.worker = Some(std::thread::spawn(move || {
             dispatch_variant!(game.variant, R => run_search::<R>(&game, tt, stop, &limits, reporter.as_ref(), threads, &knowledge));
@@ -483,6 +497,8 @@ struct Knowledge {
     network: Option<Arc<Network>>,
     /// The strength level and its seed (`UCI_LimitStrength`), if on.
     level: Option<(Skill, u64)>,
+    /// The main thread's move-ordering statistics from the game's previous search, and for the next.
+    histories: Arc<Mutex<Option<Box<Histories>>>>,
 }
 
 impl Knowledge {
@@ -538,6 +554,9 @@ fn run_search<R: Rules>(
         })
         .collect();
     let mut searcher = Searcher::<R>::new(tt, stop.clone());
+    if let Some(h) = knowledge.histories.lock().ok().and_then(|mut h| h.take()) {
+        searcher.set_histories(h);
+    }
     knowledge.clone().apply(&mut searcher);
     let on_info = |info: &SearchInfo| reporter.info(info, &pv_text(&pos, &info.pv));
     let (result, level_note) = match level {
@@ -549,6 +568,9 @@ fn run_search<R: Rules>(
         while !stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }
+    }
+    if let Ok(mut h) = knowledge.histories.lock() {
+        *h = Some(searcher.take_histories());
     }
     helper_stop.store(true, Ordering::Relaxed);
     for h in helpers {

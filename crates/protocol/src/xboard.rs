@@ -244,6 +244,7 @@ impl Xboard {
             }
             "new" => {
                 self.abandon();
+                self.session.forget_histories();
                 self.session.game = Game::new(Variant::Chess);
                 self.force = false;
                 self.engine_white = false;
