@@ -141,6 +141,13 @@ async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next)
             .into_response();
         }
     }
+    // A body announced over the limit is refused before it is read: the body limit alone would wait for
+    // the bytes (a client announcing a terabyte and sending one byte kept its request open for ever).
+    let announced = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+    if announced.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+        return ApiError(StatusCode::PAYLOAD_TOO_LARGE, format!("request too large: at most {MAX_BODY_BYTES} bytes"))
+            .into_response();
+    }
     let mut response = next.run(request).await;
     let h = response.headers_mut();
     h.insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
