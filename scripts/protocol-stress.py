@@ -34,6 +34,7 @@ import os
 import queue
 import random
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -114,13 +115,16 @@ class Engine:
         self.stats = stats
         self.stderr = []
         self.sent = []  # the last commands, for failure reports
+        self.log = []  # every command and answer of the session: (time, '>' or '<', line)
         self.log_tail = log_tail
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_err, daemon=True).start()
 
     def _read(self):
         for line in self.proc.stdout:
-            self.lines.put((time.perf_counter(), line.rstrip("\n")))
+            t = time.perf_counter()
+            self.log.append((t, "<", line.rstrip("\n")))
+            self.lines.put((t, line.rstrip("\n")))
         self.lines.put((time.perf_counter(), None))
 
     def _read_err(self):
@@ -131,6 +135,7 @@ class Engine:
         if count:
             self.stats.commands += 1
         self.sent.append(line)
+        self.log.append((time.perf_counter(), ">", line))
         if len(self.sent) > self.log_tail:
             del self.sent[: len(self.sent) - self.log_tail]
         self.proc.stdin.write(line + "\n")
@@ -143,6 +148,19 @@ class Engine:
 
     def context(self):
         return " | last commands: " + " ; ".join(self.sent[-12:])
+
+    def dump(self, path):
+        """Writes the session's transcript and, if the process still runs, its threads' stacks (gdb)."""
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            t0 = self.log[0][0] if self.log else 0
+            for t, d, line in list(self.log):
+                f.write(f"{t - t0:10.4f} {d} {line}\n")
+            if self.proc.poll() is None and shutil.which("gdb"):
+                bt = subprocess.run(["gdb", "-p", str(self.proc.pid), "-batch", "-ex", "thread apply all bt 12"],
+                                    capture_output=True, text=True, timeout=60)
+                f.write("\n# gdb: thread apply all bt\n" + bt.stdout)
+        return path
 
 
 class Oracle:
@@ -532,6 +550,7 @@ class XboardSession:
         self.over = False
         self.analyzing = False
         self.post = False
+        self.need_sync = False  # the engine moved: its result claim (if any) may still be on the way
 
     def handle(self, text, moved):
         if text is None:
@@ -545,6 +564,7 @@ class XboardSession:
             self.line.push(mv)
             self.thinking = None
             self.stats.moves_checked += 1
+            self.need_sync = True
             moved.append(mv)
         elif RESULT.match(text):
             self.over = True
@@ -625,9 +645,13 @@ class XboardSession:
         self.e.send(f"time {cs}")
         self.e.send(f"otim {self.rng.randint(20, 500)}")
 
-    def new_game(self):
+    def new_game(self, first=False):
         rng = self.rng
         e = self.e
+        if not first:
+            # the last game's answers first: a result claimed for its last move must not be taken as
+            # the new game's
+            self.ping()
         e.send("new")
         self.thinking = None
         self.analyzing = False
@@ -870,10 +894,15 @@ class XboardSession:
                 break
             if text is None:
                 raise Failure("no features")
-        self.new_game()
+        self.new_game(first=True)
         start = self.stats.commands
         while self.stats.commands - start < budget:
             self.drain()
+            if self.need_sync and self.thinking is None:
+                # a claim that the engine's move ended the game is printed just after the move: wait for
+                # it (the pong comes after it) before the next action
+                self.need_sync = False
+                self.ping()
             if self.thinking is not None:
                 if self.while_thinking() == "ended":
                     return
@@ -913,6 +942,9 @@ def main():
             s.run(budget)
         except Failure as f:
             stats.fail(f"session {stats.sessions}: {f}")
+            where = s.e.dump(os.path.join(ROOT, "target", "protocol-stress",
+                                          f"{args.protocol}-seed{args.seed}-session{stats.sessions}.txt"))
+            print(f"  transcript: {where}", flush=True)
             if s.e.stderr:
                 print("  stderr: " + " / ".join(s.e.stderr[:20]), flush=True)
             s.e.proc.kill()
