@@ -101,6 +101,8 @@ struct Metrics {
     reply_timeouts: AtomicU64,
     ws_messages: AtomicU64,
     ws_connects: AtomicU64,
+    /// Sockets that ended while a client read them (the bad-input client's oversized message included).
+    ws_closed: AtomicU64,
     games_started: AtomicU64,
     games_finished: AtomicU64,
     moves: AtomicU64,
@@ -260,18 +262,42 @@ async fn next_json(ws: &mut Socket, metrics: &Metrics, timeout: Duration) -> Opt
                 }
             }
             Ok(Some(Ok(_))) => continue,
-            _ => return None,
+            Ok(_) => {
+                // closed by the server, or broken
+                metrics.ws_closed.fetch_add(1, Ordering::Relaxed);
+                return None;
+            }
+            Err(_) => return None,
         }
     }
 }
 
-const VARIANTS: [&str; 10] =
-    ["chess", "antichess", "antichess-noep", "3check", "extinction", "berolina", "cylinder", "dice", "knightrelay", "recycle"];
+const VARIANTS: [&str; 10] = [
+    "chess",
+    "antichess",
+    "antichess-noep",
+    "3check",
+    "extinction",
+    "berolina",
+    "cylinder",
+    "dice",
+    "knightrelay",
+    "recycle",
+];
 /// Longest game a client plays before resigning.
 const MAX_PLIES: usize = 160;
 
 fn legal_moves(view: &Value) -> Vec<String> {
-    view["legal"].as_array().map(|l| l.iter().filter_map(|m| m["uci"].as_str().map(String::from)).collect()).unwrap_or_default()
+    view["legal"]
+        .as_array()
+        .map(|l| l.iter().filter_map(|m| m["uci"].as_str().map(String::from)).collect())
+        .unwrap_or_default()
+}
+
+/// A view sent over the socket before the last answer to a request (a takeback, a move) may arrive after
+/// it: only a view of a later version replaces the one in hand.
+fn newer(view: &Value, than: &Value) -> bool {
+    view["version"].as_u64().unwrap_or(0) >= than["version"].as_u64().unwrap_or(0)
 }
 
 fn plies(view: &Value) -> usize {
@@ -294,7 +320,12 @@ async fn game_client(addr: String, seed: u64, think_ms: u64, deadline: Instant, 
         let (white, black) = if human_white { ("human", "engine") } else { ("engine", "human") };
         let level = 1 + rng.next_u64() % 3;
         let (status, mut view) = http
-            .request(&metrics, "POST", "/api/games", Some(&json!({"variant": variant, "white": white, "black": black, "level": level})))
+            .request(
+                &metrics,
+                "POST",
+                "/api/games",
+                Some(&json!({"variant": variant, "white": white, "black": black, "level": level})),
+            )
             .await;
         if status != 200 {
             metrics.fail(format!("new game: {status} {view}"));
@@ -318,7 +349,9 @@ async fn game_client(addr: String, seed: u64, think_ms: u64, deadline: Instant, 
             if !ours {
                 // the engine thinks: its move comes over the socket
                 match next_json(&mut ws, &metrics, Duration::from_secs(60)).await {
-                    Some(v) if v["type"] == "game" && v["game"]["id"] == id => view = v["game"].clone(),
+                    Some(v) if v["type"] == "game" && v["game"]["id"] == id && newer(&v["game"], &view) => {
+                        view = v["game"].clone()
+                    }
                     Some(_) => {}
                     None => {
                         metrics.reply_timeouts.fetch_add(1, Ordering::Relaxed);
@@ -351,8 +384,10 @@ async fn game_client(addr: String, seed: u64, think_ms: u64, deadline: Instant, 
                 let _ = http.request(&metrics, "GET", &format!("/api/games/{id}/pgn"), None).await;
             } else if r < 0.06 {
                 let fen = view["fen"].as_str().unwrap_or("").replace(' ', "%20").replace('+', "%2B");
-                let _ = http.request(&metrics, "GET", &format!("/api/explorer?variant={variant}&fen={fen}"), None).await;
-                let _ = http.request(&metrics, "GET", &format!("/api/position?variant={variant}&fen={fen}"), None).await;
+                let _ =
+                    http.request(&metrics, "GET", &format!("/api/explorer?variant={variant}&fen={fen}"), None).await;
+                let _ =
+                    http.request(&metrics, "GET", &format!("/api/position?variant={variant}&fen={fen}"), None).await;
             } else if r < 0.075 && plies(&view) >= 2 {
                 let (s, v) = http.request(&metrics, "POST", &format!("/api/games/{id}/takeback"), None).await;
                 if s == 200 {
@@ -363,7 +398,8 @@ async fn game_client(addr: String, seed: u64, think_ms: u64, deadline: Instant, 
             let mv = &legal[(rng.next_u64() % legal.len() as u64) as usize];
             let before = plies(&view);
             let t0 = Instant::now();
-            let (s, v) = http.request(&metrics, "POST", &format!("/api/games/{id}/move"), Some(&json!({"move": mv}))).await;
+            let (s, v) =
+                http.request(&metrics, "POST", &format!("/api/games/{id}/move"), Some(&json!({"move": mv}))).await;
             metrics.move_latency.lock().expect("metrics").push(t0.elapsed().as_secs_f64());
             match s {
                 200 => {
@@ -393,11 +429,17 @@ async fn game_client(addr: String, seed: u64, think_ms: u64, deadline: Instant, 
                     break;
                 }
                 match next_json(&mut ws, &metrics, Duration::from_secs(60)).await {
-                    Some(m) if m["type"] == "game" && m["game"]["id"] == id => view = m["game"].clone(),
+                    Some(m) if m["type"] == "game" && m["game"]["id"] == id && newer(&m["game"], &view) => {
+                        view = m["game"].clone()
+                    }
                     Some(_) => {}
                     None => {
                         metrics.reply_timeouts.fetch_add(1, Ordering::Relaxed);
-                        metrics.fail(format!("game {id}: no engine reply within 60 s"));
+                        let (s, v) = http.request(&metrics, "GET", &format!("/api/games/{id}"), None).await;
+                        metrics.fail(format!(
+                            "game {id}: no engine reply within 60 s (or the socket ended); now: {s}, {} plies, thinking {}, turn {}, result {}",
+                            plies(&v), v["thinking"], v["turn"], v["result"]
+                        ));
                         let (s, v) = http.request(&metrics, "GET", &format!("/api/games/{id}"), None).await;
                         if s == 200 {
                             view = v;
@@ -420,7 +462,13 @@ const ANALYSIS_FENS: [(&str, &str); 4] = [
 ];
 
 /// One page analysing positions: start, read lines for a while, then restart, stop, close or drop.
-async fn analysis_client(addr: String, seed: u64, starts: Arc<Vec<(String, String)>>, deadline: Instant, metrics: Arc<Metrics>) {
+async fn analysis_client(
+    addr: String,
+    seed: u64,
+    starts: Arc<Vec<(String, String)>>,
+    deadline: Instant,
+    metrics: Arc<Metrics>,
+) {
     let mut rng = Random::new(seed);
     tokio::time::sleep(Duration::from_millis(rng.next_u64() % 3000)).await;
     let mut request = 0u64;
@@ -491,12 +539,10 @@ async fn bad_input_client(addr: String, deadline: Instant, metrics: Arc<Metrics>
         metrics.fail(format!("bad-input client: new game {s} {v}"));
         return;
     }
-    let id = v["id"].as_u64().unwrap_or(0);
+    let mut id = v["id"].as_u64().unwrap_or(0);
     let mut moves = 0usize;
     let host = addr.clone();
-    let mut round = 0u64;
     while Instant::now() < deadline {
-        round += 1;
         let huge = "x".repeat(mysl_web::MAX_BODY_BYTES + 10);
         let cases: Vec<(String, Vec<u8>)> = vec![
             ("garbage request line".into(), b"NOT HTTP AT ALL\r\n\r\n".to_vec()),
@@ -525,35 +571,48 @@ async fn bad_input_client(addr: String, deadline: Instant, metrics: Arc<Metrics>
             let s = raw_request(&addr, &bytes).await;
             metrics.bad_input_checks.fetch_add(1, Ordering::Relaxed);
             metrics.status(s);
-            if !(400..500).contains(&s) {
+            // a refused 1 MiB header may end in a reset connection before the answer is read (the client
+            // was still writing): status 0, the connection closed, counts as refused too
+            if !((400..500).contains(&s) || (s == 0 && what == "huge header")) {
                 metrics.fail(format!("bad input '{what}': status {s}, not a 4xx"));
             }
         }
         // an oversized WebSocket message closes that socket; a malformed one is answered with an error
         if let Some(mut ws) = connect_ws(&addr, &metrics).await {
             let _ = ws.send(Message::text("{\"type\":")).await;
-            match next_json(&mut ws, &metrics, Duration::from_secs(20)).await {
+            match next_json(&mut ws, &metrics, Duration::from_secs(60)).await {
                 Some(v) if v["type"] == "error" => {}
                 other => metrics.fail(format!("malformed WebSocket message: {other:?}")),
             }
             let _ = ws.send(Message::text("z".repeat(mysl_web::MAX_WS_MESSAGE_BYTES + 1))).await;
-            if next_json(&mut ws, &metrics, Duration::from_secs(20)).await.is_some() {
+            if next_json(&mut ws, &metrics, Duration::from_secs(60)).await.is_some() {
                 metrics.fail("an oversized WebSocket message was answered, not refused".into());
             }
             metrics.bad_input_checks.fetch_add(2, Ordering::Relaxed);
         }
-        // the game is untouched by all that, and still plays
+        // the game is untouched by all that, and still plays (unless the game limit dropped it, the
+        // oldest game, while the other clients started theirs: then a new one)
         let (s, v) = http.request(&metrics, "GET", &format!("/api/games/{id}"), None).await;
+        if s == 404 {
+            metrics.evicted.fetch_add(1, Ordering::Relaxed);
+            let (s, v) =
+                http.request(&metrics, "POST", "/api/games", Some(&json!({"white": "human", "black": "human"}))).await;
+            if s == 200 {
+                id = v["id"].as_u64().unwrap_or(0);
+                moves = 0;
+            }
+            continue;
+        }
         if s != 200 || plies(&v) != moves {
             metrics.fail(format!("bad-input client: game {id} changed: {s}, {} moves instead of {moves}", plies(&v)));
         }
         if let Some(mv) = legal_moves(&v).first() {
-            let (s, _) = http.request(&metrics, "POST", &format!("/api/games/{id}/move"), Some(&json!({"move": mv}))).await;
+            let (s, _) =
+                http.request(&metrics, "POST", &format!("/api/games/{id}/move"), Some(&json!({"move": mv}))).await;
             if s == 200 {
                 moves += 1;
             }
         }
-        let _ = round;
         tokio::time::sleep(Duration::from_secs(5)).await;
     }
 }
@@ -579,7 +638,8 @@ fn read_proc(pid: u32) -> Option<Proc> {
             .and_then(|v| v.parse::<u64>().ok())
             .unwrap_or(0)
     };
-    let mut p = Proc { rss_kb: field("VmRSS:"), hwm_kb: field("VmHWM:"), threads: field("Threads:"), ..Proc::default() };
+    let mut p =
+        Proc { rss_kb: field("VmRSS:"), hwm_kb: field("VmHWM:"), threads: field("Threads:"), ..Proc::default() };
     if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
         for t in tasks.flatten() {
             let comm = std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
@@ -622,7 +682,9 @@ fn main() {
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
-                .unwrap_or_else(|e| panic!("cannot start {}: {e} (build it: cargo build --release -p mysl)", args.mysl));
+                .unwrap_or_else(|e| {
+                    panic!("cannot start {}: {e} (build it: cargo build --release -p mysl)", args.mysl)
+                });
             let stdout = c.stdout.take().expect("stdout");
             let mut first = String::new();
             std::io::BufReader::new(stdout).read_line(&mut first).expect("the server's first line");
@@ -678,7 +740,7 @@ fn main() {
                     tokio::time::sleep(Duration::from_secs(1)).await;
                     if let Some(p) = read_proc(pid) {
                         n += 1;
-                        if n % 30 == 0 {
+                        if n.is_multiple_of(30) {
                             println!(
                                 "  {:>4.0} s: {} requests, {} moves, {} engine replies, {} games, {} analyses; server RSS {} MiB, {} threads ({} analysis, {} engine)",
                                 started.elapsed().as_secs_f64(),
@@ -725,10 +787,14 @@ fn main() {
     });
     let wall = started.elapsed().as_secs_f64();
     let m = &metrics;
-    println!("\n== load: {} games, {} analysis sockets, {:.1} min (wall {:.0} s), seed {}", args.games, args.analyses, args.minutes, wall, args.seed);
+    println!(
+        "\n== load: {} games, {} analysis sockets, {:.1} min (wall {:.0} s), seed {}",
+        args.games, args.analyses, args.minutes, wall, args.seed
+    );
     let statuses = m.statuses.lock().expect("metrics").clone();
     let count = |f: &dyn Fn(u16) -> bool| statuses.iter().filter(|(s, _)| f(**s)).map(|(_, n)| n).sum::<u64>();
-    let (ok, client, server, none) = (count(&|s| s < 400 && s > 0), count(&|s| (400..500).contains(&s)), count(&|s| s >= 500), count(&|s| s == 0));
+    let (ok, client, server, none) =
+        (count(&|s| s < 400 && s > 0), count(&|s| (400..500).contains(&s)), count(&|s| s >= 500), count(&|s| s == 0));
     let requests = m.requests.load(Ordering::Relaxed);
     println!(
         "requests {requests} ({:.0}/s): {ok} 2xx, {client} 4xx, {server} 5xx, {none} without a status; by status {statuses:?}; connection errors {}",
@@ -754,12 +820,13 @@ fn main() {
         m.reply_timeouts.load(Ordering::Relaxed)
     );
     println!(
-        "games started {}, finished {}, dropped by the server (404) {}; WebSocket connections {}, messages {}",
+        "games started {}, finished {}, dropped by the server (404) {}; WebSocket connections {}, messages {}, ended under a reader {}",
         m.games_started.load(Ordering::Relaxed),
         m.games_finished.load(Ordering::Relaxed),
         m.evicted.load(Ordering::Relaxed),
         m.ws_connects.load(Ordering::Relaxed),
-        m.ws_messages.load(Ordering::Relaxed)
+        m.ws_messages.load(Ordering::Relaxed),
+        m.ws_closed.load(Ordering::Relaxed)
     );
     println!(
         "analyses {} ({} lines received, {} sockets dropped mid-analysis); bad-input checks {}",

@@ -297,17 +297,17 @@ async fn no_request_reaches_the_file_system() {
         assert!(!body.contains("root:") && !body.contains("[package]") && !body.contains("[core]"), "{path}: {body}");
     }
     // The absolute form (what a proxy gets) names no file either.
-    let absolute = format!("GET http://{addr}/assets/../../../etc/passwd HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    let absolute =
+        format!("GET http://{addr}/assets/../../../etc/passwd HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
     let (status, body) = raw(&addr, absolute.as_bytes()).await;
     assert!(status == 404 || status == 400, "{status} {body}");
     // Fields that look like paths are text: a FEN, a PGN, a problem are read as such, never opened.
     let q = "/api/position?variant=chess&fen=%2Fetc%2Fpasswd";
     let (status, v) = request(&addr, "GET", q, "").await;
     assert_eq!(status, 400, "{v}");
-    for (path, body) in [
-        ("/api/games", json!({"fen": "../../Cargo.toml"})),
-        ("/api/solve", json!({"input": "/etc/passwd"})),
-    ] {
+    for (path, body) in
+        [("/api/games", json!({"fen": "../../Cargo.toml"})), ("/api/solve", json!({"input": "/etc/passwd"}))]
+    {
         let (status, v) = request(&addr, "POST", path, &body.to_string()).await;
         assert_eq!(status, 400, "{path}: {v}");
         assert!(!v.to_string().contains("root:"), "{v}");
@@ -317,7 +317,9 @@ async fn no_request_reaches_the_file_system() {
     assert!(status == 200 || status == 400, "{v}");
     assert!(v["moves"].as_array().is_none_or(Vec::is_empty) && !v.to_string().contains("root:"), "{v}");
     // The embedded files are still served, and the game is there.
-    let (status, _) = raw(&addr, format!("GET /assets/app.js HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes()).await;
+    let (status, _) =
+        raw(&addr, format!("GET /assets/app.js HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes())
+            .await;
     assert_eq!(status, 200);
     assert!(moves_of(&addr, id).await.is_empty());
 }
@@ -350,8 +352,8 @@ async fn host_and_origin_checks_cover_the_websocket_and_odd_host_forms() {
         (addr.clone(), Some(&*format!("https://127.0.0.1:{port}"))),
         (format!("rebind.example:{port}"), None),
     ] {
-        let mut request =
-            tungstenite::client::IntoClientRequest::into_client_request(format!("ws://{addr}/api/ws")).expect("request");
+        let mut request = tungstenite::client::IntoClientRequest::into_client_request(format!("ws://{addr}/api/ws"))
+            .expect("request");
         request.headers_mut().insert("Host", host.parse().expect("header"));
         if let Some(o) = origin {
             request.headers_mut().insert("Origin", o.parse().expect("header"));
