@@ -166,7 +166,10 @@ impl Xboard {
         (d(self.time_cs), d(self.otim_cs))
     }
 
-    /// Stops the engine's own search, if any, without playing or printing its move.
+    /// Stops the engine's own search, if any, without playing or printing its move. A move the search
+    /// printed before this (it may finish between the last [`Xboard::sync`] and the stop) has reached the
+    /// GUI, so it stays in the game: the caller replaces the game (`new`, `variant`, `setboard`) or keeps
+    /// it with that move (`force`, `result`).
     fn abandon(&mut self) {
         if let Ok(mut t) = self.turn.lock() {
             t.discard = t.thinking;
@@ -174,8 +177,8 @@ impl Xboard {
         self.session.stop_search();
         if let Ok(mut t) = self.turn.lock() {
             t.discard = false;
-            t.played.clear();
         }
+        self.sync();
     }
 
     fn say(&self, line: &str) {
@@ -517,4 +520,51 @@ fn parse_level(text: &str) -> Option<(u32, Duration, Duration)> {
     };
     let inc = Duration::from_secs_f64(parts[2].parse::<f64>().ok()?);
     Some((mps, base, inc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xboard() -> Xboard {
+        Xboard::new(Arc::new(|_: &str| {}))
+    }
+
+    /// Found while writing `scripts/protocol-stress.py` (issue 24 item 5): the search may end and print its
+    /// move between the `sync` at the top of `handle` and `abandon` (`force` sent just as the engine
+    /// moves). `abandon` then cleared the printed move: the GUI had it, the engine's game did not, and the
+    /// GUI's next move was refused as illegal. This is the state that race leaves.
+    #[test]
+    fn a_move_printed_just_before_force_stays_in_the_game() {
+        let mut x = xboard();
+        for line in ["new", "force", "usermove e2e4"] {
+            x.handle(line);
+        }
+        if let Ok(mut t) = x.turn.lock() {
+            t.played.push("e7e5".to_string());
+            t.thinking = false;
+        }
+        x.abandon();
+        x.force = true;
+        assert_eq!(x.session.game.moves, ["e2e4", "e7e5"]);
+        // The GUI's next move (White's) is legal for the engine.
+        x.handle("usermove g1f3");
+        assert_eq!(x.session.game.moves, ["e2e4", "e7e5", "g1f3"]);
+    }
+
+    /// `new`, `variant` and `setboard` replace the game whatever the search printed.
+    #[test]
+    fn new_replaces_the_game_after_a_printed_move() {
+        let mut x = xboard();
+        for line in ["new", "force", "usermove e2e4"] {
+            x.handle(line);
+        }
+        if let Ok(mut t) = x.turn.lock() {
+            t.played.push("e7e5".to_string());
+        }
+        x.handle("new");
+        assert!(x.session.game.moves.is_empty());
+        x.handle("usermove d2d4");
+        assert_eq!(x.session.game.moves, ["d2d4"]);
+    }
 }

@@ -33,8 +33,9 @@ pub use routes::{router, Connection};
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Largest WebSocket message from the page.
 pub const MAX_WS_MESSAGE_BYTES: usize = 16 * 1024;
-/// Games kept in memory; the oldest is dropped beyond this.
-pub const MAX_GAMES: usize = 64;
+/// Games kept in memory; the oldest is dropped beyond this. Room for the load test's 200 concurrent
+/// games (docs/reliability.md); a game is a few KiB (its moves), so the bound is on memory, not a quota.
+pub const MAX_GAMES: usize = 256;
 
 /// How the server was started (from the command line).
 #[derive(Debug)]

@@ -120,7 +120,8 @@ pub fn router(state: Arc<AppState>) -> Router {
 }
 
 /// DNS-rebinding and cross-site guard: the `Host` header must name this server (localhost or the bound
-/// address), and a request that carries an `Origin` must come from this server's own page.
+/// address), and a request that carries an `Origin` must come from this server's own page. Also refuses
+/// a body announced over [`MAX_BODY_BYTES`] before reading it.
 async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
     if !state.allowed_hosts.iter().any(|a| a.eq_ignore_ascii_case(host)) {
@@ -140,6 +141,14 @@ async fn guard(State(state): State<Arc<AppState>>, request: Request, next: Next)
             )
             .into_response();
         }
+    }
+    // A body announced over the limit is refused before it is read: the body limit alone would wait for
+    // the bytes (a client announcing a terabyte and sending one byte kept its request open for ever).
+    let announced =
+        request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+    if announced.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+        return ApiError(StatusCode::PAYLOAD_TOO_LARGE, format!("request too large: at most {MAX_BODY_BYTES} bytes"))
+            .into_response();
     }
     let mut response = next.run(request).await;
     let h = response.headers_mut();
