@@ -121,3 +121,28 @@ fn root_moves_ranked() {
     assert_eq!(r.wdl50, 1);
     let _ = Color::White;
 }
+
+/// Found by the `tbdiff` fuzz target (fuzz/regressions/tbdiff/): with our tables alone, a root move that
+/// captures the last piece (into bare kings, which have no table) left the whole root probe without an
+/// answer, where the Syzygy front answered.
+#[test]
+fn a_capture_into_bare_kings_is_a_draw_with_our_tables() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tables = common::generate(&["KRvK"]);
+    for t in tables.values() {
+        write_table(dir.path(), t).expect("write");
+    }
+    let mut tb = Tablebases::new();
+    tb.set_ours(dir.path()).expect("ours");
+    let pos = core_pos("8/8/8/8/8/1r6/1K3k2/8 w - - 0 1");
+    let r = tb.probe_root(&pos).expect("covered");
+    assert_eq!((r.value.wdl, r.value.dtz, r.wdl50), (0, Some(0), 0));
+    let take = r.moves.iter().find(|m| m.uci == "b2b3").expect("Kxb3");
+    assert_eq!((take.wdl, take.dtz, take.dtm, take.rank), (0, 0, Some(0), 0));
+    assert_eq!(r.moves[0].uci, "b2b3", "the only move that does not lose comes first");
+    assert!(r.moves[1..].iter().all(|m| m.wdl == -2));
+    let bare = core_pos("8/8/8/8/8/1K6/5k2/8 b - - 0 1");
+    let v = tb.probe(bare.board(), bare.turn(), None).expect("bare kings");
+    assert_eq!((v.wdl, v.dtz, v.dtm, v.source), (0, Some(0), Some(0), TbSource::Mysl));
+    assert_eq!(tb.probe_wdl(bare.board(), bare.turn(), None), Some(0));
+}
