@@ -900,6 +900,32 @@ fn board_fen(board: &[Option<char>; 64]) -> String {
     fen
 }
 
+/// The state of the `tbdiff` target, made once; `None` without the Syzygy files of `../shared`.
+fn tbdiff_state() -> Option<&'static std::sync::Mutex<TbDiff>> {
+    use std::sync::{Mutex, OnceLock};
+    static STATE: OnceLock<Option<Mutex<TbDiff>>> = OnceLock::new();
+    STATE
+        .get_or_init(|| match shared_syzygy() {
+            Some(dir) => Some(Mutex::new(TbDiff::new(&dir))),
+            None => {
+                eprintln!("tbdiff: skipped, ../shared/data/syzygy not found beside the checkout");
+                None
+            }
+        })
+        .as_ref()
+}
+
+/// Makes the table files of all 35 endings of the `tbdiff` target (when they are not kept from an earlier
+/// run): the fuzz target calls it before the first input, so that no input runs into libFuzzer's timeout
+/// while tables are generated.
+pub fn tbdiff_prepare() {
+    let Some(state) = tbdiff_state() else { return };
+    let mut tb = state.lock().unwrap_or_else(|e| e.into_inner());
+    for m in mysl_tb::Material::all_up_to(4) {
+        tb.ensure(m);
+    }
+}
+
 /// The FEN a `tbdiff` input builds, with the ending it is of (see [`fuzz_tbdiff`]).
 pub fn tbdiff_fen(data: &[u8]) -> Option<(mysl_tb::Material, String)> {
     let endings: Vec<mysl_tb::Material> = mysl_tb::Material::all_up_to(4);
@@ -953,17 +979,7 @@ pub fn tbdiff_fen(data: &[u8]) -> Option<(mysl_tb::Material, String)> {
 /// where the front allows Syzygy's rounding a ply of margin). Without `../shared` the target does nothing.
 pub fn fuzz_tbdiff(data: &[u8]) {
     use shakmaty::{CastlingMode, EnPassantMode, Position as _};
-    use std::sync::{Mutex, OnceLock};
-    static STATE: OnceLock<Option<Mutex<TbDiff>>> = OnceLock::new();
-    let Some(state) = STATE.get_or_init(|| match shared_syzygy() {
-        Some(dir) => Some(Mutex::new(TbDiff::new(&dir))),
-        None => {
-            eprintln!("tbdiff: skipped, ../shared/data/syzygy not found beside the checkout");
-            None
-        }
-    }) else {
-        return;
-    };
+    let Some(state) = tbdiff_state() else { return };
     let Some((material, fen)) = tbdiff_fen(data) else { return };
     let Ok(pos) = mysl_core::Chess::from_fen(&fen) else { return };
     let Ok(their_fen) = shakmaty::fen::Fen::from_ascii(fen.as_bytes()) else { return };

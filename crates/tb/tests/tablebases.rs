@@ -146,3 +146,24 @@ fn a_capture_into_bare_kings_is_a_draw_with_our_tables() {
     assert_eq!((v.wdl, v.dtz, v.dtm, v.source), (0, Some(0), Some(0), TbSource::Mysl));
     assert_eq!(tb.probe_wdl(bare.board(), bare.turn(), None), Some(0));
 }
+
+/// Found by the `tbdiff` fuzz target (fuzz/regressions/tbdiff/): the root moves of `probe_fen` (what `mysl
+/// tb probe` and the web panel list) valued the position after a pawn's double step without the
+/// opponent's right to capture en passant: a7-a5 here lets b5xa6 e.p. in, yet was listed as a draw.
+#[test]
+fn a_double_step_is_valued_with_the_en_passant_capture_it_allows() {
+    let tb = mysl_tb::Tablebase::from_tables(common::generate(&["KPvKP"]));
+    let (_, moves) = tb.probe_fen("8/p3k3/8/1P1K4/8/8/8/8 b - - 0 1").expect("covered");
+    let double = moves.iter().find(|m| m.uci == "a7a5").expect("a7a5");
+    // The position after it, with and without its e.p. square.
+    let (with_ep, _) = tb.probe_fen("8/4k3/8/pP1K4/8/8/8/8 w - a6 0 2").expect("covered");
+    let (without, _) = tb.probe_fen("8/4k3/8/pP1K4/8/8/8/8 w - - 0 2").expect("covered");
+    assert_ne!(with_ep.wdl(), without.wdl(), "the e.p. capture decides this position");
+    assert_eq!(double.result.wdl(), -with_ep.wdl(), "a7a5 is valued with the e.p. capture it allows");
+    if let Some(data) = common::shared_data() {
+        let syz = common::syzygy(&data);
+        let after = common::to_shakmaty("8/4k3/8/pP1K4/8/8/8/8 w - a6 0 2");
+        let w = common::wdl_i8(syz.probe_wdl_after_zeroing(&after).expect("syzygy"));
+        assert_eq!(double.result.wdl(), -w, "Syzygy's value after a7a5");
+    }
+}
