@@ -17,7 +17,7 @@
 # address finds memory errors at a third of the speed), NICE (default 19), JOBS (cargo build jobs, default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TARGETS=(fen moves pgn book popeye uci xboard tb syzygy web)
+TARGETS=(fen moves pgn book popeye uci xboard tb syzygy web shakmaty tbdiff)
 # Largest input: 4 KiB, but table files (the small real tables among the seeds run to 16 KiB).
 max_len() { case "$1" in tb | syzygy) echo 16384 ;; *) echo 4096 ;; esac; }
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${TARGETS[@]}"; exit 0; fi

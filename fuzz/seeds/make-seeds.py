@@ -155,6 +155,34 @@ for i, m in enumerate(TB_MATERIALS):
         dtz = open(z, "rb").read()[:8192]
         put("syzygy", bytes([i | 0x80]) + len(wdl).to_bytes(2, "little") + wdl + dtz)
 
+# shakmaty: byte 0 bits 0-1 the game (chess, Chess960, antichess, three-check), bit 2 a FEN line (else the
+# start; Chess960: bytes 1-2 its number), then one byte a move (its index among the legal moves).
+import random
+rng = random.Random(2026)
+def choices(n):
+    return bytes(rng.randrange(256) for _ in range(n))
+for game in range(4):
+    for n in (8, 60, 200):
+        head = bytes([game]) + (rng.randrange(960).to_bytes(2, "little") if game == 1 else b"")
+        put("shakmaty", head + choices(n))
+put("shakmaty", bytes([1]) + (518).to_bytes(2, "little") + choices(40))
+GAME = {"chess": 0, "antichess": 2, "3check": 3, "threecheck": 3}
+for variant, fen in fens + extra:
+    game = GAME.get(ALIAS.get(variant, variant))
+    if game is None:
+        continue
+    put("shakmaty", bytes([4 | game]) + fen.encode() + b"\n" + choices(30))
+    if game == 0 and ("HF" in fen or "KQ" in fen):
+        put("shakmaty", bytes([4 | 1]) + fen.encode() + b"\n" + choices(30))
+
+# tbdiff: byte 0 the ending (of the 35 with 3-4 pieces), byte 1 flags (bit 0 Black to move, bit 1 the
+# stronger side Black, bit 2 an e.p. square), byte 2 the 50-move counter, then a square per piece.
+for ending in range(35):
+    for _ in range(3):
+        put("tbdiff", bytes([ending, rng.randrange(8), rng.choice([0, 0, 1, 37, 90, 99])]) + choices(4))
+    # pawns on e4 and d4 where the ending has one each, Black to move: e.p. on e3
+    put("tbdiff", bytes([ending, 5, 0, 4, 20, 60, 19]))
+
 # web: sessions of requests (NUL between requests; byte 0 of each the route, see fuzz_web in
 # crates/fuzz-entry), as the page sends them.
 R = {name: i for i, name in enumerate([

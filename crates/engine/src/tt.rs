@@ -105,6 +105,12 @@ impl TranspositionTable {
         TranspositionTable { buckets: (0..n).map(|_| Bucket::new()).collect(), age: AtomicU8::new(0) }
     }
 
+    /// A table of `n` buckets (tests: a few buckets, so that threads meet in them).
+    #[cfg(test)]
+    fn with_buckets(n: usize) -> TranspositionTable {
+        TranspositionTable { buckets: (0..n.max(1)).map(|_| Bucket::new()).collect(), age: AtomicU8::new(0) }
+    }
+
     pub fn clear(&self) {
         for b in &self.buckets {
             for (k, d) in &b.slots {
@@ -254,5 +260,48 @@ mod tests {
         // A mate score is relative to the node.
         tt.store(42, None, MATE_SCORE - 10, 0, 5, Bound::Exact, 4);
         assert_eq!(tt.probe(42, 6).expect("stored").score, MATE_SCORE - 12);
+    }
+
+    /// The values stored for `key` in the threaded tests: a hit must carry exactly these.
+    fn values_of(key: u64) -> (Option<Move>, i32, i32, i32) {
+        let mv = (key % 3 != 0).then(|| Move::normal(Square::from_index((key % 64) as u32), Square::E4));
+        (mv, (key % 2000) as i32 - 1000, (key >> 11) as i32 % 500, (key >> 20) as i32 % 60)
+    }
+
+    /// Four threads store into and probe two buckets at once, with `prefetch`, `new_search`, `hashfull`
+    /// and a `clear` on the way (under Miri: the atomics, the bucket indexing and the prefetch are
+    /// checked). A hit always carries the values stored for its key (a mixed pair of words fails the
+    /// key check).
+    #[test]
+    fn threads_share_the_table() {
+        let tt = TranspositionTable::with_buckets(2);
+        let rounds: u64 = if cfg!(miri) { 60 } else { 20_000 };
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for i in 0..rounds {
+                        // 16 keys a thread, 8 of them shared with the next thread
+                        let key = 0x9e37_79b9_7f4a_7c15u64.wrapping_mul((t * 8 + i % 16) | 1 << 40);
+                        let (mv, score, eval, depth) = values_of(key);
+                        tt.prefetch(key);
+                        tt.store(key, mv, score, eval, depth, Bound::Exact, 0);
+                        let probe = 0x9e37_79b9_7f4a_7c15u64.wrapping_mul((t * 8 + (i * 7) % 16) | 1 << 40);
+                        if let Some(e) = tt.probe(probe, 0) {
+                            let (mv, score, eval, depth) = values_of(probe);
+                            assert_eq!((e.score, e.eval, e.depth), (score, eval, depth));
+                            assert!(e.mv == mv || mv.is_none(), "a move that was not stored");
+                        }
+                        if i % 16 == 0 {
+                            tt.new_search();
+                            assert!(tt.hashfull() <= 1000);
+                        }
+                        if t == 0 && i == rounds / 2 {
+                            tt.clear();
+                        }
+                    }
+                });
+            }
+        });
     }
 }

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use mysl_book::pgn::{for_each_game, replay_game, GameSink, GameTags};
 use mysl_book::{Book, BookWriter, BuildError, BuildOptions, Input, MbkWriter, PolyglotWriter, Progress};
-use mysl_core::{dispatch_variant, san, uci, Move, Position, Rules, Setup, Variant};
+use mysl_core::{dispatch_variant, san, uci, Move, Outcome, Position, Rules, Setup, Variant};
 use mysl_protocol::{Flow, Sandbox, Session, Uci, Xboard};
 
 /// An entry point: bytes in, a panic on a finding.
@@ -35,6 +35,8 @@ pub const TARGETS: &[(&str, Entry)] = &[
     ("tb", fuzz_tb),
     ("syzygy", fuzz_syzygy),
     ("web", fuzz_web),
+    ("shakmaty", fuzz_shakmaty),
+    ("tbdiff", fuzz_tbdiff),
 ];
 
 /// The variant a selector byte names.
@@ -159,6 +161,157 @@ fn moves_on<R: Rules>(text: &str) {
             assert!(pos.is_consistent(), "{}: inconsistent caches after '{line}' ({})", R::NAME, pos.fen());
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Differential: the rules core against shakmaty
+
+/// At most this many plies a `shakmaty` input plays (every ply compares all moves' SAN).
+const DIFF_MAX_PLIES: usize = 400;
+
+/// Chess960 start position number `n` (Scharnagl's numbering, 518 the standard one) as a Shredder-FEN.
+pub fn chess960_fen(n: usize) -> String {
+    let mut rank = [' '; 8];
+    let n = n % 960;
+    rank[2 * (n % 4) + 1] = 'b';
+    rank[2 * (n / 4 % 4)] = 'b';
+    let mut put = |k: usize, piece: char| {
+        if let Some(i) = (0..8).filter(|&i| rank[i] == ' ').nth(k) {
+            rank[i] = piece;
+        }
+    };
+    put(n / 16 % 6, 'q');
+    const KNIGHTS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let (a, b) = KNIGHTS[n / 96];
+    // The second knight first, so that the first one's place is not shifted.
+    put(b, 'n');
+    put(a, 'n');
+    for piece in ['r', 'k', 'r'] {
+        put(0, piece);
+    }
+    let black: String = rank.iter().collect();
+    let rooks: Vec<char> = (0..8u8).filter(|&i| rank[usize::from(i)] == 'r').map(|i| char::from(b'a' + i)).collect();
+    let castling: String = rooks.iter().rev().map(|c| c.to_ascii_uppercase()).chain(rooks.iter().rev().copied()).collect();
+    format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{} w {castling} - 0 1", black.to_ascii_uppercase())
+}
+
+/// The rules core (`crates/core`) against shakmaty 0.30 in the four games both play. Byte 0: bits 0–1
+/// the game (chess, Chess960, antichess, three-check), bit 2 clear: the game's start position (for
+/// Chess960 bytes 1–2 pick one of the 960), bit 2 set: a FEN up to the first newline (read by both; an
+/// input either refuses is skipped). Each further byte picks a legal move (its index modulo their number,
+/// in mysl's order), up to 400 plies. At every position: the legal moves (UCI text, castling as each
+/// game writes it), the SAN of every move (check and mate suffixes included), the FEN and the outcome
+/// must be the same, but for the documented difference in outcomes (shakmaty's insufficient-material
+/// draws in antichess and three-check, which mysl does not declare; docs/reliability.md).
+pub fn fuzz_shakmaty(data: &[u8]) {
+    use mysl_core::{Antichess, Orthodox, ThreeCheck};
+    use shakmaty::variant;
+    let Some((&flags, rest)) = data.split_first() else { return };
+    let game = flags & 3;
+    let (fen, choices) = if flags & 4 != 0 {
+        let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        (text_of(&rest[..end]), rest.get(end + 1..).unwrap_or_default())
+    } else {
+        match game {
+            1 => {
+                let Some((n, choices)) = rest.split_first_chunk::<2>() else { return };
+                (chess960_fen(usize::from(u16::from_le_bytes(*n))), choices)
+            }
+            2 => ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1".to_string(), rest),
+            3 => ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1".to_string(), rest),
+            _ => (mysl_core::STARTING_FEN.to_string(), rest),
+        }
+    };
+    match game {
+        0 => diff_game::<Orthodox, shakmaty::Chess>(&fen, false, choices),
+        1 => diff_game::<Orthodox, shakmaty::Chess>(&fen, true, choices),
+        2 => diff_game::<Antichess, variant::Antichess>(&fen, false, choices),
+        _ => diff_game::<ThreeCheck, variant::ThreeCheck>(&fen, false, choices),
+    }
+}
+
+/// Plays the game from `fen` in both libraries, comparing every position (see [`fuzz_shakmaty`]).
+fn diff_game<R, P>(fen: &str, chess960: bool, choices: &[u8])
+where
+    R: Rules,
+    P: shakmaty::Position + shakmaty::FromSetup + Clone,
+{
+    use mysl_core::CastlingMode;
+    let Ok(setup) = Setup::parse(fen) else { return };
+    let mode = if chess960 { CastlingMode::Chess960 } else { setup.detect_castling_mode() };
+    let Ok(mut ours) = Position::<R>::from_setup(setup, mode) else { return };
+    let their_mode = match mode {
+        CastlingMode::Standard => shakmaty::CastlingMode::Standard,
+        CastlingMode::Chess960 => shakmaty::CastlingMode::Chess960,
+    };
+    let Ok(their_fen) = shakmaty::fen::Fen::from_ascii(fen.as_bytes()) else { return };
+    let Ok(mut theirs) = P::from_setup(their_fen.into_setup(), their_mode) else { return };
+    let mut history = Vec::new();
+    for ply in 0..=choices.len().min(DIFF_MAX_PLIES) {
+        let context = format!("{} from '{fen}' after {history:?}", R::NAME);
+        let moves = diff_position(&ours, &theirs, their_mode, &context);
+        let Some(&choice) = choices.get(ply) else { break };
+        if moves.is_empty() || ply == DIFF_MAX_PLIES {
+            break;
+        }
+        let mv = moves.get(usize::from(choice) % moves.len()).expect("an index below the length");
+        let text = uci::move_to_uci(&ours, mv);
+        let Ok(their_move) = shakmaty::uci::UciMove::from_ascii(text.as_bytes()).map(|u| u.to_move(&theirs)) else {
+            panic!("{context}: shakmaty does not read the UCI move {text}");
+        };
+        let Ok(their_move) = their_move else { panic!("{context}: {text} is not legal in shakmaty") };
+        ours.play_unchecked(mv);
+        theirs.play_unchecked(their_move);
+        history.push(text);
+    }
+}
+
+/// Compares one position of both libraries; returns mysl's legal moves.
+fn diff_position<R, P>(ours: &Position<R>, theirs: &P, mode: shakmaty::CastlingMode, context: &str) -> mysl_core::MoveList
+where
+    R: Rules,
+    P: shakmaty::Position + Clone,
+{
+    use shakmaty::{EnPassantMode, KnownOutcome};
+    use std::collections::BTreeSet;
+    let their_fen = shakmaty::fen::Fen::from_position(theirs, EnPassantMode::Legal).to_string();
+    assert_eq!(ours.fen(), their_fen, "{context}: the FEN differs");
+    let moves = ours.legal_moves();
+    let our_set: BTreeSet<String> = moves.iter().map(|m| uci::move_to_uci(ours, m)).collect();
+    let their_set: BTreeSet<String> = theirs.legal_moves().iter().map(|m| m.to_uci(mode).to_string()).collect();
+    assert_eq!(our_set, their_set, "{context} ({their_fen}): the legal moves differ");
+    assert_eq!(our_set.len(), moves.len(), "{context}: a move generated twice");
+    for mv in moves.iter() {
+        let text = uci::move_to_uci(ours, mv);
+        let their_move = shakmaty::uci::UciMove::from_ascii(text.as_bytes())
+            .ok()
+            .and_then(|u| u.to_move(theirs).ok())
+            .unwrap_or_else(|| panic!("{context}: {text} is not legal in shakmaty"));
+        let our_san = san::move_to_san_with(ours, mv, &moves);
+        let their_san = shakmaty::san::SanPlus::from_move(theirs.clone(), their_move).to_string();
+        assert_eq!(our_san, their_san, "{context} ({their_fen}): the SAN of {text} differs");
+    }
+    let known = |o: Outcome| match o {
+        Outcome::Decisive { winner, .. } => KnownOutcome::Decisive {
+            winner: if winner.is_white() { shakmaty::Color::White } else { shakmaty::Color::Black },
+        },
+        Outcome::Draw { .. } => KnownOutcome::Draw,
+    };
+    let our_outcome = ours.outcome().map(known);
+    let their_outcome = match theirs.outcome() {
+        shakmaty::Outcome::Known(k) => Some(k),
+        shakmaty::Outcome::Unknown => None,
+    };
+    if our_outcome != their_outcome {
+        // shakmaty declares insufficient material in antichess (pieces that can never be captured) and
+        // in three-check (bare kings); mysl has no such rule in those games (docs/reliability.md).
+        let accepted = R::VARIANT != Variant::Chess
+            && our_outcome.is_none()
+            && their_outcome == Some(KnownOutcome::Draw)
+            && theirs.is_insufficient_material();
+        assert!(accepted, "{context} ({their_fen}): the outcome differs: mysl {our_outcome:?}, shakmaty {their_outcome:?}");
+    }
+    moves
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -463,28 +616,7 @@ fn positions_of(material: &str, seed: u64, n: usize) -> Vec<mysl_core::Chess> {
             };
             board[sq] = Some(p);
         }
-        let mut fen = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    Some(p) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(p);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = board_fen(&board);
         fen.push_str(if rng.below(2) == 0 { " w - - 0 1" } else { " b - - 0 1" });
         if let Ok(pos) = mysl_core::Chess::from_fen(&fen) {
             out.push(pos);
@@ -637,6 +769,305 @@ pub fn fuzz_syzygy(data: &[u8]) {
     }
     let positions = positions_of(material, seed_of(data), 12);
     probe_fronts(None, &front, &positions);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Differential: our tables against Syzygy
+
+/// The Syzygy files of `../shared/data/syzygy` beside the checkout (all 3–4 piece endings), if there.
+pub fn shared_syzygy() -> Option<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/syzygy");
+    dir.join("KQvKR.rtbw").is_file().then_some(dir)
+}
+
+/// Our tables, generated when an input first needs them, and the Syzygy oracle.
+struct TbDiff {
+    generator: mysl_tb::Generator,
+    /// Our table files (`mysl tb gen`'s format), kept between runs ([`tbdiff_dir`]).
+    dir: std::path::PathBuf,
+    /// The endings whose files are in `dir`.
+    known: std::collections::HashSet<mysl_tb::Material>,
+    /// The files of `dir`, and the engine's front over them (reopened when files are added).
+    files: mysl_tb::Tablebase,
+    ours: mysl_tb::Tablebases,
+    syzygy: shakmaty_syzygy::Tablebase<shakmaty::Chess>,
+    /// The engine's front over the Syzygy files alone.
+    syzygy_front: mysl_tb::Tablebases,
+}
+
+/// The sources the table files are made by: a change regenerates the files kept between runs.
+const TB_SOURCES: &[&str] = &[
+    include_str!("../../tb/src/file.rs"),
+    include_str!("../../tb/src/gen.rs"),
+    include_str!("../../tb/src/huffman.rs"),
+    include_str!("../../tb/src/index.rs"),
+    include_str!("../../tb/src/material.rs"),
+    include_str!("../../tb/src/pos.rs"),
+    include_str!("../../tb/src/value.rs"),
+];
+
+/// `target/tbdiff-tables/HASH`: our table files, generated once (about a minute for the 35 endings on an
+/// idle machine, 42 MB) and kept for later runs while the generator's sources stay the same (`HASH`);
+/// the folders of other sources are removed.
+fn tbdiff_dir() -> std::path::PathBuf {
+    let hash = TB_SOURCES.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, s| {
+        s.bytes().fold(h, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    });
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/tbdiff-tables");
+    let name = format!("{hash:016x}");
+    if let Ok(entries) = std::fs::read_dir(&root) {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy() != name {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+    root.join(name)
+}
+
+impl TbDiff {
+    fn new(syzygy_dir: &std::path::Path) -> TbDiff {
+        let dir = tbdiff_dir();
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        // SAFETY: shakmaty-syzygy's contract for memory maps: the files of ../shared are read-only.
+        let mut syzygy = unsafe { shakmaty_syzygy::Tablebase::with_mmap_filesystem() };
+        syzygy.add_directory(syzygy_dir).unwrap_or_else(|e| panic!("{}: {e}", syzygy_dir.display()));
+        let mut syzygy_front = mysl_tb::Tablebases::new();
+        syzygy_front.add_syzygy(syzygy_dir).unwrap_or_else(|e| panic!("{}: {e}", syzygy_dir.display()));
+        TbDiff {
+            generator: mysl_tb::Generator::new(2),
+            files: mysl_tb::Tablebase::open_dir(&dir),
+            ours: mysl_tb::Tablebases::new(),
+            dir,
+            known: Default::default(),
+            syzygy,
+            syzygy_front,
+        }
+    }
+
+    /// Makes sure the files of `m` and of the endings it converts into are there (generated and written
+    /// when missing), and reopens the fronts when files were added.
+    fn ensure(&mut self, m: mysl_tb::Material) {
+        use mysl_tb::file::path_for;
+        let plan = mysl_tb::Generator::plan(&[m]);
+        if plan.iter().all(|s| self.known.contains(s)) {
+            return;
+        }
+        if plan.iter().any(|s| !path_for(&self.dir, s).is_file()) {
+            self.generator.generate(m, &mysl_tb::Silent);
+            for s in &plan {
+                if !path_for(&self.dir, s).is_file() {
+                    let t = &self.generator.tables[s];
+                    if let Err(e) = mysl_tb::file::write_table_resolved(&self.dir, t, &self.generator.tables) {
+                        panic!("writing {s}: {e}");
+                    }
+                }
+            }
+        }
+        self.known.extend(plan);
+        self.files = mysl_tb::Tablebase::open_dir(&self.dir);
+        self.ours = mysl_tb::Tablebases::new();
+        if let Err(e) = self.ours.set_ours(&self.dir) {
+            panic!("{}: {e}", self.dir.display());
+        }
+    }
+}
+
+/// The board part of a FEN from 64 squares (a1 first).
+fn board_fen(board: &[Option<char>; 64]) -> String {
+    let mut fen = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                Some(p) => {
+                    if empty > 0 {
+                        fen.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    fen.push(p);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            fen.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen
+}
+
+/// The state of the `tbdiff` target, made once; `None` without the Syzygy files of `../shared`.
+fn tbdiff_state() -> Option<&'static std::sync::Mutex<TbDiff>> {
+    use std::sync::{Mutex, OnceLock};
+    static STATE: OnceLock<Option<Mutex<TbDiff>>> = OnceLock::new();
+    STATE
+        .get_or_init(|| match shared_syzygy() {
+            Some(dir) => Some(Mutex::new(TbDiff::new(&dir))),
+            None => {
+                eprintln!("tbdiff: skipped, ../shared/data/syzygy not found beside the checkout");
+                None
+            }
+        })
+        .as_ref()
+}
+
+/// Makes the table files of all 35 endings of the `tbdiff` target (when they are not kept from an earlier
+/// run): the fuzz target calls it before the first input, so that no input runs into libFuzzer's timeout
+/// while tables are generated.
+pub fn tbdiff_prepare() {
+    let Some(state) = tbdiff_state() else { return };
+    let mut tb = state.lock().unwrap_or_else(|e| e.into_inner());
+    for m in mysl_tb::Material::all_up_to(4) {
+        tb.ensure(m);
+    }
+}
+
+/// The FEN a `tbdiff` input builds, with the ending it is of (see [`fuzz_tbdiff`]).
+pub fn tbdiff_fen(data: &[u8]) -> Option<(mysl_tb::Material, String)> {
+    let endings: Vec<mysl_tb::Material> = mysl_tb::Material::all_up_to(4);
+    let (&[ending, flags, counter], squares) = data.split_first_chunk::<3>()?;
+    let material = endings[usize::from(ending) % endings.len()];
+    let name = material.to_string();
+    let (white, black) = name.split_once('v')?;
+    let swap = flags & 2 != 0;
+    let side = |text: &str, upper: bool| -> Vec<char> {
+        text.chars().map(|c| if upper { c.to_ascii_uppercase() } else { c.to_ascii_lowercase() }).collect()
+    };
+    let pieces: Vec<char> = [side(white, !swap), side(black, swap)].concat();
+    let mut board = [None::<char>; 64];
+    for (i, &p) in pieces.iter().enumerate() {
+        let byte = usize::from(squares.get(i).copied().unwrap_or(0));
+        // Pawns on ranks 2–7; a taken square gives the next free one.
+        let (first, count) = if matches!(p, 'P' | 'p') { (8, 48) } else { (0, 64) };
+        let sq = (0..count).map(|k| first + (byte + k) % count).find(|&sq| board[sq].is_none())?;
+        board[sq] = Some(p);
+    }
+    let white_to_move = flags & 1 == 0;
+    // En passant: the first pawn of the side that just moved standing on its double step's square,
+    // the two squares behind it empty.
+    let mut ep = "-".to_string();
+    if flags & 4 != 0 {
+        let (pawn, rank, dir): (char, usize, isize) = if white_to_move { ('p', 4, 1) } else { ('P', 3, -1) };
+        for file in 0..8 {
+            let sq = rank * 8 + file;
+            let behind = sq.checked_add_signed(8 * dir)?;
+            let start = behind.checked_add_signed(8 * dir)?;
+            if board[sq] == Some(pawn) && board[behind].is_none() && board[start].is_none() {
+                ep = format!("{}{}", char::from(b'a' + file as u8), char::from(b'1' + (behind / 8) as u8));
+                break;
+            }
+        }
+    }
+    let turn = if white_to_move { 'w' } else { 'b' };
+    Some((material, format!("{} {turn} - {ep} {} 1", board_fen(&board), counter % 128)))
+}
+
+/// Our tables (generated here, read from their files as `mysl tb probe` and the engine read them)
+/// against Syzygy (shakmaty-syzygy over `../shared/data/syzygy`) on fuzzer-made positions
+/// of the 35 endings of 3 and 4 pieces (5-piece tables take minutes and most of a gigabyte each to
+/// generate). Byte 0: the ending; byte 1: bit 0 Black to move, bit 1 the stronger side Black, bit 2 an
+/// e.p. square where a pawn has just made a double step; byte 2: the 50-move counter (modulo 128); then
+/// one byte a piece: its square (the next free one when taken). A position either library refuses is
+/// skipped. Checked: WDL equal everywhere; DTZ equal up to Syzygy's rounding (|ours| = |Syzygy| or
+/// |Syzygy| + 1, the same sign); the root moves of `Tablebase::probe_fen` are the legal moves, each
+/// with the sign of Syzygy's value after it; the engine's front (`Tablebases`) over our files and over the Syzygy files agree on the value, every
+/// root move's WDL and DTZ, and the result with the counter (but within a ply of the 100-ply limit,
+/// where the front allows Syzygy's rounding a ply of margin). Without `../shared` the target does nothing.
+pub fn fuzz_tbdiff(data: &[u8]) {
+    use shakmaty::{CastlingMode, EnPassantMode, Position as _};
+    let Some(state) = tbdiff_state() else { return };
+    let Some((material, fen)) = tbdiff_fen(data) else { return };
+    let Ok(pos) = mysl_core::Chess::from_fen(&fen) else { return };
+    let Ok(their_fen) = shakmaty::fen::Fen::from_ascii(fen.as_bytes()) else { return };
+    let Ok(theirs) = their_fen
+        .into_position::<shakmaty::Chess>(CastlingMode::Standard)
+        .or_else(|e: shakmaty::PositionError<shakmaty::Chess>| e.ignore_impossible_check())
+    else {
+        return;
+    };
+    let mut tb = state.lock().unwrap_or_else(|e| e.into_inner());
+    tb.ensure(material);
+    let wdl_of = |w: shakmaty_syzygy::Wdl| -> i8 {
+        use shakmaty_syzygy::Wdl;
+        match w {
+            Wdl::Loss => -2,
+            Wdl::BlessedLoss => -1,
+            Wdl::Draw => 0,
+            Wdl::CursedWin => 1,
+            Wdl::Win => 2,
+        }
+    };
+    // |ours| = |Syzygy| or |Syzygy| + 1 with the same sign (../shared/data/syzygy/README.md).
+    let dtz_agrees = |ours: i32, theirs: i32| ours == theirs || (ours.signum() == theirs.signum() && ours.abs() == theirs.abs() + 1);
+    let syzygy_wdl = |p: &shakmaty::Chess| match tb.syzygy.probe_wdl_after_zeroing(p) {
+        Ok(w) => wdl_of(w),
+        Err(e) => panic!("{}: Syzygy fails: {e}", shakmaty::fen::Fen::from_position(p, EnPassantMode::Legal)),
+    };
+    let wdl = syzygy_wdl(&theirs);
+    let dtz = match tb.syzygy.probe_dtz(&theirs) {
+        Ok(d) => d.ignore_rounding().0,
+        Err(e) => panic!("{fen}: Syzygy's DTZ fails: {e}"),
+    };
+
+    // `mysl tb probe`'s path over the files.
+    let (root, moves) = match tb.files.probe_fen(&fen) {
+        Ok(r) => r,
+        Err(e) => panic!("{fen}: our files answer an error: {e}"),
+    };
+    assert_eq!(root.wdl(), wdl, "{fen}: WDL ours {}, Syzygy {wdl}", root.wdl());
+    assert!(dtz_agrees(root.dtz(), dtz), "{fen}: DTZ ours {}, Syzygy {dtz}", root.dtz());
+    let legal: std::collections::BTreeSet<String> = pos.legal_moves().iter().map(|m| uci::move_to_uci(&pos, m)).collect();
+    let listed: std::collections::BTreeSet<String> = moves.iter().map(|m| m.uci.clone()).collect();
+    assert_eq!(listed, legal, "{fen}: the root moves of our tables are not the legal moves");
+    for m in &moves {
+        let Some(theirs_move) = shakmaty::uci::UciMove::from_ascii(m.uci.as_bytes()).ok().and_then(|u| u.to_move(&theirs).ok())
+        else {
+            panic!("{fen}: shakmaty does not take {}", m.uci);
+        };
+        let mut child = theirs.clone();
+        child.play_unchecked(theirs_move);
+        let after = -syzygy_wdl(&child);
+        assert_eq!(
+            m.result.wdl().signum(),
+            after.signum(),
+            "{fen}: after {} ours {} (WDL for the mover), Syzygy {after}",
+            m.uci,
+            m.result.wdl()
+        );
+    }
+    // The engine's front over our files against the same front over the Syzygy files.
+    let ep = pos.ep_square();
+    assert_eq!(tb.ours.probe_wdl(pos.board(), pos.turn(), ep), Some(wdl), "{fen}: the front's WDL probe");
+    let ours = tb.ours.probe_root(&pos);
+    let syz = tb.syzygy_front.probe_root(&pos);
+    let (Some(ours), Some(syz)) = (ours.clone(), syz.clone()) else {
+        panic!("{fen}: a root probe answers nothing: ours {ours:?}, Syzygy {syz:?}");
+    };
+    assert_eq!(ours.value.wdl, wdl, "{fen}: the front's WDL");
+    assert!(ours.value.dtz.is_some_and(|d| dtz_agrees(d, dtz)), "{fen}: the front's DTZ {:?}, Syzygy {dtz}", ours.value.dtz);
+    let mut theirs_moves: Vec<_> = syz.moves.iter().map(|m| (m.uci.clone(), m.wdl, m.dtz)).collect();
+    theirs_moves.sort();
+    let mut ours_moves: Vec<_> = ours.moves.iter().map(|m| (m.uci.clone(), m.wdl, m.dtz)).collect();
+    ours_moves.sort();
+    assert_eq!(ours_moves.len(), theirs_moves.len(), "{fen}: the fronts' root moves differ");
+    for ((u, w, d), (su, sw, sd)) in ours_moves.iter().zip(&theirs_moves) {
+        assert!(
+            u == su && w == sw && dtz_agrees(*d, *sd),
+            "{fen}: root move {u}: ours WDL {w} DTZ {d}, Syzygy's front {su} WDL {sw} DTZ {sd}"
+        );
+    }
+    let counter = pos.halfmoves() as i32;
+    let at_the_limit = ours.moves.iter().any(|m| (99..=101).contains(&(m.dtz.abs() + counter)));
+    assert!(
+        ours.wdl50 == syz.wdl50 || at_the_limit,
+        "{fen}: the result with the counter: ours {}, Syzygy's front {}",
+        ours.wdl50,
+        syz.wdl50
+    );
 }
 
 // ---------------------------------------------------------------------------------------------------

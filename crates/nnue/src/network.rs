@@ -468,6 +468,8 @@ mod tests {
         assert_eq!(bytes.len(), file_size(32));
     }
 
+    // Under Miri: the file system is isolated, and a 6 MB network takes minutes to read.
+    #[cfg_attr(miri, ignore)]
     #[test]
     fn bad_files_are_named() {
         let good = random_network(32, 2);
@@ -526,6 +528,36 @@ mod tests {
         b
     }
 
+    /// The portable inference (the backend Miri runs: it detects no AVX2, and cannot run its intrinsics)
+    /// on a few boards: refresh, fused updates and the evaluation against the formula.
+    #[test]
+    fn portable_inference_on_a_few_boards() {
+        let mut rng = Rng::new(17);
+        for (hidden, seed) in [(32, 31), (48, 32)] {
+            let net = net(hidden, seed);
+            let mut parent = Accumulator::new(&net);
+            for _ in 0..3 {
+                parent.refresh(&net, &random_board(&mut rng));
+                for stm in Color::ALL {
+                    assert_eq!(net.evaluate_with(Backend::Scalar, &parent, stm), reference(&net, &parent, stm));
+                    assert_eq!(net.evaluate(&parent, stm), reference(&net, &parent, stm));
+                }
+                let added = [(Color::White, Role::Queen, Square::D4), (Color::Black, Role::Pawn, Square::E5)];
+                let removed = [(Color::White, Role::Knight, Square::G1)];
+                let mut want = parent.clone();
+                added.iter().for_each(|&(c, r, s)| want.add(&net, c, r, s));
+                removed.iter().for_each(|&(c, r, s)| want.sub(&net, c, r, s));
+                let mut got = Accumulator::new(&net);
+                got.update_with(Backend::Scalar, &net, &parent, &added, &removed);
+                assert_eq!(got, want);
+                got.update(&net, &parent, &added, &removed);
+                assert_eq!(got, want);
+            }
+        }
+    }
+
+    // Under Miri (hours): `portable_inference_on_a_few_boards` covers the portable backend.
+    #[cfg_attr(miri, ignore)]
     #[test]
     fn simd_equals_scalar_and_the_formula() {
         let mut rng = Rng::new(7);

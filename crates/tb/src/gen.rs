@@ -1097,4 +1097,52 @@ mod tests {
         }
         assert!(!is_undecided(INVALID) && !is_candidate(INVALID));
     }
+
+    /// Heap values shared by threads (under Miri: the raw slice of `Deref`, `Send`/`Sync`, `into_vec`).
+    #[test]
+    fn heap_values_are_shared_by_threads() {
+        let len = if cfg!(miri) { 300 } else { 100_000 };
+        let v = Values::new(Store::Heap, len, 7).expect("heap values");
+        assert_eq!(v.len(), len);
+        assert!(v.iter().all(|a| a.load(Relaxed) == 7));
+        v.release(0, len); // nothing to release on the heap
+        std::thread::scope(|s| {
+            for t in 0..3usize {
+                let v = &v;
+                s.spawn(move || {
+                    for i in (t..len).step_by(3) {
+                        v[i].store(i as i16, Relaxed);
+                    }
+                    // every thread also adds to one shared entry
+                    v[0].fetch_add(1000, Relaxed);
+                });
+            }
+        });
+        // Moved to another thread and read there (`Send`).
+        let v = std::thread::spawn(move || v.into_vec()).join().expect("the thread ends");
+        assert_eq!(v[0], 3000);
+        assert!(v.iter().enumerate().skip(1).all(|(i, &x)| x == i as i16));
+    }
+
+    /// Bits set by threads are taken once each (under Miri: the vector `from_raw_parts` built and freed).
+    #[test]
+    fn bits_set_by_threads_are_taken_once() {
+        let entries: u32 = if cfg!(miri) { 700 } else { 100_000 };
+        let bits = Bits::new(u64::from(entries));
+        std::thread::scope(|s| {
+            for t in 0..3u32 {
+                let bits = &bits;
+                s.spawn(move || (t..entries).step_by(5).for_each(|e| bits.set(e)));
+            }
+        });
+        let mut taken = Vec::new();
+        for (a, b) in bits.jobs() {
+            bits.take(a, b, |e| taken.push(e));
+        }
+        let want: Vec<u32> = (0..entries).filter(|e| e % 5 < 3).collect();
+        assert_eq!(taken, want);
+        let mut again = 0;
+        bits.take(0, bits.0.len(), |_| again += 1);
+        assert_eq!(again, 0, "taking clears the bits");
+    }
 }

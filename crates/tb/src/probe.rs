@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use mysl_core::{Chess, Color};
+use mysl_core::{Chess, Color, Role};
 
 use crate::file::{path_for, TableFile};
 use crate::gen::Table;
@@ -251,7 +251,14 @@ impl Tablebase {
         let mut out = Vec::new();
         for (m, child) in &list {
             let m = *m;
-            let r = self.probe(child)?;
+            // After a double step the opponent may capture en passant, a right the tables do not hold:
+            // the child is then valued from its moves, as a root with that right.
+            let double_step = pos.role[m.piece as usize] == Role::Pawn && m.from.abs_diff(m.to) == 16;
+            let r = if double_step && !child.en_passant_children(m.to).is_empty() {
+                self.probe_root(child, Some(m.to))?.0
+            } else {
+                self.probe(child)?
+            };
             let zeroing = m.is_zeroing(pos);
             let dtz_raw = if zeroing { crate::gen::zeroing_exit(r.dtz_raw) } else { value::parent_of(r.dtz_raw) };
             out.push(MoveValue {

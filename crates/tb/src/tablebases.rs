@@ -164,14 +164,16 @@ impl Tablebases {
         self.ours.is_some()
     }
 
-    /// Our table position and the ending's normalized material, if we have the ending.
+    /// Our table position and the ending's normalized material, if we have the ending. Bare kings need
+    /// no table (a draw, which [`Tablebase`] answers itself): a capture into them is valued with any table.
     fn ours_for(&self, board: &Board, turn: Color) -> Option<(&Tablebase, TbPos)> {
         let (tb, _, set) = self.ours.as_ref()?;
         if board.occupied().count() as usize > self.ours_max {
             return None;
         }
         let p = TbPos::from_board(board, turn)?;
-        set.contains(&p.material().normalized()).then_some((tb, p))
+        let m = p.material();
+        (m.count() == 2 || set.contains(&m.normalized())).then_some((tb, p))
     }
 
     // shakmaty's position error is large; it is dropped at once

@@ -121,3 +121,49 @@ fn root_moves_ranked() {
     assert_eq!(r.wdl50, 1);
     let _ = Color::White;
 }
+
+/// Found by the `tbdiff` fuzz target (fuzz/regressions/tbdiff/): with our tables alone, a root move that
+/// captures the last piece (into bare kings, which have no table) left the whole root probe without an
+/// answer, where the Syzygy front answered.
+#[test]
+fn a_capture_into_bare_kings_is_a_draw_with_our_tables() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tables = common::generate(&["KRvK"]);
+    for t in tables.values() {
+        write_table(dir.path(), t).expect("write");
+    }
+    let mut tb = Tablebases::new();
+    tb.set_ours(dir.path()).expect("ours");
+    let pos = core_pos("8/8/8/8/8/1r6/1K3k2/8 w - - 0 1");
+    let r = tb.probe_root(&pos).expect("covered");
+    assert_eq!((r.value.wdl, r.value.dtz, r.wdl50), (0, Some(0), 0));
+    let take = r.moves.iter().find(|m| m.uci == "b2b3").expect("Kxb3");
+    assert_eq!((take.wdl, take.dtz, take.dtm, take.rank), (0, 0, Some(0), 0));
+    assert_eq!(r.moves[0].uci, "b2b3", "the only move that does not lose comes first");
+    assert!(r.moves[1..].iter().all(|m| m.wdl == -2));
+    let bare = core_pos("8/8/8/8/8/1K6/5k2/8 b - - 0 1");
+    let v = tb.probe(bare.board(), bare.turn(), None).expect("bare kings");
+    assert_eq!((v.wdl, v.dtz, v.dtm, v.source), (0, Some(0), Some(0), TbSource::Mysl));
+    assert_eq!(tb.probe_wdl(bare.board(), bare.turn(), None), Some(0));
+}
+
+/// Found by the `tbdiff` fuzz target (fuzz/regressions/tbdiff/): the root moves of `probe_fen` (what `mysl
+/// tb probe` and the web panel list) valued the position after a pawn's double step without the
+/// opponent's right to capture en passant: a7-a5 here lets b5xa6 e.p. in, yet was listed as a draw.
+#[test]
+fn a_double_step_is_valued_with_the_en_passant_capture_it_allows() {
+    let tb = mysl_tb::Tablebase::from_tables(common::generate(&["KPvKP"]));
+    let (_, moves) = tb.probe_fen("8/p3k3/8/1P1K4/8/8/8/8 b - - 0 1").expect("covered");
+    let double = moves.iter().find(|m| m.uci == "a7a5").expect("a7a5");
+    // The position after it, with and without its e.p. square.
+    let (with_ep, _) = tb.probe_fen("8/4k3/8/pP1K4/8/8/8/8 w - a6 0 2").expect("covered");
+    let (without, _) = tb.probe_fen("8/4k3/8/pP1K4/8/8/8/8 w - - 0 2").expect("covered");
+    assert_ne!(with_ep.wdl(), without.wdl(), "the e.p. capture decides this position");
+    assert_eq!(double.result.wdl(), -with_ep.wdl(), "a7a5 is valued with the e.p. capture it allows");
+    if let Some(data) = common::shared_data() {
+        let syz = common::syzygy(&data);
+        let after = common::to_shakmaty("8/4k3/8/pP1K4/8/8/8/8 w - a6 0 2");
+        let w = common::wdl_i8(syz.probe_wdl_after_zeroing(&after).expect("syzygy"));
+        assert_eq!(double.result.wdl(), -w, "Syzygy's value after a7a5");
+    }
+}

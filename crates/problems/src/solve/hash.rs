@@ -104,3 +104,48 @@ pub(super) fn salt(n: u32, tag: u64) -> u64 {
     z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z ^ (z >> 29)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_start_on_a_cache_line_and_keep_what_is_put() {
+        for entries in [0, 1, 64, 100, 1000] {
+            let h = SharedHash::new(entries);
+            let first = h.entries[h.offset..].as_ptr() as usize;
+            assert_eq!(first % 64, 0, "{entries}");
+            assert!(h.offset + (h.mask + 1) * BUCKET * 2 <= h.entries.len());
+            for key in [1u64, 2, 0xdead_beef, u64::MAX] {
+                assert_eq!(h.get(key), None);
+                h.prefetch(key);
+                h.put(key, key % 2 == 1, 3);
+                assert_eq!(h.get(key), Some(key % 2 == 1));
+            }
+        }
+    }
+
+    /// Four threads put into and get from the smallest table at once (under Miri: the atomics over the
+    /// memory `from_raw_parts` handed over, and its release). A hit is always the value put for its key.
+    #[test]
+    fn threads_share_the_table() {
+        let h = SharedHash::new(0);
+        let rounds: u64 = if cfg!(miri) { 60 } else { 20_000 };
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let h = &h;
+                s.spawn(move || {
+                    for i in 0..rounds {
+                        let key = salt((t * 8 + i % 24) as u32, 7);
+                        h.prefetch(key);
+                        h.put(key, key.count_ones() % 2 == 1, (i % 40) as u32);
+                        let probe = salt(((i * 5) % 40) as u32, 7);
+                        if let Some(v) = h.get(probe) {
+                            assert_eq!(v, probe.count_ones() % 2 == 1);
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
