@@ -69,6 +69,10 @@ impl Setup {
                 message: format!("die roll: expected roll=1 to roll=6, found 'roll={last}'"),
             })?);
             fields.pop();
+            // The roll is not one of the four fields a FEN needs.
+            if fields.len() < 4 {
+                return Err(FenError::FieldCount { found: fields.len() });
+            }
         }
         let mut remaining_checks = None;
         // Checks given, lichess/Scid style: a last field "+W+B".

@@ -25,6 +25,11 @@ fn fen_errors_name_the_problem() {
     assert!(err("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1").contains("half-move clock"));
     assert!(matches!(Chess::from_fen(""), Err(FenError::Empty)));
     assert!(matches!(Chess::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra"), Err(FenError::FieldCount { found: 7 })));
+    // A die roll is not a FEN field: three fields and a roll are too few (found by the `moves` fuzz target).
+    assert!(matches!(
+        Chess::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq roll=1"),
+        Err(FenError::FieldCount { found: 3 })
+    ));
     assert!(matches!(
         Chess::from_fen("k7/8/8/8/8/8/PPPPPPPP/QQQQKQQQ w - - 0 1"),
         Err(FenError::Position(PositionError::TooMuchMaterial(Color::White)))
