@@ -19,6 +19,7 @@ pub mod assets;
 pub mod engine;
 pub mod game;
 mod routes;
+pub mod slots;
 pub mod solver;
 pub mod tablebase;
 
