@@ -18,6 +18,7 @@
 pub mod assets;
 pub mod engine;
 pub mod game;
+pub mod games;
 mod routes;
 pub mod slots;
 pub mod solver;
