@@ -28,6 +28,10 @@ pub struct WebArgs {
     /// Syzygy directories (`DIR1:DIR2`), for the endings `--tb` lacks (WDL and DTZ, no DTM).
     #[arg(long, value_name = "DIR")]
     syzygy: Option<String>,
+    /// The most analyses searching at once (the page's analysis and "Analyse the game", all tabs
+    /// together); more wait until one stops. Default: the number of cores.
+    #[arg(long, value_name = "N")]
+    analyses: Option<usize>,
 }
 
 pub fn run(args: WebArgs) -> Result<ExitCode, CliError> {
@@ -99,7 +103,14 @@ pub fn run(args: WebArgs) -> Result<ExitCode, CliError> {
         if args.open {
             open_browser(&url);
         }
-        let config = mysl_web::Config { host: args.host.clone(), port: addr.port(), book, book_name, tablebase };
+        let config = mysl_web::Config {
+            host: args.host.clone(),
+            port: addr.port(),
+            book,
+            book_name,
+            tablebase,
+            max_analyses: args.analyses,
+        };
         mysl_web::serve(listener, config).await.map_err(|e| CliError::Failure(format!("server: {e}")))
     })?;
     Ok(ExitCode::SUCCESS)

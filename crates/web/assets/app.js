@@ -392,6 +392,7 @@ function connect() {
     if (msg.type === 'game' && ui.game && msg.game.id === ui.game.id) setGame(msg.game);
     else if (msg.type === 'info' && msg.id === ui.analysis.id) analysisInfo(msg);
     else if (msg.type === 'done' && msg.id === ui.analysis.id) $('analysis-stats').textContent += ' · done';
+    else if (msg.type === 'queued' && msg.id === ui.analysis.id) $('analysis-stats').textContent = msg.message;
     else if (msg.type && msg.type.startsWith('game_analysis')) gameAnalysisMessage(msg);
     else if (msg.type === 'error') $('analysis-stats').textContent = msg.message;
   };
@@ -928,6 +929,8 @@ function gameAnalysisMessage(msg) {
     gameAnalysisStatus(`${msg.plies.length} plies analysed, ${Number(msg.nodes).toLocaleString('en')} nodes a position`);
     if (ui.game && ui.game.id === msg.game) render(); else renderGameAnalysis();
     return;
+  } else if (msg.type === 'game_analysis_queued') {
+    gameAnalysisStatus(msg.message);
   } else if (msg.type === 'game_analysis_stopped') {
     ui.gameAnalysisRun = null;
     gameAnalysisStatus('stopped');

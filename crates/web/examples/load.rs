@@ -110,6 +110,8 @@ struct Metrics {
     evicted: AtomicU64,
     analyses: AtomicU64,
     analysis_infos: AtomicU64,
+    /// Analyses that waited for a slot (the server's bound on analyses at once).
+    analyses_queued: AtomicU64,
     dropped_mid_analysis: AtomicU64,
     bad_input_checks: AtomicU64,
     failures: Mutex<Vec<String>>,
@@ -503,6 +505,9 @@ async fn analysis_client(
                     Some(v) if v["type"] == "info" && v["id"] == request => {
                         metrics.analysis_infos.fetch_add(1, Ordering::Relaxed);
                     }
+                    Some(v) if v["type"] == "queued" && v["id"] == request => {
+                        metrics.analyses_queued.fetch_add(1, Ordering::Relaxed);
+                    }
                     Some(v) if v["type"] == "error" => metrics.fail(format!("analysis {variant} {fen}: {v}")),
                     _ => {}
                 }
@@ -829,8 +834,9 @@ fn main() {
         m.ws_closed.load(Ordering::Relaxed)
     );
     println!(
-        "analyses {} ({} lines received, {} sockets dropped mid-analysis); bad-input checks {}",
+        "analyses {} ({} waited for a slot, {} lines received, {} sockets dropped mid-analysis); bad-input checks {}",
         m.analyses.load(Ordering::Relaxed),
+        m.analyses_queued.load(Ordering::Relaxed),
         m.analysis_infos.load(Ordering::Relaxed),
         m.dropped_mid_analysis.load(Ordering::Relaxed),
         m.bad_input_checks.load(Ordering::Relaxed)

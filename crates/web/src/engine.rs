@@ -66,8 +66,9 @@ pub fn level_limits(level: u8, clock: Option<(Duration, Duration)>) -> Limits {
 
 /// Starts the engine for game `id` if an engine is to move and none is thinking yet.
 pub fn maybe_start(state: &Arc<AppState>, id: u64) {
-    let mut games = lock(&state.games);
-    let Some(g) = games.get_mut(&id) else { return };
+    // Looked up again by id (not a use): a game dropped from the map meanwhile gets no engine.
+    let Some(game) = state.peek_game(id) else { return };
+    let mut g = lock(&game);
     if g.result.is_some() || g.engine_stop.is_some() {
         return;
     }
@@ -149,8 +150,8 @@ fn finish_move(
     mv: Result<Option<(String, Option<Eval>)>, ()>,
 ) {
     {
-        let mut games = lock(&state.games);
-        let Some(g) = games.get_mut(&id) else { return };
+        let Some(game) = state.peek_game(id) else { return };
+        let mut g = lock(&game);
         // Only the search this game is waiting for may move; a takeback or new start cancelled older ones.
         if !g.engine_stop.as_ref().is_some_and(|s| Arc::ptr_eq(s, stop)) {
             return;
@@ -203,12 +204,37 @@ fn one() -> usize {
     1
 }
 
-/// Starts infinite analysis; each completed line is sent to `out` as JSON text. Returns the stop flag.
+/// Stops an analysis started by [`analyse`], running or waiting for a slot.
+#[derive(Debug, Clone)]
+pub struct AnalysisHandle {
+    stop: Arc<AtomicBool>,
+    slots: Arc<crate::slots::AnalysisSlots>,
+}
+
+impl AnalysisHandle {
+    /// Stops the search (it then sends `done`); one still waiting leaves the queue and sends `done` now.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.slots.drop_stopped();
+    }
+}
+
+/// The notice of an analysis that waits for a slot ([`crate::slots`]).
+fn queued_message(running: usize, ahead: usize, max: usize) -> String {
+    let before = if ahead == 0 { String::new() } else { format!(" ({ahead} waiting before it)") };
+    format!(
+        "waiting: the server runs at most {max} analyses at once (one a core) and {running} are running (in other tabs or windows?); this one starts when one of them stops{before}"
+    )
+}
+
+/// Starts infinite analysis; each completed line is sent to `out` as JSON text. Beyond the server's
+/// bound on running analyses ([`crate::slots`]) it waits, and `{"type":"queued","id","running",
+/// "ahead","max","message"}` is sent first. Returns the handle that stops it.
 pub fn analyse(
     state: &Arc<AppState>,
     request: &AnalyseRequest,
     out: tokio::sync::mpsc::UnboundedSender<String>,
-) -> Result<Arc<AtomicBool>, String> {
+) -> Result<AnalysisHandle, String> {
     let variant = mysl_core::Variant::from_name(&request.variant)
         .ok_or_else(|| format!("unknown variant '{}'", request.variant))?;
     let multipv = request.multipv.clamp(1, 5);
@@ -221,9 +247,19 @@ pub fn analyse(
         let stop2 = stop.clone();
         // Infinite unless a sandbox bounds it.
         let max_nodes = state.sandbox.max_nodes;
-        std::thread::Builder::new()
-            .name("analysis".into())
-            .spawn(move || {
+        let (out_queued, out_not_run) = (out.clone(), out.clone());
+        let max = state.analyses.max();
+        let job = crate::slots::Job {
+            name: "analysis".into(),
+            stop: stop.clone(),
+            not_run: Box::new(move |error: Option<String>| {
+                let message = match error {
+                    None => json!({"type": "done", "id": id}),
+                    Some(e) => json!({"type": "error", "id": id, "message": e}),
+                };
+                let _ = out_not_run.send(message.to_string());
+            }),
+            run: Box::new(move || {
                 let mut searcher = Searcher::<R>::new(tt, stop2.clone());
                 searcher.set_tablebases(tables, TB_PROBE_LIMIT);
                 let limits = Limits { infinite: max_nodes.is_none(), nodes: max_nodes, multipv, ..Limits::default() };
@@ -238,10 +274,14 @@ pub fn analyse(
                     }
                 });
                 let _ = out.send(json!({"type": "done", "id": id}).to_string());
-            })
-            .map_err(|e| format!("cannot start the analysis: {e}"))?;
+            }),
+        };
+        state.analyses.start(job, |running, ahead| {
+            let _ = out_queued.send(json!({"type": "queued", "id": id, "running": running, "ahead": ahead,
+                "max": max, "message": queued_message(running, ahead, max)}).to_string());
+        })?;
     });
-    Ok(stop)
+    Ok(AnalysisHandle { stop, slots: state.analyses.clone() })
 }
 
 /// Pieces up to which the engine probes the tables (all the tables it has).
@@ -347,6 +387,7 @@ pub struct GameAnalysisHandle {
     pub game: u64,
     cancel: Arc<AtomicBool>,
     search: Arc<AtomicBool>,
+    slots: Arc<crate::slots::AnalysisSlots>,
 }
 
 impl GameAnalysisHandle {
@@ -354,6 +395,8 @@ impl GameAnalysisHandle {
     pub fn stop(&self) {
         self.cancel.store(true, Ordering::SeqCst);
         self.search.store(true, Ordering::SeqCst);
+        // One still waiting for a slot leaves the queue (and sends `game_analysis_stopped`) now.
+        self.slots.drop_stopped();
     }
 
     pub fn stopped(&self) -> bool {
@@ -376,8 +419,8 @@ pub fn analyse_game(
         return Err(format!("nodes must be 1 to {GAME_ANALYSIS_MAX_NODES} per position, found {nodes}"));
     }
     let snapshot = {
-        let games = lock(&state.games);
-        let g = games.get(&request.game).ok_or_else(|| format!("no game {}", request.game))?;
+        let g = state.game(request.game).ok_or_else(|| format!("no game {}", request.game))?;
+        let g = lock(&g);
         g.snapshot()
     };
     if snapshot.moves.is_empty() {
@@ -393,6 +436,7 @@ pub fn analyse_game(
         game: request.game,
         cancel: Arc::new(AtomicBool::new(false)),
         search: Arc::new(AtomicBool::new(false)),
+        slots: state.analyses.clone(),
     };
     let settings = mysl_engine::analysis::Settings {
         limits: Limits { nodes: state.sandbox.nodes(Some(nodes)), multipv: 1, ..Limits::default() },
@@ -403,11 +447,22 @@ pub fn analyse_game(
     let (id, game) = (request.id, request.game);
     dispatch_variant!(snapshot.variant, R => {
         let (positions, moves) = snapshot.positions_and_moves::<R>()?;
-        let state2 = state.clone();
+        // Not the state itself: a job waiting in the state's queue must not keep the state alive.
+        let state2 = Arc::downgrade(state);
         let h = handle.clone();
-        std::thread::Builder::new()
-            .name(format!("game-analysis-{game}"))
-            .spawn(move || {
+        let (out_queued, out_not_run) = (out.clone(), out.clone());
+        let max = state.analyses.max();
+        let job = crate::slots::Job {
+            name: format!("game-analysis-{game}"),
+            stop: handle.cancel.clone(),
+            not_run: Box::new(move |error: Option<String>| {
+                let message = match error {
+                    None => json!({"type": "game_analysis_stopped", "id": id, "game": game}),
+                    Some(e) => json!({"type": "game_analysis_error", "id": id, "game": game, "message": e}),
+                };
+                let _ = out_not_run.send(message.to_string());
+            }),
+            run: Box::new(move || {
                 let progress = |done: usize, total: usize| {
                     let _ = out.send(json!({"type": "game_analysis_progress", "id": id, "game": game, "done": done, "total": total}).to_string());
                 };
@@ -417,7 +472,9 @@ pub fn analyse_game(
                 let message = match outcome {
                     Ok(Ok(analysis)) => {
                         let (value, stored) = game_analysis_json::<R>(&positions, &moves, &analysis, nodes);
-                        keep_analysis(&state2, game, stored);
+                        if let Some(state) = state2.upgrade() {
+                            keep_analysis(&state, game, stored);
+                        }
                         let mut value = value;
                         value["id"] = json!(id);
                         value["game"] = json!(game);
@@ -428,17 +485,20 @@ pub fn analyse_game(
                         "message": "the analysis failed (a bug; please report it)"}),
                 };
                 let _ = out.send(message.to_string());
-            })
-            .map_err(|e| format!("cannot start the analysis: {e}"))?;
+            }),
+        };
+        state.analyses.start(job, |running, ahead| {
+            let _ = out_queued.send(json!({"type": "game_analysis_queued", "id": id, "game": game, "running": running,
+                "ahead": ahead, "max": max, "message": queued_message(running, ahead, max)}).to_string());
+        })?;
     });
     Ok(handle)
 }
 
 /// Keeps a finished analysis with its game (if the game is still there).
 fn keep_analysis(state: &AppState, game: u64, stored: crate::game::StoredAnalysis) {
-    let mut games = lock(&state.games);
-    if let Some(g) = games.get_mut(&game) {
-        g.analysis = Some(Arc::new(stored));
+    if let Some(g) = state.peek_game(game) {
+        lock(&g).analysis = Some(Arc::new(stored));
     }
 }
 

@@ -18,12 +18,16 @@
 pub mod assets;
 pub mod engine;
 pub mod game;
+pub mod games;
 mod routes;
+pub mod slots;
 pub mod solver;
 pub mod tablebase;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
+
+use games::{Games, SharedGame};
 
 use mysl_engine::TranspositionTable;
 
@@ -33,7 +37,7 @@ pub use routes::{router, Connection};
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Largest WebSocket message from the page.
 pub const MAX_WS_MESSAGE_BYTES: usize = 16 * 1024;
-/// Games kept in memory; the oldest is dropped beyond this. Room for the load test's 200 concurrent
+/// Games kept in memory; the least recently used is dropped beyond this. Room for the load test's 200 concurrent
 /// games (docs/reliability.md); a game is a few KiB (its moves), so the bound is on memory, not a quota.
 pub const MAX_GAMES: usize = 256;
 
@@ -48,6 +52,9 @@ pub struct Config {
     pub book_name: String,
     /// Endgame tables (`--tb DIR`), if any.
     pub tablebase: Option<tablebase::Tablebases>,
+    /// The most analyses (infinite and whole-game, over the WebSocket) searching at once; more wait in
+    /// a queue ([`slots`]). `None`: the number of cores.
+    pub max_analyses: Option<usize>,
 }
 
 impl Default for Config {
@@ -58,6 +65,7 @@ impl Default for Config {
             book: mysl_book::default_book().ok(),
             book_name: "built-in".into(),
             tablebase: None,
+            max_analyses: None,
         }
     }
 }
@@ -96,7 +104,9 @@ impl Sandbox {
 /// Shared server state.
 #[derive(Debug)]
 pub struct AppState {
-    pub games: Mutex<BTreeMap<u64, game::Game>>,
+    /// The games, each behind its own lock: this map's lock is held only to look one up, add or drop
+    /// one ([`games`]). Use [`AppState::game`].
+    pub games: Mutex<Games>,
     pub next_id: Mutex<u64>,
     pub book: Option<mysl_book::Book>,
     pub book_name: String,
@@ -113,6 +123,8 @@ pub struct AppState {
     pub next_solve_id: Mutex<u64>,
     /// Bounds for untrusted in-process use ([`Sandbox::default`]: none).
     pub sandbox: Sandbox,
+    /// The analyses searching now and those waiting ([`Config::max_analyses`]).
+    pub analyses: Arc<slots::AnalysisSlots>,
 }
 
 impl AppState {
@@ -133,7 +145,7 @@ impl AppState {
         }
         let (changes, _) = tokio::sync::broadcast::channel(256);
         Arc::new(AppState {
-            games: Mutex::new(BTreeMap::new()),
+            games: Mutex::new(Games::new(MAX_GAMES)),
             next_id: Mutex::new(1),
             book: config.book,
             book_name: config.book_name,
@@ -146,15 +158,28 @@ impl AppState {
             solve_jobs: Mutex::new(BTreeMap::new()),
             next_solve_id: Mutex::new(1),
             sandbox,
+            analyses: slots::AnalysisSlots::new(config.max_analyses.unwrap_or_else(slots::AnalysisSlots::default_max)),
         })
+    }
+
+    /// Game `id` for a client's request (it becomes the most recently used), the map's lock held only
+    /// for the look-up.
+    pub fn game(&self, id: u64) -> Option<SharedGame> {
+        lock(&self.games).get(id)
+    }
+
+    /// Game `id` for the server's own work (an engine move, a finished analysis): not counted as a use.
+    pub fn peek_game(&self, id: u64) -> Option<SharedGame> {
+        lock(&self.games).peek(id)
     }
 
     /// Stops every engine search of every game and every running solve (their results are thrown
     /// away). Analyses started over a WebSocket stop with their socket ([`Connection::close`]).
     /// What runs on other threads ends soon after; each holds the state until then.
     pub fn shutdown(&self) {
-        for g in lock(&self.games).values_mut() {
-            engine::cancel(g);
+        let games = lock(&self.games).all();
+        for g in games {
+            engine::cancel(&mut lock(&g));
         }
         for job in lock(&self.solve_jobs).values_mut() {
             job.stop.store(true, std::sync::atomic::Ordering::Relaxed);

@@ -19,7 +19,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::game::{book_for, parse_fen, roll_die, Clock, Game, Player};
-use crate::{assets, engine, lock, solver, AppState, MAX_BODY_BYTES, MAX_GAMES, MAX_WS_MESSAGE_BYTES};
+use crate::games::SharedGame;
+use crate::{assets, engine, lock, solver, AppState, MAX_BODY_BYTES, MAX_WS_MESSAGE_BYTES};
 
 /// An API error: a status and a sentence, sent as `{"error": "..."}`.
 #[derive(Debug)]
@@ -278,8 +279,8 @@ fn clock_from(tc: Option<&TimeControl>) -> ApiResult<Option<Clock>> {
     }))
 }
 
-/// Adds a game (dropping the oldest beyond [`MAX_GAMES`]), starts the engine if it moves first, and
-/// returns the game's view.
+/// Adds a game (dropping the least recently used beyond [`crate::MAX_GAMES`]), starts the engine if it
+/// moves first, and returns the game's view.
 fn insert_game(state: &Arc<AppState>, mut game: Game) -> ApiResult<Json<Value>> {
     let id = {
         let mut next = lock(&state.next_id);
@@ -288,25 +289,31 @@ fn insert_game(state: &Arc<AppState>, mut game: Game) -> ApiResult<Json<Value>> 
         id
     };
     game.id = id;
-    {
-        let mut games = lock(&state.games);
-        while games.len() >= MAX_GAMES {
-            let Some((&oldest, _)) = games.iter().next() else { break };
-            if let Some(mut g) = games.remove(&oldest) {
-                engine::cancel(&mut g);
-            }
-        }
-        games.insert(id, game);
+    let (game, dropped) = lock(&state.games).insert(id, game);
+    // The dropped games' engines stop; their locks are taken after the map's is released.
+    for g in dropped {
+        engine::cancel(&mut lock(&g));
     }
     engine::maybe_start(state, id);
-    view_of(state, id)
+    let mut g = lock(&game);
+    view_locked(state, &mut g)
 }
 
+/// Game `id` (a use of it), or a 404.
+fn game_of(state: &AppState, id: u64) -> ApiResult<SharedGame> {
+    state.game(id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))
+}
+
+/// The view of game `id`: the map's lock only for the look-up, the game's own while it is replayed.
 fn view_of(state: &AppState, id: u64) -> ApiResult<Json<Value>> {
-    let mut games = lock(&state.games);
-    let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+    let game = game_of(state, id)?;
+    let mut g = lock(&game);
+    view_locked(state, &mut g)
+}
+
+fn view_locked(state: &AppState, g: &mut Game) -> ApiResult<Json<Value>> {
     if g.check_flag() {
-        let _ = state.changes.send((id, g.version));
+        let _ = state.changes.send((g.id, g.version));
     }
     g.view(state.book.as_ref()).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
 }
@@ -381,9 +388,9 @@ async fn play_move(
     body: Result<Json<MoveRequest>, JsonRejection>,
 ) -> ApiResult<Json<Value>> {
     let Json(req) = body?;
+    let game = game_of(&state, id)?;
     {
-        let mut games = lock(&state.games);
-        let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+        let mut g = lock(&game);
         if g.result.is_none() && g.players[g.turn() as usize] == Player::Engine {
             return Err(ApiError(StatusCode::CONFLICT, "it is the engine's turn".into()));
         }
@@ -392,14 +399,15 @@ async fn play_move(
         let _ = state.changes.send((id, g.version));
     }
     engine::maybe_start(&state, id);
-    view_of(&state, id)
+    let mut g = lock(&game);
+    view_locked(&state, &mut g)
 }
 
 async fn take_back(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
+    let game = game_of(&state, id)?;
     {
-        let mut games = lock(&state.games);
-        let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
-        engine::cancel(g);
+        let mut g = lock(&game);
+        engine::cancel(&mut g);
         // Back to the last position where a human was to move (two plies against the engine).
         let mut n = 0;
         let mut turn = g.turn();
@@ -424,7 +432,8 @@ async fn take_back(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<
         let _ = state.changes.send((id, g.version));
     }
     engine::maybe_start(&state, id);
-    view_of(&state, id)
+    let mut g = lock(&game);
+    view_locked(&state, &mut g)
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -444,22 +453,20 @@ async fn resign(
         Some("black") => Some(Color::Black),
         Some(other) => return Err(ApiError::bad(format!("color must be 'white' or 'black', found '{other}'"))),
     };
-    {
-        let mut games = lock(&state.games);
-        let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
-        g.resign(color).map_err(ApiError::bad)?;
-        engine::cancel(g);
-        let _ = state.changes.send((id, g.version));
-    }
-    view_of(&state, id)
+    let game = game_of(&state, id)?;
+    let mut g = lock(&game);
+    g.resign(color).map_err(ApiError::bad)?;
+    engine::cancel(&mut g);
+    let _ = state.changes.send((id, g.version));
+    view_locked(&state, &mut g)
 }
 
 /// A draw offer by the human to move (or the only human). Between two humans at one screen the offer
 /// is the agreement. The engine accepts when a short search finds it no better than equal.
 async fn offer_draw(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
+    let game = game_of(&state, id)?;
     let (variant, pos_game) = {
-        let games = lock(&state.games);
-        let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+        let g = lock(&game);
         if let Some(end) = &g.result {
             return Err(ApiError::bad(format!("the game is over ({} {})", end.result, end.reason)));
         }
@@ -499,23 +506,19 @@ async fn offer_draw(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult
     if !accepted {
         return Err(ApiError(StatusCode::CONFLICT, "mysl declines the draw".into()));
     }
-    {
-        let mut games = lock(&state.games);
-        let g = games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
-        if g.result.is_none() {
-            engine::cancel(g);
-            g.result = Some(crate::game::GameEnd { result: "1/2-1/2".into(), reason: "Draw by agreement".into() });
-            g.version += 1;
-            let _ = state.changes.send((id, g.version));
-        }
+    let mut g = lock(&game);
+    if g.result.is_none() {
+        engine::cancel(&mut g);
+        g.result = Some(crate::game::GameEnd { result: "1/2-1/2".into(), reason: "Draw by agreement".into() });
+        g.version += 1;
+        let _ = state.changes.send((id, g.version));
     }
-    view_of(&state, id)
+    view_locked(&state, &mut g)
 }
 
 async fn export_pgn(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Response> {
-    let games = lock(&state.games);
-    let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
-    let text = g.pgn().map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    let game = game_of(&state, id)?;
+    let text = lock(&game).pgn().map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
     Ok(([(header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")], text).into_response())
 }
 
@@ -813,9 +816,9 @@ async fn solve_cancel(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResu
 /// The evaluation of the position after each move (White's side): the score the engine reported for
 /// its own moves, a quick fixed-depth search for the others (computed once and kept with the game).
 async fn game_evals(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult<Json<Value>> {
+    let game = game_of(&state, id)?;
     let (variant, snapshot) = {
-        let games = lock(&state.games);
-        let g = games.get(&id).ok_or_else(|| ApiError::not_found(format!("no game {id}")))?;
+        let g = lock(&game);
         (g.variant, g.snapshot())
     };
     let tt = state.analysis_tt.clone();
@@ -826,12 +829,10 @@ async fn game_evals(State(state): State<Arc<AppState>>, Id(id): Id) -> ApiResult
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("evaluation: {e}")))?
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
     {
-        let mut games = lock(&state.games);
-        if let Some(g) = games.get_mut(&id) {
-            if g.version == version {
-                for (ply, e) in g.moves.iter_mut().zip(&evals) {
-                    ply.eval.get_or_insert(*e);
-                }
+        let mut g = lock(&game);
+        if g.version == version {
+            for (ply, e) in g.moves.iter_mut().zip(&evals) {
+                ply.eval.get_or_insert(*e);
             }
         }
     }
@@ -875,15 +876,15 @@ async fn websocket(
 pub struct Connection {
     /// The game whose changes are sent.
     pub watching: Option<u64>,
-    analysis: Option<Arc<AtomicBool>>,
+    analysis: Option<engine::AnalysisHandle>,
     /// The game analysis of this socket; watching another game (a new game on the page) stops it.
     game_analysis: Option<engine::GameAnalysisHandle>,
 }
 
 impl Connection {
     fn stop_analysis(&mut self) {
-        if let Some(flag) = self.analysis.take() {
-            flag.store(true, Ordering::Relaxed);
+        if let Some(h) = self.analysis.take() {
+            h.stop();
         }
     }
 
@@ -909,7 +910,7 @@ impl Connection {
             Ok(ClientMessage::Analyse(req)) => {
                 self.stop_analysis();
                 match engine::analyse(state, &req, out.clone()) {
-                    Ok(flag) => self.analysis = Some(flag),
+                    Ok(handle) => self.analysis = Some(handle),
                     Err(e) => {
                         let _ = out.send(json!({"type": "error", "id": req.id, "message": e}).to_string());
                     }

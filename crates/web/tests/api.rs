@@ -733,7 +733,7 @@ async fn analysis_searches_with_the_tables_and_reports_tbhits() {
         fen: "8/8/8/8/3k4/8/1n6/KR6 w - - 0 1".into(),
         multipv: 1,
     };
-    let stop = mysl_web::engine::analyse(&state, &request, tx).expect("analyse");
+    let analysis = mysl_web::engine::analyse(&state, &request, tx).expect("analyse");
     let mut best_hits = 0;
     let mut first_move = None;
     while let Some(text) = rx.recv().await {
@@ -746,7 +746,7 @@ async fn analysis_searches_with_the_tables_and_reports_tbhits() {
             }
         }
     }
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    analysis.stop();
     assert!(best_hits > 0, "no tablebase hits reported");
     // Kxb2 or Rxb2: a capture into the won KRvK.
     assert!(first_move.as_deref().is_some_and(|m| m.ends_with("b2")), "{first_move:?}");

@@ -78,7 +78,9 @@ async fn send(ws: &mut Socket, v: Value) {
     ws.send(Message::text(v.to_string())).await.expect("send");
 }
 
-/// The next message whose type starts with `game_analysis` (game views are skipped).
+/// The next message whose type starts with `game_analysis` (game views are skipped, and so are the
+/// notices of a request waiting for an analysis slot: with one core a new request can wait for the
+/// last one's thread to end; `concurrency.rs` tests the queue).
 async fn next(ws: &mut Socket) -> Value {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(60), ws.next())
@@ -88,6 +90,9 @@ async fn next(ws: &mut Socket) -> Value {
             .expect("a message");
         if let Message::Text(t) = msg {
             let v: Value = serde_json::from_str(&t).expect("JSON");
+            if v["type"] == "game_analysis_queued" {
+                continue;
+            }
             if v["type"].as_str().is_some_and(|t| t.starts_with("game_analysis") || t == "error") {
                 return v;
             }
