@@ -264,7 +264,7 @@ mod tests {
 
     /// The values stored for `key` in the threaded tests: a hit must carry exactly these.
     fn values_of(key: u64) -> (Option<Move>, i32, i32, i32) {
-        let mv = (key % 3 != 0).then(|| Move::normal(Square::from_index((key % 64) as u32), Square::E4));
+        let mv = (!key.is_multiple_of(3)).then(|| Move::normal(Square::from_index((key % 64) as u32), Square::E4));
         (mv, (key % 2000) as i32 - 1000, ((key >> 11) % 500) as i32, ((key >> 20) % 60) as i32)
     }
 

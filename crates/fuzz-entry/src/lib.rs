@@ -983,11 +983,12 @@ pub fn fuzz_tbdiff(data: &[u8]) {
     let Some((material, fen)) = tbdiff_fen(data) else { return };
     let Ok(pos) = mysl_core::Chess::from_fen(&fen) else { return };
     let Ok(their_fen) = shakmaty::fen::Fen::from_ascii(fen.as_bytes()) else { return };
-    let Ok(theirs) = their_fen
-        .into_position::<shakmaty::Chess>(CastlingMode::Standard)
-        .or_else(|e: shakmaty::PositionError<shakmaty::Chess>| e.ignore_impossible_check())
-    else {
-        return;
+    let theirs = match their_fen.into_position::<shakmaty::Chess>(CastlingMode::Standard) {
+        Ok(p) => p,
+        Err(e) => match e.ignore_impossible_check() {
+            Ok(p) => p,
+            Err(_) => return,
+        },
     };
     let mut tb = state.lock().unwrap_or_else(|e| e.into_inner());
     tb.ensure(material);
