@@ -1,4 +1,9 @@
 //! UCI move text: `e2e4`, `e7e8q`, castling as `e1g1` (standard) or `e1h1` (Chess960, king takes rook).
+//!
+//! In Recycle the king may capture its own rook, so in a Chess960 setup with the king beside its
+//! castling rook `b1a1` names both castling and the self-capture. There (and only there) castling is
+//! written `O-O` / `O-O-O`, the one text no other move has; the reader takes the square pair for the
+//! other move and reads `O-O` / `O-O-O` (or `0-0` / `0-0-0`) as castling in any variant.
 
 use crate::error::UciMoveError;
 use crate::moves::{Move, MoveKind};
@@ -8,7 +13,30 @@ use crate::types::{CastlingMode, CastlingSide, Role, Square};
 
 /// Writes a legal move of `pos` in UCI notation, following the position's castling mode.
 pub fn move_to_uci<R: Rules>(pos: &Position<R>, mv: Move) -> String {
-    move_to_uci_mode(mv, pos.turn(), pos.castling_mode())
+    let text = move_to_uci_mode(mv, pos.turn(), pos.castling_mode());
+    if R::VARIANT == crate::rules::Variant::Recycle && mv.is_castle() {
+        let from = mv.from();
+        let to = Square::parse(&text[2..4]);
+        if pos.legal_moves().iter().any(|m| !m.is_castle() && m.from() == from && Some(m.to()) == to) {
+            return castle_text(castling_side(mv)).to_string();
+        }
+    }
+    text
+}
+
+fn castling_side(mv: Move) -> CastlingSide {
+    if mv.to().file() > mv.from().file() {
+        CastlingSide::KingSide
+    } else {
+        CastlingSide::QueenSide
+    }
+}
+
+fn castle_text(side: CastlingSide) -> &'static str {
+    match side {
+        CastlingSide::KingSide => "O-O",
+        CastlingSide::QueenSide => "O-O-O",
+    }
 }
 
 /// Writes a move in UCI notation for the given side and castling mode.
@@ -30,10 +58,23 @@ pub fn move_to_uci_mode(mv: Move, turn: crate::types::Color, mode: CastlingMode)
 }
 
 /// Reads UCI move text and finds the legal move it names. Castling is accepted both as the king's
-/// destination (`e1g1`) and as king takes rook (`e1h1`) whatever the mode, when unambiguous.
+/// destination (`e1g1`) and as king takes rook (`e1h1`) whatever the mode, when no other move has that
+/// text, and as `O-O` / `O-O-O`.
 pub fn parse_uci_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, UciMoveError> {
     let syntax = || UciMoveError::Syntax(text.to_string());
     let t = text.trim();
+    let castle = match t {
+        "O-O" | "0-0" => Some(CastlingSide::KingSide),
+        "O-O-O" | "0-0-0" => Some(CastlingSide::QueenSide),
+        _ => None,
+    };
+    if let Some(side) = castle {
+        return pos
+            .legal_moves()
+            .iter()
+            .find(|m| m.is_castle() && castling_side(*m) == side)
+            .ok_or_else(|| UciMoveError::Illegal(text.to_string()));
+    }
     if !t.is_ascii() || !(4..=5).contains(&t.len()) {
         return Err(syntax());
     }
@@ -56,17 +97,16 @@ pub fn parse_uci_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, U
         },
     };
     let moves = pos.legal_moves();
-    // Exact encodings first (normal, promotion, e.p., castling as king takes rook).
-    for mv in moves.iter() {
-        if mv.from() == from && mv.to() == to && mv.promotion() == promotion {
-            return Ok(mv);
-        }
+    // Exact encodings first (normal, promotion, e.p.), then castling as king takes rook (in Recycle
+    // the same squares may also be the king taking its own rook: that move has them).
+    let exact = |mv: &Move| mv.from() == from && mv.to() == to && mv.promotion() == promotion;
+    if let Some(mv) = moves.iter().find(|m| !m.is_castle() && exact(m)).or_else(|| moves.iter().find(exact)) {
+        return Ok(mv);
     }
     if promotion.is_none() {
         for mv in moves.iter() {
             if mv.is_castle() && mv.from() == from {
-                let side = if mv.to().file() > from.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
-                if side.king_to(pos.turn()) == to {
+                if castling_side(mv).king_to(pos.turn()) == to {
                     return Ok(mv);
                 }
             }

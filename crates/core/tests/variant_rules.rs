@@ -262,6 +262,33 @@ fn recycle_self_capture_in_check_only_if_it_resolves_the_check() {
 }
 
 #[test]
+fn recycle_castling_beside_the_rook_has_a_text_of_its_own() {
+    // Found by the `fen` fuzz target: the king on b1 beside its castling rook on a1 (Chess960 setup).
+    // `b1a1` is the king taking its own rook and, king-takes-rook style, castling long; `b1c1` is a king
+    // step and castling long by the king's destination. Castling is written `O-O-O` there.
+    let p = pos::<Recycle>("4k3/8/8/8/8/8/8/RK5R[] w KQ - 0 1");
+    let castles: Vec<_> = p.legal_moves().iter().filter(|m| m.is_castle()).collect();
+    assert_eq!(castles.len(), 2, "{}", p.fen());
+    let texts: Vec<String> = p.legal_moves().iter().map(|m| uci::move_to_uci(&p, m)).collect();
+    let unique: BTreeSet<&String> = texts.iter().collect();
+    assert_eq!(unique.len(), texts.len(), "every legal move has a text of its own: {texts:?}");
+    assert!(texts.contains(&"O-O-O".to_string()) && texts.contains(&"b1h1".to_string()), "{texts:?}");
+    for mv in p.legal_moves().iter() {
+        assert_eq!(uci::parse_uci_move(&p, &uci::move_to_uci(&p, mv)), Ok(mv));
+    }
+    let self_capture = uci::parse_uci_move(&p, "b1a1").expect("legal");
+    assert!(!self_capture.is_castle() && self_capture.to() == mysl_core::Square::A1);
+    assert!(!uci::parse_uci_move(&p, "b1c1").expect("legal").is_castle(), "the king step");
+    assert!(uci::parse_uci_move(&p, "0-0-0").expect("legal").is_castle());
+    assert!(uci::parse_uci_move(&p, "O-O").expect("legal").is_castle());
+    // Without the collision castling keeps its usual text, and in chess `O-O` reads too.
+    let far = pos::<Recycle>("4k3/8/8/8/8/8/8/R1K4R[] w KQ - 0 1");
+    assert!(far.legal_moves().iter().any(|m| m.is_castle() && uci::move_to_uci(&far, m) == "c1a1"));
+    let chess = pos::<mysl_core::Orthodox>("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    assert_eq!(uci::move_to_uci(&chess, uci::parse_uci_move(&chess, "O-O").expect("legal")), "e1g1");
+}
+
+#[test]
 fn recycle_drop_may_give_check_and_mate() {
     let p = pos::<Recycle>("7k/5K2/8/8/8/8/8/8[Q] w - - 0 1");
     let mate = uci::parse_uci_move(&p, "Q@g7").expect("drop");
