@@ -105,10 +105,8 @@ pub fn parse_uci_move<R: Rules>(pos: &Position<R>, text: &str) -> Result<Move, U
     }
     if promotion.is_none() {
         for mv in moves.iter() {
-            if mv.is_castle() && mv.from() == from {
-                if castling_side(mv).king_to(pos.turn()) == to {
-                    return Ok(mv);
-                }
+            if mv.is_castle() && mv.from() == from && castling_side(mv).king_to(pos.turn()) == to {
+                return Ok(mv);
             }
         }
     }
