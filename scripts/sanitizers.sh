@@ -5,9 +5,9 @@
 #
 # miri  Miri (`cargo +nightly miri test`) over the tests of the modules with `unsafe` it can run: the
 #       lockless TT (mysl-engine tt::), the solver's SharedHash (mysl-problems solve::hash::), the heap
-#       `Values` and `Bits` of the table generator (mysl-tb gen::tests::), the NNUE inference (mysl-nnue
-#       network::tests::; Miri detects no AVX2 and runs the portable backend). The threaded tests run
-#       under MIRI_SEEDS schedules (default 0..4: -Zmiri-many-seeds).
+#       `Values` and `Bits` of the table generator (mysl-tb table::tests::, gen::tests::), the NNUE
+#       inference (mysl-nnue network::tests::; Miri detects no AVX2 and runs the portable backend). The
+#       threaded tests run under MIRI_SEEDS schedules (default 0..4: -Zmiri-many-seeds).
 # asan  AddressSanitizer build (-Zbuild-std) of what Miri cannot run: the mapped generator values with
 #       MADV_DONTNEED (tests/generation.rs), our table files mapped and probed (tests/files.rs,
 #       tests/tablebases.rs with the Syzygy files' maps), and the Gaviota FFI of tests/exhaustive.rs
@@ -53,7 +53,7 @@ miri() {
     local flags="-Zmiri-many-seeds=${MIRI_SEEDS:-0..4}"
     run "miri engine tt" env MIRIFLAGS="$flags" cargo +nightly miri test -j "$jobs" -p mysl-engine --lib tt::
     run "miri problems SharedHash" env MIRIFLAGS="$flags" cargo +nightly miri test -j "$jobs" -p mysl-problems --lib solve::hash::
-    run "miri tb Values Bits" env MIRIFLAGS="$flags" cargo +nightly miri test -j "$jobs" -p mysl-tb --lib gen::tests::
+    run "miri tb Values Bits" env MIRIFLAGS="$flags" cargo +nightly miri test -j "$jobs" -p mysl-tb --lib -- table::tests:: gen::tests::
     run "miri nnue network" cargo +nightly miri test -j "$jobs" -p mysl-nnue --lib network::tests::
 }
 

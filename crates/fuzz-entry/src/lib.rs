@@ -673,7 +673,8 @@ fn seed_of(data: &[u8]) -> u64 {
 /// tables), and probed at storage indexes and at positions of its ending through both fronts (12, or 2
 /// when the file is refused): an error or a value, never a panic.
 pub fn fuzz_tb(data: &[u8]) {
-    use mysl_tb::file::{path_for, TableFile, MAGIC};
+    use mysl_tb::format::{path_for, MAGIC};
+    use mysl_tb::read::TableFile;
     use mysl_tb::Material;
     let Some((&flags, rest)) = data.split_first() else { return };
     let mut bytes = rest.to_vec();
@@ -800,13 +801,17 @@ struct TbDiff {
 
 /// The sources the table files are made by: a change regenerates the files kept between runs.
 const TB_SOURCES: &[&str] = &[
-    include_str!("../../tb/src/file.rs"),
+    include_str!("../../tb/src/decode.rs"),
+    include_str!("../../tb/src/format.rs"),
     include_str!("../../tb/src/gen.rs"),
     include_str!("../../tb/src/huffman.rs"),
     include_str!("../../tb/src/index.rs"),
     include_str!("../../tb/src/material.rs"),
     include_str!("../../tb/src/pos.rs"),
+    include_str!("../../tb/src/read.rs"),
+    include_str!("../../tb/src/table.rs"),
     include_str!("../../tb/src/value.rs"),
+    include_str!("../../tb/src/write.rs"),
 ];
 
 /// `target/tbdiff-tables/HASH`: our table files, generated once (about a minute for the 35 endings on an
@@ -851,7 +856,7 @@ impl TbDiff {
     /// Makes sure the files of `m` and of the endings it converts into are there (generated and written
     /// when missing), and reopens the fronts when files were added.
     fn ensure(&mut self, m: mysl_tb::Material) {
-        use mysl_tb::file::path_for;
+        use mysl_tb::format::path_for;
         let plan = mysl_tb::Generator::plan(&[m]);
         if plan.iter().all(|s| self.known.contains(s)) {
             return;
@@ -861,7 +866,7 @@ impl TbDiff {
             for s in &plan {
                 if !path_for(&self.dir, s).is_file() {
                     let t = &self.generator.tables[s];
-                    if let Err(e) = mysl_tb::file::write_table_resolved(&self.dir, t, &self.generator.tables) {
+                    if let Err(e) = mysl_tb::write::write_table_resolved(&self.dir, t, &self.generator.tables) {
                         panic!("writing {s}: {e}");
                     }
                 }

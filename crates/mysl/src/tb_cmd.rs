@@ -7,9 +7,10 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use mysl_tb::file::{path_for, write_table_resolved, TableFile};
-use mysl_tb::gen::Sources;
+use mysl_tb::format::path_for;
 use mysl_tb::probe::{pos_from_fen, MoveValue};
+use mysl_tb::read::{Sources, TableFile};
+use mysl_tb::write::write_table_resolved;
 use mysl_tb::{Generator, Material, Progress, Tablebase, Tablebases};
 
 use crate::CliError;
@@ -176,7 +177,7 @@ fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
         let t0 = Instant::now();
         if m.count() == 5 {
             // one metric at a time, straight to the file; read from the file when a later ending needs it
-            let path = mysl_tb::file::generate_file(*m, &subs, threads, &progress, &a.dir)
+            let path = mysl_tb::write::generate_file(*m, &subs, threads, &progress, &a.dir)
                 .map_err(|e| CliError::Failure(e.to_string()))?;
             let bytes = std::fs::metadata(&path).map(|md| md.len()).unwrap_or(0);
             bar.println(format!("{m}: {:.2} s, {bytes} bytes", t0.elapsed().as_secs_f64()));

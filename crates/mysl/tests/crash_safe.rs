@@ -159,7 +159,7 @@ fn tb_gen(n: usize) {
             for name in &names {
                 absent_or_complete(work, reference, name);
                 if work.join(name).exists() {
-                    mysl_tb::file::TableFile::open(&work.join(name), None).expect("a complete table opens");
+                    mysl_tb::read::TableFile::open(&work.join(name), None).expect("a complete table opens");
                 }
             }
         },

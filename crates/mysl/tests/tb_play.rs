@@ -9,7 +9,7 @@ use std::sync::Arc;
 use mysl_core::{Chess, Color, Move, Role, Square};
 use mysl_engine::score::TB_BOUND;
 use mysl_engine::{Limits, Searcher, Tablebases, TranspositionTable};
-use mysl_tb::file::write_table_resolved;
+use mysl_tb::write::write_table_resolved;
 use mysl_tb::{Generator, Material, Silent};
 
 /// Our tables for `endings` (and what they convert into) in a temporary directory, written as `mysl tb gen`

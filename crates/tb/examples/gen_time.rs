@@ -8,8 +8,9 @@
 //! the Syzygy generator counts them), and the totals. `MYSL_TB_DIR=DIR` writes the files there.
 use std::time::Instant;
 
-use mysl_tb::file::{encode_table_resolved, TableFile};
+use mysl_tb::read::TableFile;
 use mysl_tb::stats::{stats, Counting};
+use mysl_tb::write::encode_table_resolved;
 use mysl_tb::{Generator, Material, Silent};
 
 fn main() {
@@ -35,8 +36,8 @@ fn main() {
         if m.count() == 5 {
             // as `mysl tb gen`: metric by metric, straight to a file (MYSL_TB_DIR or a temporary directory)
             let dir = std::env::var_os("MYSL_TB_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| tmp.clone());
-            let subs = mysl_tb::gen::Sources { tables: g.tables.clone(), files: files.clone() };
-            let path = mysl_tb::file::generate_file(m, &subs, threads, &Silent, &dir).expect("generate");
+            let subs = mysl_tb::read::Sources { tables: g.tables.clone(), files: files.clone() };
+            let path = mysl_tb::write::generate_file(m, &subs, threads, &Silent, &dir).expect("generate");
             let (wall, cpu) = (t0.elapsed().as_secs_f64(), cpu_time() - cpu0);
             gen_wall += wall;
             gen_cpu += cpu;
@@ -60,7 +61,7 @@ fn main() {
         let t = &g.tables[&m];
         print!("{m:8} {:>9} index entries/side  {wall:6.2} s wall {cpu:6.2} s cpu", t.layout.size);
         if let Some(dir) = std::env::var_os("MYSL_TB_DIR") {
-            mysl_tb::file::write_table_resolved(std::path::Path::new(&dir), t, &g.tables).expect("write");
+            mysl_tb::write::write_table_resolved(std::path::Path::new(&dir), t, &g.tables).expect("write");
         }
         if sizes {
             let bytes = encode_table_resolved(t, &g.tables).expect("encode");

@@ -40,6 +40,12 @@ impl TbMove {
     }
 }
 
+/// Whether zeroing move `m` of `p` may decide a DTZ entry: not a double pawn step, whose value depends on
+/// an en passant capture the tables do not store.
+pub(crate) fn zeroing_may_decide(p: &TbPos, m: &TbMove) -> bool {
+    !(p.role[m.piece as usize] == Role::Pawn && (m.to as i32 - m.from as i32).abs() == 16)
+}
+
 pub fn sq_name(sq: u8) -> String {
     format!("{}{}", (b'a' + (sq & 7)) as char, (b'1' + (sq >> 3)) as char)
 }

@@ -6,10 +6,11 @@ use std::sync::{Arc, Mutex};
 
 use mysl_core::{Chess, Color, Role};
 
-use crate::file::{path_for, TableFile};
-use crate::gen::Table;
+use crate::format::path_for;
 use crate::material::{Material, MAX_PIECES};
 use crate::pos::{Moves, TbMove, TbPos};
+use crate::read::TableFile;
+use crate::table::Table;
 use crate::value::{self, INVALID};
 use crate::TbError;
 
@@ -147,7 +148,7 @@ impl Tablebase {
         let mut moves = Moves::default();
         p.zeroing_moves(&mut moves);
         for m in moves.as_slice() {
-            if crate::file::zeroing_may_decide(p, m) && -self.probe_wdl(&p.play(m))? == w {
+            if crate::pos::zeroing_may_decide(p, m) && -self.probe_wdl(&p.play(m))? == w {
                 return Ok(Some(if w == 2 { 1 } else { 101 }));
             }
         }
@@ -260,7 +261,7 @@ impl Tablebase {
                 self.probe(child)?
             };
             let zeroing = m.is_zeroing(pos);
-            let dtz_raw = if zeroing { crate::gen::zeroing_exit(r.dtz_raw) } else { value::parent_of(r.dtz_raw) };
+            let dtz_raw = if zeroing { crate::value::zeroing_exit(r.dtz_raw) } else { value::parent_of(r.dtz_raw) };
             out.push(MoveValue {
                 mv: m,
                 uci: m.uci(),

@@ -1,7 +1,7 @@
 //! Per-ending totals, counted the two ways of `../shared/data/tb-stats.tsv`.
 
-use crate::gen::Table;
 use crate::index::transform;
+use crate::table::Table;
 use crate::value::{self, INVALID};
 
 /// Totals for one side to move.

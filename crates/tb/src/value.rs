@@ -82,3 +82,19 @@ pub fn gaviota_dtm(v: i16) -> i32 {
         -level(v)
     }
 }
+
+/// The value for the side to move after a zeroing move into a position whose DTZ-scale value (from the
+/// opponent's view) is `c`: into a loss 1, a blessed loss 101, a draw 0, a cursed win a loss in 101, a win a
+/// loss in 1 (the zeroing move itself is the ply). This is the count of the Syzygy generator: with it the
+/// longest DTZ of every 3-4 piece ending equals the generator's statistics in tb-stats.tsv. (Counting a
+/// forced losing capture as a loss in 0 instead matches more values probed from Syzygy files, which may be
+/// one ply low where a table stores moves, but breaks those statistics; see docs/tablebases.md.)
+pub(crate) fn zeroing_exit(c: i16) -> i16 {
+    match wdl_of_dtz(c) {
+        -2 => 1,
+        -1 => 101,
+        0 => 0,
+        1 => -1 - 101,
+        _ => -1 - 1,
+    }
+}

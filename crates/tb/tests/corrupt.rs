@@ -9,8 +9,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use mysl_core::rng::SplitMix64;
-use mysl_tb::file::{path_for, write_table, TableFile};
+use mysl_tb::format::path_for;
+use mysl_tb::read::TableFile;
 use mysl_tb::value::INVALID;
+use mysl_tb::write::write_table;
 use mysl_tb::{Generator, Material, Silent, Table};
 
 /// (side, storage index, stored values) of every valid position, every `step`-th.

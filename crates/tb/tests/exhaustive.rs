@@ -137,7 +137,7 @@ fn check_every_position(oracle: &str, check: impl Fn(&Tablebase, &TbPos) -> Opti
     let dir = tempfile::tempdir().expect("temporary directory");
     let ours = if std::env::var_os("MYSL_TB_FILES").is_some() {
         for t in tables.values() {
-            mysl_tb::file::write_table_resolved(dir.path(), t, &tables).expect("write");
+            mysl_tb::write::write_table_resolved(dir.path(), t, &tables).expect("write");
         }
         eprintln!("probing through the files in {}", dir.path().display());
         Tablebase::open_dir(dir.path())

@@ -4,10 +4,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use mysl_core::Color;
-use mysl_tb::file::{path_for, write_table, TableFile};
+use mysl_tb::format::path_for;
 use mysl_tb::pos::TbPos;
 use mysl_tb::probe::pos_from_fen;
+use mysl_tb::read::TableFile;
 use mysl_tb::value::INVALID;
+use mysl_tb::write::write_table;
 use mysl_tb::{Generator, Material, Silent, Table, Tablebase, TbError};
 
 fn tables() -> HashMap<Material, Arc<Table>> {
@@ -148,7 +150,7 @@ fn four_piece_round_trip() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     for t in g.tables.values() {
-        mysl_tb::file::write_table_resolved(dir.path(), t, &g.tables).expect("write");
+        mysl_tb::write::write_table_resolved(dir.path(), t, &g.tables).expect("write");
     }
     let mem = Tablebase::from_tables(g.tables.clone());
     let disk = Tablebase::open_dir(dir.path());

@@ -5,8 +5,10 @@
 
 use std::sync::Arc;
 
-use mysl_tb::file::{write_table, TableFile};
-use mysl_tb::gen::{generate_metric, Sources, Store, DTM, DTZ};
+use mysl_tb::gen::generate_metric;
+use mysl_tb::read::{Sources, TableFile};
+use mysl_tb::table::{Store, DTM, DTZ};
+use mysl_tb::write::write_table;
 use mysl_tb::{generate_table, Generator, Material, Silent};
 
 /// Generates `name` both ways and asserts equal values; the sub-tables `from_files` are served from files.

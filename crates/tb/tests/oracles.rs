@@ -240,15 +240,15 @@ fn five_piece_ending_against_syzygy() {
     let given = std::env::var_os("MYSL_TB_FIVE_DIR").map(std::path::PathBuf::from);
     let dir = given.clone().unwrap_or_else(|| tmp.path().to_path_buf());
     // the 5-piece endings (those it promotes into first), as files: mysl tb gen reads them so
-    let mut subs = mysl_tb::gen::Sources { tables: tables.clone(), files: HashMap::new() };
+    let mut subs = mysl_tb::read::Sources { tables: tables.clone(), files: HashMap::new() };
     let mut path = dir.clone();
     for x in plan.iter().filter(|x| x.count() == 5) {
-        path = mysl_tb::file::path_for(&dir, x);
+        path = mysl_tb::format::path_for(&dir, x);
         if given.is_some() && path.exists() {
             eprintln!("{x}: the file in {}", dir.display());
         } else {
             let t0 = Instant::now();
-            path = mysl_tb::file::generate_file(*x, &subs, 2, &mysl_tb::Silent, &dir).expect("generate");
+            path = mysl_tb::write::generate_file(*x, &subs, 2, &mysl_tb::Silent, &dir).expect("generate");
             eprintln!(
                 "{x}: generated in {:.1} s, {} bytes",
                 t0.elapsed().as_secs_f64(),
@@ -256,14 +256,14 @@ fn five_piece_ending_against_syzygy() {
             );
         }
         if *x != m {
-            subs.files.insert(*x, std::sync::Arc::new(mysl_tb::file::TableFile::open(&path, Some(*x)).expect("open")));
+            subs.files.insert(*x, std::sync::Arc::new(mysl_tb::read::TableFile::open(&path, Some(*x)).expect("open")));
         }
     }
-    let file = mysl_tb::file::TableFile::open(&path, Some(m)).expect("open");
+    let file = mysl_tb::read::TableFile::open(&path, Some(m)).expect("open");
     // with pawns only the DTZ values in memory (1.6 GB), and probes of the files for the comparison
     let big = m.has_pawns();
     let t = if big {
-        let dtz = file.decode_metric(mysl_tb::gen::DTZ, &tables).expect("decode");
+        let dtz = file.decode_metric(mysl_tb::table::DTZ, &tables).expect("decode");
         mysl_tb::Table { layout: file.layout.clone(), dtm: [Vec::new(), Vec::new()], dtz }
     } else {
         file.to_table(&tables).expect("decode")
@@ -290,13 +290,14 @@ fn five_piece_ending_against_syzygy() {
     let probe_dir = tmp.path();
     if big {
         if given.is_some() {
-            std::fs::copy(&path, mysl_tb::file::path_for(probe_dir, &m)).expect("copy");
+            std::fs::copy(&path, mysl_tb::format::path_for(probe_dir, &m)).expect("copy");
             for x in subs.files.keys() {
-                std::fs::copy(mysl_tb::file::path_for(&dir, x), mysl_tb::file::path_for(probe_dir, x)).expect("copy");
+                std::fs::copy(mysl_tb::format::path_for(&dir, x), mysl_tb::format::path_for(probe_dir, x))
+                    .expect("copy");
             }
         }
         for t in subs.tables.values() {
-            mysl_tb::file::write_table(probe_dir, t).expect("write");
+            mysl_tb::write::write_table(probe_dir, t).expect("write");
         }
     }
     // Syzygy

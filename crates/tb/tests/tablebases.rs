@@ -4,8 +4,8 @@
 mod common;
 
 use mysl_core::{Chess, Color};
-use mysl_tb::file::write_table;
 use mysl_tb::tablebases::RANK_WIN;
+use mysl_tb::write::write_table;
 use mysl_tb::{Tablebases, TbSource};
 
 fn core_pos(fen: &str) -> Chess {

@@ -712,7 +712,7 @@ async fn analysis_searches_with_the_tables_and_reports_tbhits() {
     g.generate(mysl_tb::Material::parse("KRvK").expect("material"), &mysl_tb::Silent);
     let dir = tempfile::tempdir().expect("tempdir");
     for t in g.tables.values() {
-        mysl_tb::file::write_table_resolved(dir.path(), t, &g.tables).expect("write");
+        mysl_tb::write::write_table_resolved(dir.path(), t, &g.tables).expect("write");
     }
     let mut front = mysl_tb::Tablebases::new();
     front.set_ours(dir.path()).expect("ours");
