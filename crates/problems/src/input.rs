@@ -8,6 +8,7 @@ use std::fmt;
 use mysl_core::Color;
 
 pub use crate::board::Conditions;
+use crate::lang::{self, Category, Language};
 use crate::board::{castle_bits, parse_square, AntiCirce, Bgl, Board, Circe, Mars, Paralysis, Piece, BGL_INFINITE};
 use crate::stipulation::{self, StipError, Stipulation};
 use crate::walk::{self, Kind};
@@ -374,6 +375,8 @@ struct Parser<'a> {
     tokens: &'a [Token],
     lines: &'a [String],
     pos: usize,
+    /// Fixed by the first token (`BeginProblem`, `DebutProbleme`, `AnfangProblem`).
+    lang: Language,
 }
 
 type PResult<T> = Result<T, ParseError>;
@@ -395,7 +398,31 @@ impl Parser<'_> {
     }
 
     fn is_command(&self, t: &Token) -> Option<&'static str> {
-        match_keyword(&t.text, COMMANDS).map(|i| COMMANDS[i])
+        let w = self.english(Category::Command, &t.text)?;
+        match_keyword(&w, COMMANDS).map(|i| COMMANDS[i])
+    }
+
+    /// The English keyword for a word of category `cat` in the input's language (the word itself
+    /// in English input), or `None` if the language has no such keyword.
+    fn english(&self, cat: Category, word: &str) -> Option<String> {
+        match self.lang {
+            Language::English => Some(word.to_string()),
+            l => lang::to_english(l, cat, word),
+        }
+    }
+
+    /// Index into an English table of the keyword `word` of category `cat`.
+    fn keyword(&self, cat: Category, word: &str, table: &[&str]) -> Option<usize> {
+        match_keyword(&self.english(cat, word)?, table)
+    }
+
+    /// The English piece code for a code of the input's language ("" if there is none).
+    fn piece_code(&self, code: &str) -> String {
+        self.english(Category::Piece, code).unwrap_or_default()
+    }
+
+    fn is_twin_word(&self, t: &Token) -> bool {
+        self.keyword(Category::Twin, &t.text, TWIN_WORDS).is_some()
     }
 
     /// Text from after token `t` to the end of its line.
@@ -412,6 +439,10 @@ impl Parser<'_> {
     /// Parses the whole file.
     fn file(&mut self) -> Vec<Result<Problem, ParseError>> {
         let mut out = Vec::new();
+        // The first token chooses the language.
+        if let Some(l) = self.peek().and_then(|t| lang::language_of_begin(&t.text)) {
+            self.lang = l;
+        }
         // Find BeginProblem.
         loop {
             let Some(t) = self.peek().cloned() else {
@@ -571,7 +602,7 @@ impl Parser<'_> {
                         {
                             return Err(self.err(Some(&n), "bad BGL budget (a number with at most two decimals, or -)"));
                         }
-                        words.push(n.text.clone());
+                        words.push(lang::condition_word(self.lang, &n.text));
                         self.pos += 1;
                     }
                     let hole = words
@@ -609,7 +640,8 @@ impl Parser<'_> {
         // Colour Neutral: the pieces are neutral (stored as white, see `Board::neutral`).
         let mut neutral = false;
         while let Some(t) = self.peek().cloned() {
-            if let Some((code, squares)) = split_piece_spec(&t.text) {
+            if let Some((original, squares)) = split_piece_spec(&t.text) {
+                let code = self.piece_code(&original);
                 if let Some(kind) = walk::kind_by_code(&code) {
                     let Some(c) = color else {
                         return Err(self.err(Some(&t), "piece before its colour (White/Black)"));
@@ -644,18 +676,18 @@ impl Parser<'_> {
                     self.pos += 1;
                     continue;
                 }
-                if self.is_command(&t).is_none() && match_keyword(&t.text, COLORS).is_none() {
-                    return Err(self.err(Some(&t), format!("unknown piece '{code}'")));
+                if self.is_command(&t).is_none() && self.keyword(Category::Colour, &t.text, COLORS).is_none() {
+                    return Err(self.err(Some(&t), format!("unknown piece '{}'", original.to_ascii_uppercase())));
                 }
             }
-            if let Some(i) = match_keyword(&t.text, COLORS) {
+            if let Some(i) = self.keyword(Category::Colour, &t.text, COLORS) {
                 bul = false;
                 neutral = COLORS[i] == "neutral";
                 color = Some(if COLORS[i] == "black" { Color::Black } else { Color::White });
                 self.pos += 1;
                 continue;
             }
-            if let Some(i) = match_keyword(&t.text, ATTRIBUTES) {
+            if let Some(i) = self.keyword(Category::Attribute, &t.text, ATTRIBUTES) {
                 if ATTRIBUTES[i] == "bul" {
                     bul = true;
                 } else {
@@ -712,13 +744,15 @@ impl Parser<'_> {
             if pos >= 64 {
                 return Err(self.err(Some(t), "more than 64 squares in Forsyth"));
             }
+            let original = code;
+            let code = self.piece_code(&original);
             let Some(kind) = walk::kind_by_code(&code) else {
                 if walk::fairy_name(&code).is_some() {
                     p.unsupported.push(format!("fairy piece {code}"));
                     pos += 1;
                     continue;
                 }
-                return Err(self.err(Some(t), format!("unknown piece '{code}' in Forsyth")));
+                return Err(self.err(Some(t), format!("unknown piece '{original}' in Forsyth")));
             };
             let s = (rank * 8 + file) as u8;
             place(p, t, Color::from_white(white), kind, s).map_err(|m| self.err(Some(t), m))?;
@@ -748,7 +782,7 @@ impl Parser<'_> {
 
     fn options(&mut self, p: &mut Problem) -> PResult<()> {
         while let Some(t) = self.peek().cloned() {
-            let Some(i) = match_keyword(&t.text, OPTIONS) else {
+            let Some(i) = self.keyword(Category::Option, &t.text, OPTIONS) else {
                 if self.is_command(&t).is_some() {
                     break;
                 }
@@ -806,7 +840,7 @@ impl Parser<'_> {
     fn twin(&mut self, p: &mut Problem) -> PResult<Twin> {
         let mut tw = Twin { continued: false, changes: Vec::new() };
         while let Some(t) = self.peek().cloned() {
-            let Some(i) = match_keyword(&t.text, TWIN_WORDS) else {
+            let Some(i) = self.keyword(Category::Twin, &t.text, TWIN_WORDS) else {
                 if self.is_command(&t).is_some() {
                     break;
                 }
@@ -838,7 +872,7 @@ impl Parser<'_> {
                 }
                 "add" => {
                     let Some(c) = self.peek().cloned() else { return Err(self.err(None, "colour expected")) };
-                    let color = match match_keyword(&c.text, COLORS).map(|i| COLORS[i]) {
+                    let color = match self.keyword(Category::Colour, &c.text, COLORS).map(|i| COLORS[i]) {
                         Some("white") => Color::White,
                         Some("black") => Color::Black,
                         Some(_) => {
@@ -849,9 +883,10 @@ impl Parser<'_> {
                     };
                     self.pos += 1;
                     let Some(ps) = self.peek().cloned() else { return Err(self.err(None, "piece expected")) };
-                    let Some((code, squares)) = split_piece_spec(&ps.text) else {
+                    let Some((original, squares)) = split_piece_spec(&ps.text) else {
                         return Err(self.err(Some(&ps), "piece expected"));
                     };
+                    let code = self.piece_code(&original);
                     self.pos += 1;
                     match walk::kind_by_code(&code) {
                         Some(k) => {
@@ -860,7 +895,7 @@ impl Parser<'_> {
                             }
                         }
                         None if walk::fairy_name(&code).is_some() => p.unsupported.push(format!("fairy piece {code}")),
-                        None => return Err(self.err(Some(&ps), format!("unknown piece '{code}'"))),
+                        None => return Err(self.err(Some(&ps), format!("unknown piece '{original}'"))),
                     }
                 }
                 "substitute" => {
@@ -906,10 +941,10 @@ impl Parser<'_> {
                     // condition (only the Circe ones), polishtype, sstipulation, forsyth: not yet.
                     let mut words = vec![other.to_string()];
                     while let Some(n) = self.peek() {
-                        if self.is_command(n).is_some() || match_keyword(&n.text, TWIN_WORDS).is_some() {
+                        if self.is_command(n).is_some() || self.is_twin_word(n) {
                             break;
                         }
-                        words.push(n.text.clone());
+                        words.push(lang::condition_word(self.lang, &n.text));
                         self.pos += 1;
                     }
                     match parse_conditions(&words[1..]) {
@@ -935,10 +970,11 @@ impl Parser<'_> {
     fn kind_arg(&mut self, p: &mut Problem) -> PResult<Option<Kind>> {
         let Some(t) = self.peek().cloned() else { return Err(self.err(None, "piece expected")) };
         self.pos += 1;
-        match walk::kind_by_code(&t.text) {
+        let code = self.piece_code(&t.text);
+        match walk::kind_by_code(&code) {
             Some(k) => Ok(Some(k)),
-            None if walk::fairy_name(&t.text).is_some() => {
-                p.unsupported.push(format!("fairy piece {}", t.text));
+            None if walk::fairy_name(&code).is_some() => {
+                p.unsupported.push(format!("fairy piece {code}"));
                 Ok(None)
             }
             None => Err(self.err(Some(&t), format!("unknown piece '{}'", t.text))),
@@ -1171,7 +1207,7 @@ fn place(p: &mut Problem, _t: &Token, color: Color, kind: Kind, s: u8) -> Result
 /// the others. Never panics.
 pub fn parse_problems(text: &str) -> Vec<Result<Problem, ParseError>> {
     let (tokens, lines) = tokenize(text);
-    let mut parser = Parser { tokens: &tokens, lines: &lines, pos: 0 };
+    let mut parser = Parser { tokens: &tokens, lines: &lines, pos: 0, lang: Language::English };
     parser.file()
 }
 

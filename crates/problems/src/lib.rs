@@ -23,6 +23,7 @@ pub mod board;
 pub mod classify;
 mod conditions;
 pub mod input;
+pub mod lang;
 pub mod output;
 pub mod solve;
 pub mod stipulation;
