@@ -70,7 +70,6 @@ fn german_originals_parse_as_their_english_conversions() {
         let (file, n) = stem.rsplit_once('-').unwrap();
         let n: u64 = n.parse().unwrap();
         let german = std::fs::read_to_string(f).unwrap();
-        let got = parse_one(&german);
         let matching: Vec<&serde_json::Value> = entries
             .iter()
             .filter(|e| {
@@ -80,6 +79,14 @@ fn german_originals_parse_as_their_english_conversions() {
             .collect();
         assert!(!matching.is_empty(), "{stem}: no entry in the set");
         for e in matching {
+            let mut problems = parse_problems(&german);
+            // pyset-095 is its original with `Option Intelligent` removed (said by its category).
+            if e["category"].as_str().is_some_and(|c| c.contains("without Option Intelligent")) {
+                for p in problems.iter_mut().flatten() {
+                    p.options.intelligent = false;
+                }
+            }
+            let got: Vec<String> = problems.iter().map(render).collect();
             let want = parse_one(e["popeye_input"].as_str().unwrap());
             compared += 1;
             if got != want {
