@@ -95,6 +95,9 @@ fn german_originals_parse_as_their_english_conversions() {
         }
     }
     eprintln!("{compared} German originals compared with their English conversions");
+    let german_entries =
+        entries.iter().filter(|e| e["source_language"].as_str().is_some_and(|l| l.starts_with("German"))).count();
+    assert_eq!(compared, german_entries, "every German entry of the set has its original here");
     assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures.join("\n"));
     assert!(compared >= fixtures.len());
 }
