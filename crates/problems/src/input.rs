@@ -8,8 +8,8 @@ use std::fmt;
 use mysl_core::Color;
 
 pub use crate::board::Conditions;
-use crate::lang::{self, Category, Language};
 use crate::board::{castle_bits, parse_square, AntiCirce, Bgl, Board, Circe, Mars, Paralysis, Piece, BGL_INFINITE};
+use crate::lang::{self, Category, Language};
 use crate::stipulation::{self, StipError, Stipulation};
 use crate::walk::{self, Kind};
 

@@ -43,9 +43,12 @@ fn first_difference(a: &[String], b: &[String]) -> String {
         return format!("{} problems against {}", a.len(), b.len());
     }
     for (x, y) in a.iter().zip(b) {
-        if let Some(i) = x.bytes().zip(y.bytes()).position(|(p, q)| p != q).or((x.len() != y.len()).then_some(x.len().min(y.len()))) {
+        let (x, y): (Vec<char>, Vec<char>) = (x.chars().collect(), y.chars().collect());
+        let i = x.iter().zip(&y).position(|(p, q)| p != q).unwrap_or(x.len().min(y.len()));
+        if i < x.len().max(y.len()) {
             let from = i.saturating_sub(120);
-            return format!("...{} | {}...", &x[from..(i + 80).min(x.len())], &y[from..(i + 80).min(y.len())]);
+            let cut = |v: &[char]| v[from.min(v.len())..(i + 80).min(v.len())].iter().collect::<String>();
+            return format!("...{} | {}...", cut(&x), cut(&y));
         }
     }
     String::new()
@@ -59,17 +62,18 @@ fn parse_one(text: &str) -> Vec<String> {
 fn german_originals_parse_as_their_english_conversions() {
     let Some(path) = set_path() else { return };
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/lang/de");
-    let set = std::fs::read_to_string(path).unwrap();
-    let entries: Vec<serde_json::Value> = set.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let mut fixtures: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let set = std::fs::read_to_string(path).expect("test data");
+    let entries: Vec<serde_json::Value> = set.lines().map(|l| serde_json::from_str(l).expect("test data")).collect();
+    let mut fixtures: Vec<PathBuf> =
+        std::fs::read_dir(&dir).expect("test data").map(|e| e.expect("test data").path()).collect();
     fixtures.sort();
     let mut compared = 0;
     let mut failures = Vec::new();
     for f in &fixtures {
-        let stem = f.file_stem().unwrap().to_str().unwrap();
-        let (file, n) = stem.rsplit_once('-').unwrap();
-        let n: u64 = n.parse().unwrap();
-        let german = std::fs::read_to_string(f).unwrap();
+        let stem = f.file_stem().expect("test data").to_str().expect("test data");
+        let (file, n) = stem.rsplit_once('-').expect("test data");
+        let n: u64 = n.parse().expect("test data");
+        let german = std::fs::read_to_string(f).expect("test data");
         let matching: Vec<&serde_json::Value> = entries
             .iter()
             .filter(|e| {
@@ -87,7 +91,7 @@ fn german_originals_parse_as_their_english_conversions() {
                 }
             }
             let got: Vec<String> = problems.iter().map(render).collect();
-            let want = parse_one(e["popeye_input"].as_str().unwrap());
+            let want = parse_one(e["popeye_input"].as_str().expect("test data"));
             compared += 1;
             if got != want {
                 failures.push(format!("{stem} ({}): {}", e["id"], first_difference(&got, &want)));
@@ -158,7 +162,7 @@ fn unsupported_refused_by_name() {
         "AnfangProblem\nForderung #2\nBedingung KoeKo\nSteine Weiss Ka1 Schwarz Kh8\nEndeProblem\n",
         "DebutProbleme\nEnonce #2\nCondition Koeko\nPieces Blanc Ra1 Noir Rh8\nFinProbleme\n",
     ] {
-        let p = parse_problems(text).remove(0).unwrap();
+        let p = parse_problems(text).remove(0).expect("test data");
         assert_eq!(p.unsupported, vec!["condition KoeKo".to_string()], "{text}");
     }
     // A fairy piece mysl does not implement: the root-50-leaper (English `rf`, German `wf`,
@@ -167,23 +171,28 @@ fn unsupported_refused_by_name() {
         ("AnfangProblem\nForderung #2\nSteine Weiss Ka1 WFb2 Schwarz Kh8\nEndeProblem\n", "RF"),
         ("DebutProbleme\nEnonce #2\nPieces Blanc Ra1 CCb2 Noir Rh8\nFinProbleme\n", "RF"),
     ] {
-        let p = parse_problems(text).remove(0).unwrap();
+        let p = parse_problems(text).remove(0).expect("test data");
         assert!(p.unsupported.iter().any(|u| u.starts_with(&format!("fairy piece {code}"))), "{:?}", p.unsupported);
     }
     // An option.
-    let p = parse_problems("AnfangProblem\nForderung #2\nOption HalbDuplex\nSteine Weiss Ka1 Schwarz Kh8\nEndeProblem\n")
-        .remove(0)
-        .unwrap();
+    let p =
+        parse_problems("AnfangProblem\nForderung #2\nOption HalbDuplex\nSteine Weiss Ka1 Schwarz Kh8\nEndeProblem\n")
+            .remove(0)
+            .expect("test data");
     assert_eq!(p.unsupported, vec!["option halfduplex".to_string()]);
 }
 
 #[test]
 fn errors_stay_located_and_words_of_another_language_are_not_keywords() {
     // English `Pieces` is not a German command.
-    let e = parse_problems("AnfangProblem\nForderung #2\nPieces White Ka1\nEndeProblem\n").remove(0).unwrap_err();
+    let e = parse_problems("AnfangProblem\nForderung #2\nPieces White Ka1\nEndeProblem\n")
+        .remove(0)
+        .expect_err("an input error");
     assert_eq!((e.line, e.column, e.message.as_str()), (3, 1, "unknown keyword"));
     // German `q` is no piece (the queen is `d`).
-    let e = parse_problems("AnfangProblem\nForderung #2\nSteine Weiss Ka1 Qb2\nEndeProblem\n").remove(0).unwrap_err();
+    let e = parse_problems("AnfangProblem\nForderung #2\nSteine Weiss Ka1 Qb2\nEndeProblem\n")
+        .remove(0)
+        .expect_err("an input error");
     assert_eq!((e.line, e.column), (3, 18));
     assert!(e.message.contains("unknown piece"), "{}", e.message);
 }
