@@ -31,6 +31,20 @@ pub enum Category {
     Piece,
 }
 
+impl Category {
+    /// Every category.
+    pub const ALL: [Category; 8] = [
+        Category::Command,
+        Category::Option,
+        Category::Condition,
+        Category::ConditionParameter,
+        Category::Colour,
+        Category::Attribute,
+        Category::Twin,
+        Category::Piece,
+    ];
+}
+
 /// The language that a `BeginProblem` word names, if it is one.
 pub fn language_of_begin(word: &str) -> Option<Language> {
     const BEGIN: &[&str] = &["beginproblem", "debutprobleme", "anfangproblem"];
@@ -179,16 +193,7 @@ mod tests {
 
     #[test]
     fn tables_are_aligned() {
-        for cat in [
-            Category::Command,
-            Category::Option,
-            Category::Condition,
-            Category::ConditionParameter,
-            Category::Colour,
-            Category::Attribute,
-            Category::Twin,
-            Category::Piece,
-        ] {
+        for cat in Category::ALL {
             for l in 0..2 {
                 assert_eq!(tables(cat)[l].split_whitespace().count(), count(cat), "{cat:?} {l}");
             }

@@ -201,16 +201,7 @@ fn errors_stay_located_and_words_of_another_language_are_not_keywords() {
 /// to the same English keyword (unique within each language's table).
 #[test]
 fn round_trip_of_every_keyword() {
-    for cat in [
-        Category::Command,
-        Category::Option,
-        Category::Condition,
-        Category::ConditionParameter,
-        Category::Colour,
-        Category::Attribute,
-        Category::Twin,
-        Category::Piece,
-    ] {
+    for cat in Category::ALL {
         for l in [Language::French, Language::German] {
             for i in 0..lang::count(cat) {
                 let en = lang::english_word(cat, i);
