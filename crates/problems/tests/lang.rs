@@ -5,23 +5,14 @@
 //! conversions of the same problems are in ../shared/data/problems/popeye-set.jsonl
 //! (`source_file`, `source_problem_index`). Both must parse into the same problem.
 
+mod common;
+use common::set_path;
+
 use std::path::PathBuf;
 
 use mysl_problems::input::{parse_problems, ParseError, Problem};
 use mysl_problems::lang::{self, Category, Language};
 
-fn set_path() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/problems/popeye-set.jsonl");
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!(
-            "skipped: ../shared/data/problems/popeye-set.jsonl not found (expected beside the checkout at {})",
-            p.display()
-        );
-        None
-    }
-}
 
 /// A problem's canonical rendering: everything but the line it starts on, runs of whitespace
 /// collapsed (the English conversions collapsed them in authors' and sources' text).

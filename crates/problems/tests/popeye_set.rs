@@ -8,8 +8,10 @@
 //! ignored but the structure of battle-play trees (which threat, which variation, which
 //! continuation under which defence) must match. Help and series lines are single-line trees.
 
+mod common;
+use common::set_path;
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use mysl_problems::input::parse_problems;
@@ -31,18 +33,6 @@ const SLOW: &[&str] = &[
     "pyset-076",
 ];
 
-fn set_path() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/problems/popeye-set.jsonl");
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!(
-            "skipped: ../shared/data/problems/popeye-set.jsonl not found (expected beside the checkout at {})",
-            p.display()
-        );
-        None
-    }
-}
 
 fn depth(line: &str) -> Option<usize> {
     let digits: String = line.chars().take_while(|c| c.is_ascii_digit()).collect();
