@@ -13,7 +13,6 @@ use std::path::PathBuf;
 use mysl_problems::input::{parse_problems, ParseError, Problem};
 use mysl_problems::lang::{self, Category, Language};
 
-
 /// A problem's canonical rendering: everything but the line it starts on, runs of whitespace
 /// collapsed (the English conversions collapsed them in authors' and sources' text).
 fn render(r: &Result<Problem, ParseError>) -> String {

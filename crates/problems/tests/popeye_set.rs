@@ -33,7 +33,6 @@ const SLOW: &[&str] = &[
     "pyset-076",
 ];
 
-
 fn depth(line: &str) -> Option<usize> {
     let digits: String = line.chars().take_while(|c| c.is_ascii_digit()).collect();
     let n: usize = digits.parse().ok()?;

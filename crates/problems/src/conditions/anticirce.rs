@@ -1,10 +1,10 @@
 //! AntiCirce (Calvet, Cheylan, Super, Cage): the capturing piece is reborn.
 
-use mysl_core::Color;
+use mysl_core::{attacks, Color};
 
 use super::drop_marked;
-use crate::board::{rebirth_square, sq, Board, Move, Piece, Special, NO_EXTRA};
-use crate::walk::{self, Kind, KindSet};
+use crate::board::{rebirth_square, sq, Board, Move, Paralysis, Piece, Special, NO_EXTRA};
+use crate::walk::{self, Kind, KindSet, Walk, KINDS};
 
 /// AntiCirce: after a capture the capturing piece (kings too: Popeye's default Rex inclusive)
 /// is reborn, as it stands on the capture square (a pawn that captured onto its last rank as the
@@ -108,6 +108,8 @@ impl Board {
     #[inline(never)]
     pub(crate) fn anticirce_cage_capture_legal(&self, f: u8, p: Piece, s: u8) -> bool {
         let mut b = self.clone();
+        // Room for the cage tests' make/unmake: a clone's stack is full, so each push reallocated.
+        b.ext_undo.reserve(4);
         b.clear(f);
         b.clear(s);
         let last = if p.color == Color::White { 7 } else { 0 };
@@ -151,22 +153,63 @@ impl Board {
     /// `circe_cage_cage_tester_solve` with its non-capturing-move finder (captures are not
     /// looked at). The side to move, en passant and castling rights are as they were after.
     /// The recursion ends: a check test plays a king capture, after which that side has no king
-    /// and the nested legality test of its opponent's cage candidate finds no check.
+    /// and the nested legality test of its opponent's cage candidate finds no check. That nested
+    /// test is most of the work (a capture test asks it for every empty square), so a side
+    /// without a king is answered from the piece's reach without playing a move.
     pub fn anticirce_caged(&mut self, r: u8) -> bool {
         let p = self.squares[r as usize].expect("reborn piece");
         let c = p.color;
+        // A side without a king is never in check under the rules that ask only for its king
+        // (not Pepo, Circe Rex inclusive, ChecklessChess, Isardam, neutral pieces): then any
+        // non-capturing move is legal and nothing need be played. That is the common case: a
+        // check test captures the king, and the cage test of the capturer's opponent follows.
+        let never_in_check = self.king_square(c).is_none()
+            && !(self.pepo | self.circe_rex | self.checkless | self.neutral.any())
+            && self.paralysis != Paralysis::Isardam;
+        if never_in_check && self.paralysis == Paralysis::Off && !self.annan && !self.transmuted_kings {
+            // An orthodox walk then has a non-capturing move iff a square it reaches is empty.
+            let (from, occ) = (sq(r), self.occupied() | self.holes);
+            let reach = match KINDS[p.kind as usize].walk {
+                Walk::King => Some(attacks::king_attacks(from)),
+                Walk::Queen => Some(attacks::queen_attacks(from, occ)),
+                Walk::Rook => Some(attacks::rook_attacks(from, occ)),
+                Walk::Bishop => Some(attacks::bishop_attacks(from, occ)),
+                Walk::Knight => Some(attacks::knight_attacks(from)),
+                _ => None,
+            };
+            if let Some(reach) = reach {
+                return (reach & !occ).is_empty();
+            }
+        }
+        self.anticirce_caged_by_play(r, never_in_check)
+    }
+
+    /// [`Board::anticirce_caged`] by generating the piece's moves and playing each non-capturing
+    /// one (none when `never_in_check`: the first is legal).
+    fn anticirce_caged_by_play(&mut self, r: u8, never_in_check: bool) -> bool {
+        thread_local! {
+            // Asked tens of times per capture test: one buffer per thread (taken out while in
+            // use, so a nested test gets its own) instead of an allocation per call.
+            static BUF: std::cell::Cell<Vec<Move>> = const { std::cell::Cell::new(Vec::new()) };
+        }
+        let c = self.squares[r as usize].expect("reborn piece").color;
         let (side, castling) = (self.side, self.castling);
         self.side = c;
         self.castling = 0;
-        let mut moves = Vec::new();
+        let mut moves = BUF.take();
+        moves.clear();
         let theirs = self.color_bb(!c);
         let occ = self.occupied() | self.holes;
         let blocked = self.color_bb(c) | self.holes;
         self.piece_moves_plain(sq(r), c, theirs, occ, blocked, &mut moves);
         let mut caged = true;
-        for m in moves {
+        for &m in &moves {
             if m.from != r || self.is_capture(m) {
                 continue;
+            }
+            if never_in_check {
+                caged = false;
+                break;
             }
             let u = self.make(m);
             let legal = !self.in_check(c);
@@ -176,6 +219,7 @@ impl Board {
                 break;
             }
         }
+        BUF.set(moves);
         self.side = side;
         self.castling = castling;
         caged
@@ -276,6 +320,47 @@ impl Board {
             b.unmake(*m, u);
             if !caged {
                 m.to = m.from;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conditions::Conditions;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, rng_seed: proptest::test_runner::RngSeed::Fixed(24), ..ProptestConfig::default() })]
+        /// The cage test's shortcut for a side without a king (an orthodox piece is caged iff no
+        /// square it reaches is empty) agrees with playing the piece's moves.
+        #[test]
+        fn kingless_cage_shortcut_agrees_with_playing_the_moves(
+            pieces in proptest::collection::vec((0u8..64, 0u8..6, any::<bool>()), 2..40),
+            white_king in proptest::option::of(0u8..64),
+        ) {
+            let mut b = Board::empty();
+            b.set_conditions(&Conditions { anticirce: AntiCirce::Cage, ..Conditions::NONE });
+            for &(s, kind, white) in &pieces {
+                // Black has no king; White may have one (its pieces then take the slow path).
+                let kind = if kind == walk::KING { walk::QUEEN } else { kind };
+                let color = if white { Color::White } else { Color::Black };
+                if kind == walk::PAWN && (s / 8 == 0 || s / 8 == 7) {
+                    continue;
+                }
+                b.put(s, Piece { color, kind });
+            }
+            if let Some(k) = white_king {
+                b.put(k, Piece { color: Color::White, kind: walk::KING });
+            }
+            for r in 0..64u8 {
+                if b.piece_at(r).is_some_and(|p| p.kind != walk::KING) {
+                    let never = b.piece_at(r).is_some_and(|p| p.color == Color::Black);
+                    let fast = b.anticirce_caged(r);
+                    let played = b.clone().anticirce_caged_by_play(r, false);
+                    prop_assert_eq!(fast, played, "square {} never_in_check {}", r, never);
+                }
             }
         }
     }
