@@ -297,7 +297,8 @@ pub fn classify(
     let cooks = c.solutions.iter().filter(|s| s.kind == SolutionKind::Cook).count();
     c.cooks = cooks;
     c.duals = c.solutions.iter().flat_map(|s| &s.duals).filter(|d| d.kind != DualKind::Threat).count();
-    let truncated = !battle && opts.max_solutions.is_some_and(|m| lines.len() >= m as usize);
+    // Set play has its own count (`MaxSolutions` limits each phase).
+    let truncated = !battle && opts.max_solutions.is_some_and(|m| lines.len() - c.set_play.len() >= m as usize);
     let n = c.solutions.len();
     let (verdict, summary) = if cooks > 0 {
         let more = if interrupted || truncated { "at least " } else { "" };

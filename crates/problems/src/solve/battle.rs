@@ -472,6 +472,7 @@ pub(super) fn solve_battle(s: &mut Searcher, threads: usize, sol: &mut Solution)
     if s.opts.set_play {
         let lines = s.battle_set_play();
         sol.lines.extend(lines);
+        sol.set_play_lines = sol.lines.len();
     }
     let roots = s.board.legal_moves();
     let (res, stopped) = par_map(s, &roots, threads, |t, m| t.battle_root_move(m));

@@ -276,6 +276,11 @@ pub(super) fn solve_help(s: &mut Searcher, threads: usize, sol: &mut Solution) {
     s.board.side = if plies % 2 == 1 { Color::White } else { Color::Black };
     if s.opts.set_play && plies >= 1 {
         let ep = s.board.make_null();
+        // A side in check in the diagram cannot pass: Popeye prints no set play then.
+        if s.board.in_check(!s.board.side) {
+            s.board.unmake_null(ep);
+            return help_actual(s, plies, threads, sol);
+        }
         let mut min = plies - 1;
         while min >= 3 {
             min -= 2;
@@ -288,8 +293,13 @@ pub(super) fn solve_help(s: &mut Searcher, threads: usize, sol: &mut Solution) {
             k += 2;
         }
         s.board.unmake_null(ep);
+        sol.set_play_lines = sol.lines.len();
     }
-    // Shorter solutions of the same parity, then the full length.
+    help_actual(s, plies, threads, sol);
+}
+
+/// Actual help play: shorter solutions of the same parity, then the full length.
+fn help_actual(s: &mut Searcher, plies: u32, threads: usize, sol: &mut Solution) {
     let mut k = if plies % 2 == 0 { 2 } else { 1 };
     while k <= plies {
         help_lines(s, k, threads, sol);

@@ -141,6 +141,8 @@ pub struct Solution {
     pub lines: Vec<String>,
     /// True if the solve was stopped (time limit or Ctrl-C): the lines may be incomplete.
     pub interrupted: bool,
+    /// How many of `lines`, at the front, are set play (`MaxSolutions` limits each phase).
+    pub set_play_lines: usize,
 }
 
 impl Searcher {
@@ -321,7 +323,12 @@ pub fn solve_position(board: &Board, stip: Stipulation, opts: &Options, limits: 
     }
     if let Some(max) = opts.max_solutions {
         if !matches!(stip.play, Play::Direct | Play::SelfPlay | Play::Reflex | Play::SemiReflex) || stip.series {
-            sol.lines.truncate(max as usize);
+            // Popeye counts the solutions of set play and of actual play each on its own.
+            let max = max as usize;
+            let actual = sol.lines.split_off(sol.set_play_lines);
+            sol.lines.truncate(max);
+            sol.set_play_lines = sol.lines.len();
+            sol.lines.extend(actual.into_iter().take(max));
         }
     }
     sol

@@ -280,10 +280,13 @@ pub(super) fn solve_series(s: &mut Searcher, threads: usize, sol: &mut Solution)
         line
     };
     if s.opts.set_play {
-        // The other side plays the end at once.
+        // The other side plays the end at once (not when the series side is in check in the
+        // diagram: it cannot pass, and Popeye prints no set play).
         let ep = s.board.make_null();
         let mut out = Vec::new();
-        s.series_tail(&[], &mut out);
+        if !s.board.in_check(!s.board.side) {
+            s.series_tail(&[], &mut out);
+        }
         let ep2 = s.board.make_null();
         s.board.unmake_null(ep2);
         for l in out {
@@ -291,6 +294,7 @@ pub(super) fn solve_series(s: &mut Searcher, threads: usize, sol: &mut Solution)
             sol.lines.push(format!("1...{}", texts.join(" ")));
         }
         s.board.unmake_null(ep);
+        sol.set_play_lines = sol.lines.len();
     }
     for k in 1..=n {
         s.grow_hash();
