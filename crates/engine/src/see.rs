@@ -1,8 +1,10 @@
 //! Static exchange evaluation: does a capture sequence on one square win at least `threshold`?
-//! Orthodox geometry (variants use it as an ordering heuristic only).
+//! Each variant's geometry (Cylinder's wrapped files, Berolina's straight pawn captures, Knight
+//! Relay's relayed knight jumps). Other variant rules (compulsory captures, pockets, dice) are not
+//! modelled: there it is an ordering and pruning heuristic only.
 
-use mysl_core::attacks;
-use mysl_core::{Color, Move, Position, Role, Rules};
+use mysl_core::variants;
+use mysl_core::{Color, Move, Position, Role, Rules, Variant};
 
 use crate::search::value;
 
@@ -24,7 +26,10 @@ pub fn see_ge<R: Rules>(pos: &Position<R>, mv: Move, threshold: i32) -> bool {
     }
     let mut occ = board.occupied() ^ from ^ to;
     let mut stm = pos.turn();
-    let mut attackers = board.attackers_to(to, Color::White, occ) | board.attackers_to(to, Color::Black, occ);
+    let mut attackers = variants::attackers_to::<R>(board, to, Color::White, occ)
+        | variants::attackers_to::<R>(board, to, Color::Black, occ);
+    // A capturing pawn leaves the line it captured along: diagonal, or straight in Berolina.
+    let pawn_line_diagonal = !matches!(R::VARIANT, Variant::Berolina);
     let diagonal = board.diagonal_sliders();
     let orthogonal = board.orthogonal_sliders();
     let mut result = true;
@@ -51,11 +56,12 @@ pub fn see_ge<R: Rules>(pos: &Position<R>, mv: Move, threshold: i32) -> bool {
             break;
         }
         occ ^= sq;
-        if matches!(role, Role::Pawn | Role::Bishop | Role::Queen) {
-            attackers |= attacks::bishop_attacks(to, occ) & diagonal;
+        let pawn = role == Role::Pawn;
+        if matches!(role, Role::Bishop | Role::Queen) || (pawn && pawn_line_diagonal) {
+            attackers |= variants::bishop_attacks::<R>(to, occ) & diagonal;
         }
-        if matches!(role, Role::Rook | Role::Queen) {
-            attackers |= attacks::rook_attacks(to, occ) & orthogonal;
+        if matches!(role, Role::Rook | Role::Queen) || (pawn && !pawn_line_diagonal) {
+            attackers |= variants::rook_attacks::<R>(to, occ) & orthogonal;
         }
     }
     result
@@ -70,6 +76,34 @@ mod tests {
     fn see(fen: &str, mv: &str, threshold: i32) -> bool {
         let pos = Chess::from_fen(fen).unwrap();
         see_ge(&pos, uci::parse_uci_move(&pos, mv).unwrap(), threshold)
+    }
+
+    /// Berolina pawns capture straight ahead: a pawn on d6 defends d5, one on c6 does not; and a pawn's
+    /// capture along a file opens that file.
+    #[test]
+    fn berolina_pawns_defend_straight_ahead() {
+        use mysl_core::Berolina;
+        let see_b = |fen: &str, mv: &str, t: i32| {
+            let pos = Position::<Berolina>::from_fen(fen).unwrap();
+            see_ge(&pos, uci::parse_uci_move(&pos, mv).unwrap(), t)
+        };
+        assert!(!see_b("4k3/8/3p4/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", 0));
+        assert!(see_b("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", 100));
+        // Rook takes a pawn defended straight by a pawn, a second rook behind: R for 2P, still losing
+        // 300; the black rook on d8 behind the defender joins after the pawn's capture.
+        assert!(!see_b("3rk3/8/3p4/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", -250));
+    }
+
+    /// Cylinder: a knight on h7 defends a5 across the edge (files wrap).
+    #[test]
+    fn cylinder_defence_across_the_edge() {
+        use mysl_core::Cylinder;
+        let see_c = |fen: &str, mv: &str, t: i32| {
+            let pos = Position::<Cylinder>::from_fen(fen).unwrap();
+            see_ge(&pos, uci::parse_uci_move(&pos, mv).unwrap(), t)
+        };
+        assert!(!see_c("4k3/7n/8/p7/8/8/8/Q3K3 w - - 0 1", "a1a5", 0));
+        assert!(see("4k3/7n/8/p7/8/8/8/Q3K3 w - - 0 1", "a1a5", 100));
     }
 
     #[test]
