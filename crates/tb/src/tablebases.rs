@@ -217,7 +217,7 @@ impl Tablebases {
             return None;
         }
         let pos = Self::syzygy_pos(board, turn, ep, 0)?;
-        tb.probe_wdl_after_zeroing(&pos).ok().map(wdl_i8)
+        guarded(|| tb.probe_wdl_after_zeroing(&pos)).map(wdl_i8)
     }
 
     /// WDL, DTZ and (ours only) DTM of a position, its counter taken as 0.
@@ -231,8 +231,8 @@ impl Tablebases {
             return None;
         }
         let pos = Self::syzygy_pos(board, turn, ep, 0)?;
-        let wdl = wdl_i8(tb.probe_wdl_after_zeroing(&pos).ok()?);
-        let dtz = tb.probe_dtz(&pos).ok().map(|d| d.ignore_rounding().0);
+        let wdl = wdl_i8(guarded(|| tb.probe_wdl_after_zeroing(&pos))?);
+        let dtz = guarded(|| tb.probe_dtz(&pos)).map(|d| d.ignore_rounding().0);
         Some(TbValue { wdl, dtz, dtm: None, source: TbSource::Syzygy })
     }
 
@@ -336,6 +336,14 @@ fn ours_value(tb: &Tablebase, p: &TbPos, ep: Option<u8>) -> Option<ProbeResult> 
         None => tb.probe(p).ok(),
         Some(sq) => tb.probe_root(p, Some(sq)).ok().map(|(r, _)| r),
     }
+}
+
+/// A Syzygy probe whose error or panic is "no value". shakmaty-syzygy reads damaged files with checked
+/// lookups, but one sum of a Huffman symbol overflows on a fuzzed file (table.rs, `sym +=`: a panic
+/// where overflow checks are on, a wrapped value caught by its next lookup where they are off); a
+/// table file must never bring the engine down, so any panic of the prober is caught here.
+fn guarded<T, E>(probe: impl FnOnce() -> Result<T, E>) -> Option<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(probe)).ok()?.ok()
 }
 
 fn wdl_i8(w: shakmaty_syzygy::Wdl) -> i8 {
