@@ -685,7 +685,11 @@ impl<R: Rules> Searcher<R> {
         self.stack[ply as usize].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply as usize - 2].static_eval;
 
-        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND {
+        // Three-check: with one check left to the opponent, any checking reply ends the game, so neither the
+        // evaluation nor a null move's search says enough to prune the node.
+        let last_check_threat =
+            matches!(R::VARIANT, Variant::ThreeCheck) && pos.state().remaining_checks()[!pos.turn() as usize] == 1;
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND && !last_check_threat {
             // Reverse futility pruning.
             if depth <= 7 && static_eval - 75 * (depth - improving as i32) >= beta {
                 return static_eval;
