@@ -738,8 +738,10 @@ fn xboard_analyze_and_exit() {
     let out = t.wait_for(|l| l.split_whitespace().nth(1) == Some("100002"), "the mate in analysis");
     assert!(out.iter().any(|l| l.ends_with(" g3g6") || l.contains(" g3g6 ")), "{out:?}");
     // A move in analysis mode restarts the analysis on the new position; the engine never moves.
-    t.send("usermove g3g6");
+    // Not `take()` after the move: the new analysis may print its only line before the take would run
+    // (a race seen under load). The old analysis printed White's view, so any "-100001" line is new.
     t.take();
+    t.send("usermove g3g6");
     t.wait_for(|l| l.split_whitespace().nth(1) == Some("-100001"), "the mated side's view");
     t.send("exit");
     t.take();
