@@ -71,22 +71,22 @@ pub fn see_ge<R: Rules>(pos: &Position<R>, mv: Move, threshold: i32) -> bool {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use mysl_core::{uci, Chess};
+    use mysl_core::uci;
+
+    fn see_in<R: Rules>(fen: &str, mv: &str, threshold: i32) -> bool {
+        let pos = Position::<R>::from_fen(fen).unwrap();
+        see_ge(&pos, uci::parse_uci_move(&pos, mv).unwrap(), threshold)
+    }
 
     fn see(fen: &str, mv: &str, threshold: i32) -> bool {
-        let pos = Chess::from_fen(fen).unwrap();
-        see_ge(&pos, uci::parse_uci_move(&pos, mv).unwrap(), threshold)
+        see_in::<mysl_core::Orthodox>(fen, mv, threshold)
     }
 
     /// Berolina pawns capture straight ahead: a pawn on d6 defends d5, one on c6 does not; and a pawn's
     /// capture along a file opens that file.
     #[test]
     fn berolina_pawns_defend_straight_ahead() {
-        use mysl_core::Berolina;
-        let see_b = |fen: &str, mv: &str, t: i32| {
-            let pos = Position::<Berolina>::from_fen(fen).unwrap();
-            see_ge(&pos, uci::parse_uci_move(&pos, mv).unwrap(), t)
-        };
+        let see_b = see_in::<mysl_core::Berolina>;
         assert!(!see_b("4k3/8/3p4/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", 0));
         assert!(see_b("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", 100));
         // Rook takes a pawn defended straight by a pawn, a second rook behind: R for 2P, still losing
@@ -97,11 +97,7 @@ mod tests {
     /// Cylinder: a knight on h7 defends a5 across the edge (files wrap).
     #[test]
     fn cylinder_defence_across_the_edge() {
-        use mysl_core::Cylinder;
-        let see_c = |fen: &str, mv: &str, t: i32| {
-            let pos = Position::<Cylinder>::from_fen(fen).unwrap();
-            see_ge(&pos, uci::parse_uci_move(&pos, mv).unwrap(), t)
-        };
+        let see_c = see_in::<mysl_core::Cylinder>;
         assert!(!see_c("4k3/7n/8/p7/8/8/8/Q3K3 w - - 0 1", "a1a5", 0));
         assert!(see("4k3/7n/8/p7/8/8/8/Q3K3 w - - 0 1", "a1a5", 100));
     }

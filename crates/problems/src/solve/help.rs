@@ -300,7 +300,7 @@ pub(super) fn solve_help(s: &mut Searcher, threads: usize, sol: &mut Solution) {
 
 /// Actual help play: shorter solutions of the same parity, then the full length.
 fn help_actual(s: &mut Searcher, plies: u32, threads: usize, sol: &mut Solution) {
-    let mut k = if plies % 2 == 0 { 2 } else { 1 };
+    let mut k = if plies.is_multiple_of(2) { 2 } else { 1 };
     while k <= plies {
         help_lines(s, k, threads, sol);
         k += 2;
