@@ -550,6 +550,22 @@ fn pepo_check_needs_two_attackers_and_an_attacked_king_cannot_move() {
 }
 
 #[test]
+fn pepo_no_move_captures_a_king() {
+    // Ra4 attacks the black king alone: no check, and Rxd4 is no move (Popeye avoids king
+    // captures); the rook's other moves stay.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a4"), (B, "K", "d4")]);
+    b.pepo = true;
+    let moves = b.legal_moves();
+    assert!(moves.iter().all(|m| m.to != sq("d4")), "a move captured the king: {moves:?}");
+    assert!(moves.iter().any(|m| m.from == sq("a4") && m.to == sq("c4")));
+    // Without the condition the position is illegal for White to move; with it a pawn's capture
+    // of the king is refused too.
+    let mut b = board(&[(W, "K", "h1"), (W, "P", "c3"), (B, "K", "d4")]);
+    b.pepo = true;
+    assert!(b.legal_moves().iter().all(|m| m.to != sq("d4")));
+}
+
+#[test]
 fn pepo_input() {
     let text = "BeginProblem\nstip #2\npieces white Kh1 black Kh8\ncondition Pepo\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");

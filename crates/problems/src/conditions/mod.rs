@@ -176,6 +176,7 @@ impl Board {
             | self.back_home
             | self.castling_chess
             | self.exchange_castling
+            | self.pepo
     }
 
     /// `attacked` under Madrasi, Isardam or BGL: attackers one by one. Madrasi: a paralysed piece
@@ -321,8 +322,15 @@ impl Board {
         if self.back_home {
             self.back_home_filter(start, out);
         }
-        if self.uncapturable.any() {
-            // Uncapturable pieces (ghosts) are not taken.
+        // Uncapturable pieces (ghosts) are not taken; under Pepo a king may stand attacked by
+        // one piece (no check), and Popeye never lets a move capture a king.
+        let mut uncapturable = self.uncapturable;
+        if self.pepo {
+            if let Some(k) = self.king_square(!self.side) {
+                uncapturable.set(sq(k));
+            }
+        }
+        if uncapturable.any() {
             let mut w = start;
             for i in start..out.len() {
                 let m = out[i];
@@ -332,7 +340,7 @@ impl Board {
                     | Special::Locust { cap } => cap,
                     _ => m.to,
                 };
-                if !self.uncapturable.contains(sq(target)) {
+                if !uncapturable.contains(sq(target)) {
                     out[w] = m;
                     w += 1;
                 }
