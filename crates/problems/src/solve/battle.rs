@@ -411,14 +411,20 @@ impl Searcher {
 
     /// Output block of one root move in battle play.
     fn battle_root_move(&mut self, m: Move) -> Vec<String> {
-        let n = self.stip.moves;
+        let mut n = self.stip.moves;
         let mut out = Vec::new();
         if self.stip.play == Play::Reflex && self.has_goal_move() {
             return out;
         }
         let u = self.board.make(m);
         let key = self.move_wins(n);
+        // s#n/r#n: a key after which every defence reaches the goal at once is printed as the
+        // key of an s#1/r#1 (`1.Rc3-c4 !` then `1...b3-b2 #`), not with a threat or zugzwang.
+        let short = key && n > 1 && !self.is_direct() && self.move_wins(1);
         self.board.unmake(m, u);
+        if short {
+            n = 1;
+        }
         if key {
             if self.threat_ok(m, n) {
                 self.print_attack(m, n, 1, " !", &[], &mut out);
@@ -447,11 +453,25 @@ impl Searcher {
 
     fn print_defences_set(&mut self, k: u32, out: &mut Vec<String>) {
         let ds = self.defences();
+        // s#/r#: when every defence reaches the goal at once (the set play is a complete
+        // s#0.5/r#0.5), Popeye prints them all (`1...b3-b2 #`), with or without MatesIn1.
+        let complete = !self.is_direct() && !ds.is_empty() && {
+            let mut all = true;
+            for &d in &ds {
+                let u = self.board.make(d);
+                all = self.goal_reached();
+                self.board.unmake(d, u);
+                if !all {
+                    break;
+                }
+            }
+            all
+        };
         for d in ds {
             let text = self.move_text(d, !self.is_direct());
             let u = self.board.make(d);
             if !self.is_direct() && self.goal_reached() {
-                if self.opts.mates_in_1 {
+                if self.opts.mates_in_1 || complete {
                     out.push(format!("1...{text}"));
                 }
             } else if k > 0 {

@@ -1,0 +1,62 @@
+//! Self- and reflexmates (s#n, r#n): the lines Popeye prints where a defence reaches the goal at
+//! once, and where White's obligation to mate in r# breaks a move. The rules were read off
+//! Popeye's own regression output (`REGRESSIONTESTS/battle_play.tst`, `ghostchess.ref`); the
+//! positions here are our own.
+
+use mysl_problems::input::parse_problems;
+use mysl_problems::solve::Limits;
+use mysl_problems::solve_problem;
+
+fn lines(text: &str) -> Vec<String> {
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let r = solve_problem(&p, &Limits { threads: 1, ..Limits::default() }).expect("supported");
+    r.twins.into_iter().next().expect("one twin").lines
+}
+
+fn problem(pieces: &str, stip: &str, options: &str) -> String {
+    let opt = if options.is_empty() { String::new() } else { format!("Option {options}\n") };
+    format!("BeginProblem\nPieces {pieces}\nStipulation {stip}\n{opt}EndProblem\n")
+}
+
+/// Black: Kh3, Ph2, Pg3 against White's Kh1. With a white rook on the 4th rank Black's only move
+/// is g3-g2, mate.
+const BOX: &str = "Black Kh3 Ph2 Pg3";
+
+/// s#2 whose key leaves Black nothing but the mate: Popeye prints it as an s#1 key (no threat,
+/// no zugzwang) followed by the mate, not the threats of a two-mover.
+#[test]
+fn s2_key_after_which_every_defence_mates_is_printed_as_a_short_solution() {
+    let l = lines(&problem(&format!("White Kh1 Rc5 {BOX}"), "s#2", "Variation"));
+    assert_eq!(l, vec!["1.Rc5-c4 !", "1...g3-g2 #"], "{l:?}");
+}
+
+/// s#1 set play: printed when every black move mates at once (a complete s#0.5), and not at all
+/// when one black move does not.
+#[test]
+fn s1_set_play_only_when_complete() {
+    let l = lines(&problem(&format!("White Kh1 Rc4 Pa2 {BOX}"), "s#1", "SetPlay Variation"));
+    assert_eq!(l[0], "1...g3-g2 #", "{l:?}");
+    assert_eq!(l.iter().filter(|x| x.starts_with("1...")).count(), 1 + (l.len() - 1) / 2, "{l:?}");
+    let l = lines(&problem(&format!("White Kh1 Rc4 Pa2 {BOX} Pa5"), "s#1", "SetPlay Variation"));
+    assert!(l[0].starts_with("1.") && !l[0].starts_with("1..."), "no set play when a5-a4 does not mate: {l:?}");
+}
+
+/// s#2 with the complete short set play: the set mate comes first, as in an s#1.
+#[test]
+fn s2_complete_short_set_play() {
+    let l = lines(&problem(&format!("White Kh1 Rc4 Pa2 {BOX}"), "s#2", "SetPlay Variation NoThreat"));
+    assert_eq!(l[0], "1...g3-g2 #", "{l:?}");
+    assert_eq!(&l[1..3], ["1.a2-a3 !", "1...g3-g2 #"], "{l:?}");
+}
+
+/// r#1 set play (Black is obliged to mate and does), and an r#2 whose keys force the mate at
+/// once: printed as r#1 keys, without "zugzwang." or threats.
+#[test]
+fn r_set_play_and_short_keys() {
+    let pieces = format!("White Kh1 Pa2 {BOX}");
+    let expected = vec!["1...g3-g2 #", "1.a2-a3 !", "1...g3-g2 #", "1.a2-a4 !", "1...g3-g2 #"];
+    let l = lines(&problem(&pieces, "r#1", "SetPlay Variation"));
+    assert_eq!(l, expected, "r#1: {l:?}");
+    let l = lines(&problem(&pieces, "r#2", "SetPlay Variation"));
+    assert_eq!(l, expected, "r#2: {l:?}");
+}
