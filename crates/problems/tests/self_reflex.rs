@@ -60,3 +60,25 @@ fn r_set_play_and_short_keys() {
     let l = lines(&problem(&pieces, "r#2", "SetPlay Variation"));
     assert_eq!(l, expected, "r#2: {l:?}");
 }
+
+/// r#1 where White can mate: White is obliged to, which breaks the r#. Popeye prints the mate
+/// without a mark (`1.Bg7-f8 #` in its battle_play test); nothing else is printed.
+#[test]
+fn r_white_obliged_to_mate_at_the_root() {
+    let l = lines(&problem("White Kc6 Rh1 Black Ka8 Pa7", "r#1", ""));
+    assert_eq!(l, vec!["1.Rh1-h8 #"], "{l:?}");
+}
+
+/// r# tries: a refutation after which White must mate is followed by White's mates, as Popeye
+/// prints them (`1...Ke3*d4 !` then `2.Sd2-f3 #`); a refutation after which White cannot mate is
+/// not.
+#[test]
+fn r_try_refuted_by_the_reflex_obligation() {
+    let l = lines(&problem("White Kf8 Qh1 Qa3 Black Ke2 Ph6", "r#1", "Try"));
+    let after = |refutation: &str| {
+        let i = l.iter().position(|x| x == refutation).unwrap_or_else(|| panic!("{refutation} missing: {l:?}"));
+        l.get(i + 1).cloned()
+    };
+    assert_eq!(after("1...Ke2-d2 !").as_deref(), Some("2.Qh1-d1 #"), "{l:?}");
+    assert_eq!(after("1...Ke2*e1 !").as_deref(), Some("1.Qa3-e3 + ?"), "{l:?}");
+}

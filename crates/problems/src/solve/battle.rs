@@ -302,9 +302,25 @@ impl Searcher {
             for &r in refutations {
                 let t = self.move_text(r, false);
                 out.push(format!("{num}...{t} !"));
+                self.print_reflex_obligation(r, num + 1, out);
             }
         }
         self.board.unmake(m, u);
+    }
+
+    /// r#: after the defence `d` (board before it), the attacker must reach the goal if it can;
+    /// Popeye prints those obligatory goal moves under the defence (`1...Ke3*d4 !` then
+    /// `2.Sd2-f3 #`): they are what breaks the attacker's move.
+    fn print_reflex_obligation(&mut self, d: Move, num: u32, out: &mut Vec<String>) {
+        if self.stip.play != Play::Reflex || self.opts.quodlibet {
+            return;
+        }
+        let u = self.board.make(d);
+        for g in self.goal_moves() {
+            let t = self.move_text(g, true);
+            out.push(format!("{num}.{t}"));
+        }
+        self.board.unmake(d, u);
     }
 
     /// Defender to move; prints the defences that defeat the threat with their shortest continuations.
@@ -414,6 +430,17 @@ impl Searcher {
         let mut n = self.stip.moves;
         let mut out = Vec::new();
         if self.stip.play == Play::Reflex && self.has_goal_move() {
+            // White must reach the goal, which breaks the r#: Popeye prints each such move
+            // without a mark (`1.Bg7-f8 #`), as it prints the obligation after a refutation.
+            if !self.opts.quodlibet {
+                let u = self.board.make(m);
+                let g = self.goal_reached();
+                self.board.unmake(m, u);
+                if g {
+                    let t = self.move_text(m, true);
+                    out.push(format!("1.{t}"));
+                }
+            }
             return out;
         }
         let u = self.board.make(m);
