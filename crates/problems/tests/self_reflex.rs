@@ -82,3 +82,15 @@ fn r_try_refuted_by_the_reflex_obligation() {
     assert_eq!(after("1...Ke2-d2 !").as_deref(), Some("2.Qh1-d1 #"), "{l:?}");
     assert_eq!(after("1...Ke2*e1 !").as_deref(), Some("1.Qa3-e3 + ?"), "{l:?}");
 }
+
+/// Without Option Variation Popeye prints no post-key play in s#/r#: no threat, no zugzwang
+/// (its r#2 "no variations, but tries" in battle_play.tst); with the option the same try reads
+/// `zugzwang.`.
+#[test]
+fn no_threat_or_zugzwang_without_option_variation() {
+    let pieces = "White Kg4 Ph5 Se1 Black Kh1 Qg3";
+    let l = lines(&problem(pieces, "s#2", "Try"));
+    assert_eq!(l, vec!["1.Kg4*g3 ?", "but", "1...Kh1-g1 !"], "{l:?}");
+    let l = lines(&problem(pieces, "s#2", "Try Variation"));
+    assert_eq!(l, vec!["1.Kg4*g3 ? zugzwang.", "but", "1...Kh1-g1 !"], "{l:?}");
+}

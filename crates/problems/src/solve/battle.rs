@@ -281,7 +281,10 @@ impl Searcher {
         let n_after = n - 1;
         let mut threat = None;
         let mut suffix = "";
-        if !in_check && n_after > 0 && !self.opts.no_threat {
+        // Without Option Variation Popeye prints no post-key play in s#/r#, threats included
+        // (`1.Kd1*c2 !` alone in the r#2 of its battle_play test "no variations, but tries").
+        let post_key = self.opts.variation || self.is_direct();
+        if !in_check && n_after > 0 && !self.opts.no_threat && post_key {
             threat = self.threat(n_after);
             suffix = if threat.is_some() { " threat:" } else { " zugzwang." };
         }
