@@ -837,7 +837,8 @@ mod tests {
         use std::time::Duration;
         assert_eq!(parse_clock("[%clk 0:01:02]"), Some(Duration::from_secs(62)));
         assert_eq!(parse_clock("[%clk 1:00:09.5]"), Some(Duration::from_millis(3_609_500)));
-        for bad in ["[%clk 1:60:00]", "[%clk 0:00:60]", "[%clk 1:2]", "[%clk a:00:00]", "[%eval 0.3]", "[%clk 0:00:-1]"] {
+        for bad in ["[%clk 1:60:00]", "[%clk 0:00:60]", "[%clk 1:2]", "[%clk a:00:00]", "[%eval 0.3]", "[%clk 0:00:-1]"]
+        {
             assert_eq!(parse_clock(bad), None, "{bad}");
         }
         // A sink sees the main line's comments with the number of moves before them, not the variations'.

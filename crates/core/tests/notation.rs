@@ -158,7 +158,8 @@ fn outcomes_and_draw_rules() {
 #[test]
 fn a_bare_pawn_destination_is_the_move_along_the_file() {
     use mysl_core::{KnightRelay, Position};
-    let pos = Position::<KnightRelay>::from_fen("rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR b KQkq - 1 1").expect("legal FEN");
+    let pos = Position::<KnightRelay>::from_fen("rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR b KQkq - 1 1")
+        .expect("legal FEN");
     let push = san::parse_san(&pos, "b6").expect("legal SAN");
     assert_eq!(uci::move_to_uci(&pos, push), "b7b6");
     let relayed = san::parse_san(&pos, "db6").expect("legal SAN");

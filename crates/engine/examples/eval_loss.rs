@@ -55,15 +55,15 @@ fn main() {
             }
             let Ok(rec) = Record::from_bytes(chunk.try_into().expect("32 bytes")) else { continue };
             let board = rec.board();
-            let fen = format!(
-                "{} {} - - 0 1",
-                board.board_fen(),
-                if rec.turn == Color::White { 'w' } else { 'b' }
-            );
+            let fen = format!("{} {} - - 0 1", board.board_fen(), if rec.turn == Color::White { 'w' } else { 'b' });
             let Ok(pos) = Chess::from_fen(&fen) else { continue };
             let sign = if rec.turn == Color::White { 1.0 } else { -1.0 };
             let score = sign * rec.score as f64;
-            let result = if rec.turn == Color::White { rec.result.white_score() as f64 } else { 1.0 - rec.result.white_score() as f64 };
+            let result = if rec.turn == Color::White {
+                rec.result.white_score() as f64
+            } else {
+                1.0 - rec.result.white_score() as f64
+            };
             let t = (1.0 - wdl) * sigmoid(score / 400.0) + wdl * result;
             let e_hce = hce.evaluate(&pos) as f64;
             acc.refresh(&net, &board);

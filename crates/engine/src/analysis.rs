@@ -474,7 +474,10 @@ mod tests {
         s.add(MATE_SCORE - 1, 0);
         assert_eq!(s.acpl(), i64::from(CP_CAP));
         assert_eq!(s.blunders, 1);
-        assert_eq!(s.describe(), format!("ACPL 1000, accuracy {:.1} (0 inaccuracies, 0 mistakes, 1 blunders)", s.accuracy()));
+        assert_eq!(
+            s.describe(),
+            format!("ACPL 1000, accuracy {:.1} (0 inaccuracies, 0 mistakes, 1 blunders)", s.accuracy())
+        );
     }
 
     #[test]

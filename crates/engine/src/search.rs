@@ -918,7 +918,10 @@ impl<R: Rules> Searcher<R> {
         for key in prev.into_iter().flatten() {
             gravity(&mut self.hist.continuation[cont_index(key, piece_index(pos, mv.from()), mv.to() as usize)], bonus);
             for q in tried {
-                gravity(&mut self.hist.continuation[cont_index(key, piece_index(pos, q.from()), q.to() as usize)], -bonus);
+                gravity(
+                    &mut self.hist.continuation[cont_index(key, piece_index(pos, q.from()), q.to() as usize)],
+                    -bonus,
+                );
             }
         }
         if let Some((piece, to)) = self.stack[ply as usize].moved {
@@ -974,7 +977,8 @@ impl<R: Rules> Searcher<R> {
                 let attacker = board.role_at(mv.from()).map_or(1, value);
                 let base = if see_ge(pos, mv, 0) { 1_000_000_000 } else { -1_000_000 };
                 let (p, to, v) = capture_key(pos, mv);
-                return base + victim * 16 + self.hist.captures[p][to][v] / 8 - attacker / 16 + mv.promotion().map_or(0, value);
+                return base + victim * 16 + self.hist.captures[p][to][v] / 8 - attacker / 16
+                    + mv.promotion().map_or(0, value);
             }
             if let Some(r) = mv.promotion() {
                 return if r == Role::Queen { 950_000_000 } else { -2_000_000 };

@@ -184,7 +184,8 @@ pub fn chess960_fen(n: usize) -> String {
         }
     };
     put(n / 16 % 6, 'q');
-    const KNIGHTS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    const KNIGHTS: [(usize, usize); 10] =
+        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
     let (a, b) = KNIGHTS[n / 96];
     // The second knight first, so that the first one's place is not shifted.
     put(b, 'n');
@@ -194,7 +195,8 @@ pub fn chess960_fen(n: usize) -> String {
     }
     let black: String = rank.iter().collect();
     let rooks: Vec<char> = (0..8u8).filter(|&i| rank[usize::from(i)] == 'r').map(|i| char::from(b'a' + i)).collect();
-    let castling: String = rooks.iter().rev().map(|c| c.to_ascii_uppercase()).chain(rooks.iter().rev().copied()).collect();
+    let castling: String =
+        rooks.iter().rev().map(|c| c.to_ascii_uppercase()).chain(rooks.iter().rev().copied()).collect();
     format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{} w {castling} - 0 1", black.to_ascii_uppercase())
 }
 
@@ -270,7 +272,12 @@ where
 }
 
 /// Compares one position of both libraries; returns mysl's legal moves.
-fn diff_position<R, P>(ours: &Position<R>, theirs: &P, mode: shakmaty::CastlingMode, context: &str) -> mysl_core::MoveList
+fn diff_position<R, P>(
+    ours: &Position<R>,
+    theirs: &P,
+    mode: shakmaty::CastlingMode,
+    context: &str,
+) -> mysl_core::MoveList
 where
     R: Rules,
     P: shakmaty::Position + Clone,
@@ -312,7 +319,10 @@ where
             && our_outcome.is_none()
             && their_outcome == Some(KnownOutcome::Draw)
             && theirs.is_insufficient_material();
-        assert!(accepted, "{context} ({their_fen}): the outcome differs: mysl {our_outcome:?}, shakmaty {their_outcome:?}");
+        assert!(
+            accepted,
+            "{context} ({their_fen}): the outcome differs: mysl {our_outcome:?}, shakmaty {their_outcome:?}"
+        );
     }
     moves
 }
@@ -1022,7 +1032,8 @@ pub fn fuzz_tbdiff(data: &[u8]) {
         }
     };
     // |ours| = |Syzygy| or |Syzygy| + 1 with the same sign (../shared/data/syzygy/README.md).
-    let dtz_agrees = |ours: i32, theirs: i32| ours == theirs || (ours.signum() == theirs.signum() && ours.abs() == theirs.abs() + 1);
+    let dtz_agrees =
+        |ours: i32, theirs: i32| ours == theirs || (ours.signum() == theirs.signum() && ours.abs() == theirs.abs() + 1);
     let syzygy_wdl = |p: &shakmaty::Chess| match tb.syzygy.probe_wdl_after_zeroing(p) {
         Ok(w) => wdl_of(w),
         Err(e) => panic!("{}: Syzygy fails: {e}", shakmaty::fen::Fen::from_position(p, EnPassantMode::Legal)),
@@ -1040,11 +1051,13 @@ pub fn fuzz_tbdiff(data: &[u8]) {
     };
     assert_eq!(root.wdl(), wdl, "{fen}: WDL ours {}, Syzygy {wdl}", root.wdl());
     assert!(dtz_agrees(root.dtz(), dtz), "{fen}: DTZ ours {}, Syzygy {dtz}", root.dtz());
-    let legal: std::collections::BTreeSet<String> = pos.legal_moves().iter().map(|m| uci::move_to_uci(&pos, m)).collect();
+    let legal: std::collections::BTreeSet<String> =
+        pos.legal_moves().iter().map(|m| uci::move_to_uci(&pos, m)).collect();
     let listed: std::collections::BTreeSet<String> = moves.iter().map(|m| m.uci.clone()).collect();
     assert_eq!(listed, legal, "{fen}: the root moves of our tables are not the legal moves");
     for m in &moves {
-        let Some(theirs_move) = shakmaty::uci::UciMove::from_ascii(m.uci.as_bytes()).ok().and_then(|u| u.to_move(&theirs).ok())
+        let Some(theirs_move) =
+            shakmaty::uci::UciMove::from_ascii(m.uci.as_bytes()).ok().and_then(|u| u.to_move(&theirs).ok())
         else {
             panic!("{fen}: shakmaty does not take {}", m.uci);
         };
@@ -1068,7 +1081,11 @@ pub fn fuzz_tbdiff(data: &[u8]) {
         panic!("{fen}: a root probe answers nothing: ours {ours:?}, Syzygy {syz:?}");
     };
     assert_eq!(ours.value.wdl, wdl, "{fen}: the front's WDL");
-    assert!(ours.value.dtz.is_some_and(|d| dtz_agrees(d, dtz)), "{fen}: the front's DTZ {:?}, Syzygy {dtz}", ours.value.dtz);
+    assert!(
+        ours.value.dtz.is_some_and(|d| dtz_agrees(d, dtz)),
+        "{fen}: the front's DTZ {:?}, Syzygy {dtz}",
+        ours.value.dtz
+    );
     let mut theirs_moves: Vec<_> = syz.moves.iter().map(|m| (m.uci.clone(), m.wdl, m.dtz)).collect();
     theirs_moves.sort();
     let mut ours_moves: Vec<_> = ours.moves.iter().map(|m| (m.uci.clone(), m.wdl, m.dtz)).collect();

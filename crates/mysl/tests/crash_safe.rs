@@ -82,7 +82,12 @@ fn random_games(n: usize, seed: u64) -> String {
 /// delay up to 0.9 times the reference's time, `check` after each, until `n` runs were killed. A run
 /// that finished first was checked complete and starts the folder afresh (else every later run of a
 /// resuming command would find the work done). A last run goes to the end. Returns the work folder.
-fn kill_chain(n: usize, seed: u64, args: &dyn Fn(&Path) -> Vec<String>, check: &dyn Fn(&Path, &Path)) -> tempfile::TempDir {
+fn kill_chain(
+    n: usize,
+    seed: u64,
+    args: &dyn Fn(&Path) -> Vec<String>,
+    check: &dyn Fn(&Path, &Path),
+) -> tempfile::TempDir {
     let reference = tempfile::tempdir().expect("tempdir");
     let work = tempfile::tempdir().expect("tempdir");
     let ref_args = args(reference.path());

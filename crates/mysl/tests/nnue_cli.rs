@@ -39,7 +39,19 @@ fn datagen_resumes_and_train_reads_its_chunks() {
     // Train a small network on it; the engine loads the result.
     let net = dir.path().join("net.nnue");
     let out = mysl()
-        .args(["train", "--data", d, "--out", net.to_str().expect("utf-8"), "--hidden", "16", "--epochs", "2", "--batch", "64"])
+        .args([
+            "train",
+            "--data",
+            d,
+            "--out",
+            net.to_str().expect("utf-8"),
+            "--hidden",
+            "16",
+            "--epochs",
+            "2",
+            "--batch",
+            "64",
+        ])
         .output()
         .expect("run mysl");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -125,7 +125,15 @@ impl Record {
         }
         Record {
             ep_square: self.ep_square.map(|s| Square::from_index(s as u32 ^ 7)),
-            ..Record::new(&board, self.turn, None, self.halfmoves as u32, self.fullmoves as u32, self.score, self.result)
+            ..Record::new(
+                &board,
+                self.turn,
+                None,
+                self.halfmoves as u32,
+                self.fullmoves as u32,
+                self.score,
+                self.result,
+            )
         }
     }
 
@@ -209,7 +217,10 @@ mod tests {
         let m = r.mirrored();
         assert_eq!(m.board().board_fen(), "r2k3r/ppp1n1pp/5p2/3Pp3/8/5N2/PPP2PPP/R2K3R");
         assert_eq!(m.ep_square, Some(Square::E6));
-        assert_eq!((m.score, m.result, m.turn, m.halfmoves, m.fullmoves), (55, GameResult::WhiteWin, Color::White, 3, 12));
+        assert_eq!(
+            (m.score, m.result, m.turn, m.halfmoves, m.fullmoves),
+            (55, GameResult::WhiteWin, Color::White, 3, 12)
+        );
         assert_eq!(m.mirrored(), r);
     }
 

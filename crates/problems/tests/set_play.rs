@@ -32,7 +32,8 @@ fn no_series_set_play_when_the_passing_side_is_in_check() {
     let free = "BeginProblem\nOption SetPlay\nPieces White Kc6 Rh1 Black Ka8 Pa7\nStipulation ser-h#1\nEndProblem\n";
     let l = lines(free);
     assert!(!set_lines(&l).is_empty(), "set play expected without check: {l:?}");
-    let checked = "BeginProblem\nOption SetPlay\nPieces White Kc6 Rh8 Black Ka8 Pa7 Pb7\nStipulation ser-h#1\nEndProblem\n";
+    let checked =
+        "BeginProblem\nOption SetPlay\nPieces White Kc6 Rh8 Black Ka8 Pa7 Pb7\nStipulation ser-h#1\nEndProblem\n";
     assert!(set_lines(&lines(checked)).is_empty());
 }
 

@@ -291,7 +291,8 @@ fn temp_path(dir: &Path, m: Material) -> PathBuf {
         if let Ok(entries) = fs::read_dir(dir) {
             for entry in entries.flatten() {
                 let name = entry.file_name();
-                let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(&prefix)).and_then(|p| p.parse::<u32>().ok()) else {
+                let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(&prefix)).and_then(|p| p.parse::<u32>().ok())
+                else {
                     continue;
                 };
                 if pid != own && !Path::new(&format!("/proc/{pid}")).exists() {
