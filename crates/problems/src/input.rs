@@ -142,6 +142,9 @@ impl Conditions {
         if self.exchange_castling {
             v.push("ExchangeCastling".into());
         }
+        if self.danger_circe {
+            v.push("DangerCirce".into());
+        }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
@@ -988,7 +991,7 @@ impl Parser<'_> {
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
 /// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`,
 /// `Circe RexInclusive` (plain, Mirror, Chameleon), `Imitator <squares>` (`NoIProm`), `BackHome`,
-/// `CastlingChess`, `ExchangeCastling`.
+/// `CastlingChess`, `ExchangeCastling`, `DangerCirce`.
 /// `None` for anything else (another condition, an option or parameter we do not implement such
 /// as `TypeB`, a condition above with one it does not combine with), which makes the problem
 /// unsupported.
@@ -1087,6 +1090,10 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             return (c.imitators.n > 0).then_some(c);
         }
         Some("backhome") if words.len() == 1 => return Some(Conditions { back_home: true, ..none }),
+        // `DangerCirce` (a unique prefix from `danger` on).
+        Some(w) if words.len() == 1 && w.len() >= 6 && "dangercirce".starts_with(w) => {
+            return Some(Conditions { danger_circe: true, ..none })
+        }
         // `CastlingChess` (`castling`: a unique prefix of Popeye's name; `CAST` and `CastInverse`
         // begin with `cast`) and `ExchangeCastling` (`exch`: `ExclusiveChess` begins with `exc`).
         Some(w) if words.len() == 1 && w.len() >= 5 && "castlingchess".starts_with(w) => {

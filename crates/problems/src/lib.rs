@@ -335,6 +335,14 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
             }
             board.init_back_home();
         }
+        if board.danger_circe {
+            // DangerCirce: alone (with other conditions, neutral pieces or attributes not
+            // checked).
+            let other = board::Conditions { danger_circe: false, ..board.conditions() };
+            if other != board::Conditions::NONE || board.neutral.any() || board.bul.any() {
+                return Err(SolveError::Unsupported("DangerCirce with other conditions or neutral pieces".into()));
+            }
+        }
         // Anti-Mars Circe: castling starts from the rebirth squares, so Popeye grants every
         // right (its flags are lost only by moves from and to the corners).
         board.castling = if board.mars == board::Mars::AntiMars {

@@ -76,7 +76,7 @@ impl Board {
     /// [`Board::in_check`] with neutral pieces as they are coloured at the time.
     pub(crate) fn in_check_base(&self, c: Color) -> bool {
         // One test for the rare rules (orthodox solving asks this after every move).
-        if (self.pepo | self.circe_rex | self.checkless) || self.paralysis == Paralysis::Isardam {
+        if (self.pepo | self.circe_rex | self.checkless | self.danger_circe) || self.paralysis == Paralysis::Isardam {
             return self.in_check_rare(c);
         }
         match self.king_square(c) {

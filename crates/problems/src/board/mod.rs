@@ -274,6 +274,10 @@ pub struct Board {
     /// ExchangeCastling: the sides that have exchanged (bit 1 White, 2 Black); part of the hash
     /// key.
     pub exchange_used: u8,
+    /// Condition DangerCirce (Popeye's `conditions/danger_circe.c`): a piece observed by an
+    /// enemy piece may also move to its Circe rebirth square (capturing an enemy piece there);
+    /// a king is in check if an enemy piece could capture it so or by an ordinary move.
+    pub danger_circe: bool,
     /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
     /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
     pub(crate) checkless_depth: u8,
@@ -330,6 +334,7 @@ impl Board {
             castling_chess: false,
             exchange_castling: false,
             exchange_used: 0,
+            danger_circe: false,
             imitators: Imitators::NONE,
             no_iprom: false,
             back_home: false,

@@ -22,6 +22,7 @@ pub(crate) mod bgl;
 pub(crate) mod breton;
 pub(crate) mod castling;
 pub(crate) mod circe;
+pub(crate) mod danger;
 pub(crate) mod effects;
 pub(crate) mod imitator;
 pub(crate) mod kings;
@@ -68,6 +69,8 @@ pub struct Conditions {
     pub castling_chess: bool,
     /// Condition ExchangeCastling.
     pub exchange_castling: bool,
+    /// Condition DangerCirce.
+    pub danger_circe: bool,
 }
 
 impl Conditions {
@@ -96,6 +99,7 @@ impl Conditions {
         back_home: false,
         castling_chess: false,
         exchange_castling: false,
+        danger_circe: false,
     };
 }
 
@@ -156,6 +160,9 @@ impl Board {
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             | self.andernach
+            // DangerCirce: an observed piece may go to its rebirth square (moves and checks the
+            // shortcuts do not know).
+            | self.danger_circe
     }
 
     /// Is a condition or attribute on whose moves have effects beyond Circe's (recorded on a
@@ -265,7 +272,7 @@ impl Board {
         false
     }
 
-    /// [`Board::in_check_base`] under Isardam, Pepo, Circe RexInclusive or ChecklessChess.
+    /// [`Board::in_check_base`] under Isardam, Pepo, Circe RexInclusive, DangerCirce or ChecklessChess.
     #[inline(never)]
     pub(crate) fn in_check_rare(&self, c: Color) -> bool {
         if self.paralysis == Paralysis::Isardam && self.any_same_walk_observation() {
@@ -274,6 +281,7 @@ impl Board {
         let plain = match self.king_square(c) {
             Some(k) if self.pepo => self.pepo_attackers(k, !c) >= 2,
             Some(k) if self.circe_rex => self.rex_circe_checked(k, c),
+            Some(k) if self.danger_circe => self.attacked(k, !c) || self.danger_circe_king_capture(k, !c),
             Some(k) => self.attacked(k, !c),
             None => false,
         };
@@ -292,6 +300,9 @@ impl Board {
         }
         if self.exchange_castling {
             self.exchange_castling_moves(out);
+        }
+        if self.danger_circe {
+            self.danger_circe_moves(start, out);
         }
         if self.bgl.on {
             let budget = self.bgl.left[self.side.index()];
@@ -375,6 +386,7 @@ impl Board {
             back_home: self.back_home,
             castling_chess: self.castling_chess,
             exchange_castling: self.exchange_castling,
+            danger_circe: self.danger_circe,
         }
     }
 
@@ -405,5 +417,6 @@ impl Board {
         self.castling_chess = c.castling_chess;
         self.exchange_castling = c.exchange_castling;
         self.exchange_used = 0;
+        self.danger_circe = c.danger_circe;
     }
 }

@@ -1,0 +1,247 @@
+//! Conditions that change which moves a piece has (DangerCirce) or what it may capture
+//! (BiCaptures, CASTInverse): hand-checked moves and checks on constructed positions, small
+//! problems solved, and random h#2 positions whose solver lines equal a plain enumeration of the
+//! legal moves (which fails if an orthodox shortcut of the search stays on).
+
+use mysl_core::Color;
+use mysl_problems::board::{parse_square, Board, Move, Piece};
+use mysl_problems::input::parse_problems;
+use mysl_problems::solve::{move_text, Limits};
+use mysl_problems::stipulation::Goal;
+use mysl_problems::walk::kind_by_code;
+use mysl_problems::{solve_problem, SolveError};
+
+const W: Color = Color::White;
+const B: Color = Color::Black;
+
+fn sq(s: &str) -> u8 {
+    parse_square(s).expect("square")
+}
+
+fn piece(c: Color, code: &str) -> Piece {
+    Piece { color: c, kind: kind_by_code(code).expect("kind") }
+}
+
+fn board(pieces: &[(Color, &str, &str)]) -> Board {
+    let mut b = Board::empty();
+    for &(c, code, s) in pieces {
+        b.put(sq(s), piece(c, code));
+    }
+    b
+}
+
+/// Popeye texts of the legal moves of the piece on `from`, sorted.
+fn piece_texts(b: &mut Board, from: &str) -> Vec<String> {
+    let moves: Vec<Move> = b.legal_moves().into_iter().filter(|m| m.from == sq(from)).collect();
+    let mut v: Vec<String> = moves.into_iter().map(|m| move_text(b, Goal::Mate, m, true)).collect();
+    v.sort();
+    v
+}
+
+fn solve_lines(text: &str) -> Vec<String> {
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let r = solve_problem(&p, &Limits::default()).expect("supported");
+    let mut lines = r.twins[0].lines.clone();
+    lines.sort();
+    lines
+}
+
+/// Every line of `plies` legal half moves from `b` that ends in mate, written as the solver
+/// writes help play.
+fn naive_help_lines(b: &mut Board, plies: u32) -> Vec<String> {
+    fn walk(b: &mut Board, plies: u32, line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) {
+        for m in b.legal_moves() {
+            let u = b.make(m);
+            line.push(m);
+            if plies == 1 {
+                if b.is_mate() {
+                    out.push(line.clone());
+                }
+            } else {
+                walk(b, plies - 1, line, out);
+            }
+            line.pop();
+            b.unmake(m, u);
+        }
+    }
+    let mut lines = Vec::new();
+    walk(b, plies, &mut Vec::new(), &mut lines);
+    let mut out = Vec::new();
+    for line in lines {
+        let mut text = String::new();
+        let mut undo = Vec::new();
+        for (i, &m) in line.iter().enumerate() {
+            let t = move_text(b, Goal::Mate, m, i + 1 == line.len());
+            if i % 2 == 0 {
+                text.push_str(&format!("{}{}.{t}", if i > 0 { " " } else { "" }, i / 2 + 1));
+            } else {
+                text.push_str(&format!(" {t}"));
+            }
+            undo.push((m, b.make(m)));
+        }
+        while let Some((m, u)) = undo.pop() {
+            b.unmake(m, u);
+        }
+        out.push(text);
+    }
+    out
+}
+
+/// Random small positions (orthodox pieces) under `cond`: the solver's h#2 lines equal those
+/// of a plain enumeration of the legal moves. `set` switches the condition on a bare board.
+/// Returns how many positions had lines and how many lines `special` picked out.
+fn random_h2_match_enumeration(cond: &str, set: fn(&mut Board), special: fn(&str) -> bool) -> (u32, usize) {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ cond.len() as u64;
+    let mut rnd = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let names = ["K", "Q", "R", "B", "S", "P"];
+    let (mut tried, mut with_lines, mut special_lines) = (0, 0, 0);
+    while tried < 25 {
+        let mut used = Vec::new();
+        let mut white = Vec::new();
+        let mut black = Vec::new();
+        let mut ok = true;
+        for i in 0..8 {
+            let s = rnd(64) as u8;
+            let kind = if i == 0 || i == 4 { "K" } else { names[1 + rnd(5) as usize] };
+            if used.contains(&s) || (kind == "P" && !(8..56).contains(&s)) {
+                ok = false;
+                break;
+            }
+            used.push(s);
+            let text = format!("{kind}{}", mysl_problems::board::square_name(s));
+            if i < 4 {
+                white.push(text);
+            } else {
+                black.push(text);
+            }
+        }
+        if !ok {
+            continue;
+        }
+        let text = format!(
+            "BeginProblem\nstip h#2\npieces white {} black {}\ncond {cond}\nEndProblem\n",
+            white.join(" "),
+            black.join(" ")
+        );
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        let limits = Limits { hash_entries: 1 << 12, threads: 1, ..Limits::default() };
+        let Ok(r) = solve_problem(&p, &limits) else { continue };
+        let mut b = p.board.clone();
+        set(&mut b);
+        b.castling = b.default_castling();
+        b.side = B;
+        if b.in_check(W) {
+            continue;
+        }
+        // Shorter solutions (1.X Y #) would be printed as well: leave such positions out.
+        if !naive_help_lines(&mut b, 2).is_empty() {
+            continue;
+        }
+        tried += 1;
+        let mut naive = naive_help_lines(&mut b, 4);
+        naive.sort();
+        let mut got = r.twins[0].lines.clone();
+        got.sort();
+        assert_eq!(got, naive, "{text}");
+        with_lines += !naive.is_empty() as u32;
+        special_lines += naive.iter().filter(|l| special(l)).count();
+    }
+    eprintln!("{cond}: {with_lines} positions with h#2 lines, {special_lines} special lines");
+    (with_lines, special_lines)
+}
+
+// ----------------------------------------------------------------------------------- DangerCirce
+
+#[test]
+fn danger_circe_observed_pieces_also_go_to_their_rebirth_square() {
+    // Pc4 is observed by Pd5 (c4-c2), Pg5 by Se6 (g5*g2, taking the black pawn on its rebirth
+    // square), Bh6 (dark) by Sg8 (h6-c1); Pf3 is not observed (no f3-f2), and Pb4, observed by
+    // Pa5, has its own Pb2 on its rebirth square.
+    let mut b = board(&[
+        (W, "K", "a1"),
+        (W, "P", "c4"),
+        (W, "P", "f3"),
+        (W, "P", "g5"),
+        (W, "B", "h6"),
+        (W, "P", "b4"),
+        (W, "P", "b2"),
+        (B, "K", "h8"),
+        (B, "P", "d5"),
+        (B, "S", "e6"),
+        (B, "P", "g2"),
+        (B, "S", "g8"),
+        (B, "P", "a5"),
+    ]);
+    b.danger_circe = true;
+    assert_eq!(piece_texts(&mut b, "c4"), ["c4*d5", "c4-c2", "c4-c5"]);
+    assert_eq!(piece_texts(&mut b, "f3"), ["f3-f4"]);
+    assert_eq!(piece_texts(&mut b, "g5"), ["g5*g2", "g5-g6"]);
+    assert!(piece_texts(&mut b, "h6").contains(&"Bh6-c1".to_string()));
+    assert_eq!(piece_texts(&mut b, "b4"), ["b4*a5", "b4-b5"]);
+    // Black's pieces likewise: Pd5, observed by Pc4, goes home to d7; Sg8 is not observed (Bh6
+    // sees g7 and f8).
+    b.side = B;
+    assert_eq!(piece_texts(&mut b, "d5"), ["d5*c4", "d5-d4", "d5-d7"]);
+    assert!(!piece_texts(&mut b, "g8").iter().any(|t| t.ends_with("b8") || t.ends_with("g8")));
+    // Without the condition: none of these moves.
+    b.danger_circe = false;
+    assert_eq!(piece_texts(&mut b, "d5"), ["d5*c4", "d5-d4"]);
+}
+
+#[test]
+fn danger_circe_checks_include_a_capture_by_a_rebirth_move() {
+    // Qa8 (rebirth d1) is observed by Rb8: it could take the king on d1, so Black is in check;
+    // without the observer, or with the king elsewhere, not.
+    let mut b = board(&[(W, "K", "h3"), (W, "Q", "a8"), (B, "K", "d1"), (B, "R", "b8")]);
+    b.danger_circe = true;
+    assert!(b.in_check(B));
+    b.danger_circe = false;
+    assert!(!b.in_check(B));
+    let mut b = board(&[(W, "K", "h3"), (W, "Q", "a8"), (B, "K", "d1"), (B, "R", "b7")]);
+    b.danger_circe = true;
+    assert!(!b.in_check(B));
+    // A move into such a check is illegal: Kd2-d1 with Qa8 observed.
+    let mut b = board(&[(W, "K", "h3"), (W, "Q", "a8"), (B, "K", "d2"), (B, "R", "b8")]);
+    b.danger_circe = true;
+    b.side = B;
+    assert!(!piece_texts(&mut b, "d2").contains(&"Kd2-d1".to_string()));
+    assert!(piece_texts(&mut b, "d2").contains(&"Kd2-c1".to_string()));
+}
+
+#[test]
+fn danger_circe_mate_by_a_rebirth_move() {
+    // Rg7 (dark square: rebirth a1), observed by Se8, goes to a1 and mates Kh1 (Ph2, Kf2 guards
+    // g1 and g2; the king's own rebirth square e8 is taken by its knight, so it cannot jump
+    // there). Rg1 is cut off by Pg4. Orthodox: no mate in one.
+    let p = "BeginProblem\nstip #1\npieces white Kf2 Rg7 black Kh1 Se8 Pg4h2\ncondition DangerCirce\nEndProblem\n";
+    assert_eq!(solve_lines(p), ["1.Rg7-a1 # !"]);
+    assert!(solve_lines(&p.replace("condition DangerCirce\n", "")).is_empty());
+    // The observer on f5 instead: the king's rebirth square is free, 1...Kh1-e8 escapes.
+    assert!(solve_lines(&p.replace(" Se8", " Sf5")).is_empty());
+}
+
+#[test]
+fn danger_circe_input() {
+    let p = parse_problems("BeginProblem\nstip #1\npieces white Kh4 black Kd1\ncondition danger\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(p.conditions.danger_circe);
+    assert_eq!(p.conditions.names(), ["DangerCirce"]);
+    // With another condition: refused.
+    let p = parse_problems("BeginProblem\nstip #1\npieces white Kh4 black Kd1\ncondition DangerCirce Madrasi\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+#[test]
+fn danger_circe_h2_match_plain_enumeration() {
+    let (with, special) = random_h2_match_enumeration("DangerCirce", |b| b.danger_circe = true, |_| true);
+    assert!(with > 3 && special > 0, "{with} {special}");
+}
+
