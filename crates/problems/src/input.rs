@@ -145,6 +145,12 @@ impl Conditions {
         if self.danger_circe {
             v.push("DangerCirce".into());
         }
+        if self.bicaptures {
+            v.push("Bicaptures".into());
+        }
+        if self.cast_inverse {
+            v.push("CASTInverse".into());
+        }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
@@ -991,7 +997,7 @@ impl Parser<'_> {
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
 /// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`,
 /// `Circe RexInclusive` (plain, Mirror, Chameleon), `Imitator <squares>` (`NoIProm`), `BackHome`,
-/// `CastlingChess`, `ExchangeCastling`, `DangerCirce`.
+/// `CastlingChess`, `ExchangeCastling`, `DangerCirce`, `BiCaptures`, `CASTChess Inverse`.
 /// `None` for anything else (another condition, an option or parameter we do not implement such
 /// as `TypeB`, a condition above with one it does not combine with), which makes the problem
 /// unsupported.
@@ -1090,6 +1096,12 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             return (c.imitators.n > 0).then_some(c);
         }
         Some("backhome") if words.len() == 1 => return Some(Conditions { back_home: true, ..none }),
+        Some("bicaptures") if words.len() == 1 => return Some(Conditions { bicaptures: true, ..none }),
+        // `CASTChess Inverse` (also `CASTInverse`); plain CASTChess is not supported.
+        Some("castchess") if words.len() == 2 && words[1].eq_ignore_ascii_case("inverse") => {
+            return Some(Conditions { cast_inverse: true, ..none })
+        }
+        Some("castinverse") if words.len() == 1 => return Some(Conditions { cast_inverse: true, ..none }),
         // `DangerCirce` (a unique prefix from `danger` on).
         Some(w) if words.len() == 1 && w.len() >= 6 && "dangercirce".starts_with(w) => {
             return Some(Conditions { danger_circe: true, ..none })

@@ -343,6 +343,22 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
                 return Err(SolveError::Unsupported("DangerCirce with other conditions or neutral pieces".into()));
             }
         }
+        if board.bicaptures || board.cast_inverse {
+            // BiCaptures, CASTInverse: alone, with orthodox pieces (their capture generators and
+            // counts know the orthodox walks only).
+            let other = board::Conditions { bicaptures: false, cast_inverse: false, ..board.conditions() };
+            if other != board::Conditions::NONE
+                || (board.bicaptures && board.cast_inverse)
+                || board.has_fairy(Color::White)
+                || board.has_fairy(Color::Black)
+                || board.neutral.any()
+                || board.bul.any()
+            {
+                return Err(SolveError::Unsupported(
+                    "BiCaptures or CASTInverse with other conditions or fairy pieces".into(),
+                ));
+            }
+        }
         // Anti-Mars Circe: castling starts from the rebirth squares, so Popeye grants every
         // right (its flags are lost only by moves from and to the corners).
         board.castling = if board.mars == board::Mars::AntiMars {
@@ -378,6 +394,11 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         // castling rights; not done yet.
         if board.anticirce != board::AntiCirce::Off && board.castling & 0x0f != 0 {
             return Err(SolveError::Unsupported("AntiCirce with castling rights".into()));
+        }
+        // CASTInverse: Popeye tests the squares a castling king passes with the king on them (a
+        // capture more for the observer); not done here.
+        if board.cast_inverse && board.castling & 0x0f != 0 {
+            return Err(SolveError::Unsupported("CASTInverse with castling rights".into()));
         }
         // Pepo: what "passing over an attacked square" means for castling is not settled here.
         if board.pepo && board.castling & 0x0f != 0 {

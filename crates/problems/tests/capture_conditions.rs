@@ -233,9 +233,11 @@ fn danger_circe_input() {
     assert!(p.conditions.danger_circe);
     assert_eq!(p.conditions.names(), ["DangerCirce"]);
     // With another condition: refused.
-    let p = parse_problems("BeginProblem\nstip #1\npieces white Kh4 black Kd1\ncondition DangerCirce Madrasi\nEndProblem\n")
-        .remove(0)
-        .expect("parsed");
+    let p = parse_problems(
+        "BeginProblem\nstip #1\npieces white Kh4 black Kd1\ncondition DangerCirce Madrasi\nEndProblem\n",
+    )
+    .remove(0)
+    .expect("parsed");
     assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
 }
 
@@ -245,3 +247,143 @@ fn danger_circe_h2_match_plain_enumeration() {
     assert!(with > 3 && special > 0, "{with} {special}");
 }
 
+// ------------------------------------------------------------------------------------ BiCaptures
+
+#[test]
+fn bicaptures_pieces_also_capture_their_own_pieces_but_not_the_king() {
+    let mut b = board(&[
+        (W, "K", "h1"),
+        (W, "R", "d1"),
+        (W, "P", "d3"),
+        (W, "S", "b2"),
+        (W, "P", "g7"),
+        (W, "B", "h8"),
+        (B, "K", "a8"),
+        (B, "P", "a7"),
+    ]);
+    b.bicaptures = true;
+    let rook = piece_texts(&mut b, "d1");
+    assert!(rook.contains(&"Rd1*d3".to_string()) && rook.contains(&"Rd1-g1".to_string()), "{rook:?}");
+    assert!(!rook.iter().any(|t| t.contains("h1")), "the own king is not taken: {rook:?}");
+    let knight = piece_texts(&mut b, "b2");
+    assert!(knight.contains(&"Sb2*d1".to_string()) && knight.contains(&"Sb2*d3".to_string()), "{knight:?}");
+    // A pawn takes its own piece diagonally forward, promoting on its last rank.
+    let pawn = piece_texts(&mut b, "g7");
+    assert_eq!(pawn.iter().filter(|t| t.starts_with("g7*h8=")).count(), 4, "{pawn:?}");
+    // Black likewise: the king takes its own pawn.
+    b.side = B;
+    assert!(piece_texts(&mut b, "a8").contains(&"Ka8*a7".to_string()));
+    // Make and unmake restore the board.
+    let before = format!("{:?}", b.pieces().collect::<Vec<_>>());
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("a8") && m.to == sq("a7")).expect("Kxa7");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("a7")), Some(piece(B, "K")));
+    b.unmake(m, u);
+    assert_eq!(format!("{:?}", b.pieces().collect::<Vec<_>>()), before);
+    // Without the condition: no such captures.
+    b.bicaptures = false;
+    b.side = W;
+    assert!(!piece_texts(&mut b, "d1").contains(&"Rd1*d3".to_string()));
+}
+
+#[test]
+fn bicaptures_king_escapes_by_taking_its_own_pawn() {
+    // Orthodox, 1.Ra1-a8 mates Kh8 behind Pg7 h7; with BiCaptures the king takes g7 or h7,
+    // unless bishops b2 and d3 guard both squares.
+    let p = "BeginProblem\nstip #1\npieces white Kc1 Ra1 black Kh8 Pg7h7\ncondition BiCaptures\nEndProblem\n";
+    assert!(solve_lines(&p.replace("condition BiCaptures\n", "")).contains(&"1.Ra1-a8 # !".to_string()));
+    assert!(!solve_lines(p).iter().any(|l| l.starts_with("1.Ra1-a8")), "{:?}", solve_lines(p));
+    let guarded = p.replace("Ra1 ", "Ra1 Bb2d3 ");
+    assert!(solve_lines(&guarded).contains(&"1.Ra1-a8 # !".to_string()), "{:?}", solve_lines(&guarded));
+}
+
+#[test]
+fn bicaptures_input() {
+    let p = parse_problems("BeginProblem\nstip #1\npieces white Kh4 black Kd1\ncondition bicaptures\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(p.conditions.bicaptures);
+    assert_eq!(p.conditions.names(), ["Bicaptures"]);
+    // With fairy pieces: refused.
+    let p = parse_problems("BeginProblem\nstip #1\npieces white Kh4 Gd4 black Kd1\ncondition bicaptures\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+#[test]
+fn bicaptures_h2_match_plain_enumeration() {
+    // Lines with a capture of an own piece cannot be told from the text; any capture counts.
+    let (with, special) = random_h2_match_enumeration("BiCaptures", |b| b.bicaptures = true, |l| l.contains('*'));
+    assert!(with > 3 && special > 0, "{with} {special}");
+}
+
+// ----------------------------------------------------------------------------------- CASTInverse
+
+#[test]
+fn cast_inverse_a_piece_captures_only_with_two_captures() {
+    // Rd1 takes d5 and a1, both; without a1 it takes nothing.
+    let mut b = board(&[(W, "K", "h2"), (W, "R", "d1"), (B, "K", "h8"), (B, "P", "d5"), (B, "S", "a1")]);
+    b.cast_inverse = true;
+    let rook = piece_texts(&mut b, "d1");
+    assert!(rook.contains(&"Rd1*d5".to_string()) && rook.contains(&"Rd1*a1".to_string()), "{rook:?}");
+    b.clear(sq("a1"));
+    let rook = piece_texts(&mut b, "d1");
+    assert!(!rook.iter().any(|t| t.contains('*')), "{rook:?}");
+    assert!(rook.contains(&"Rd1-d4".to_string()));
+    // A pawn's promotions on one square are one capture: b7*a8 needs a second target (c8).
+    let mut b = board(&[(W, "K", "h2"), (W, "P", "b7"), (B, "K", "h8"), (B, "R", "a8")]);
+    b.cast_inverse = true;
+    assert!(!piece_texts(&mut b, "b7").iter().any(|t| t.contains('*')));
+    b.put(sq("c8"), piece(B, "B"));
+    assert_eq!(piece_texts(&mut b, "b7").iter().filter(|t| t.contains('*')).count(), 8);
+}
+
+#[test]
+fn cast_inverse_checks_need_a_second_capture() {
+    // Kd4 next to Kd5 checks only with a second piece to take (Pe5).
+    let mut b = board(&[(W, "K", "d4"), (B, "K", "d5")]);
+    b.cast_inverse = true;
+    assert!(!b.in_check(B) && !b.in_check(W));
+    b.put(sq("e5"), piece(B, "P"));
+    assert!(b.in_check(B));
+    // 1.Rd1-d8 mates Kh8 behind Pg7 h7 only if the rook can take a8 too (so g8 is guarded as
+    // well; the bishop a8, shut in by Pb7, cannot step away); orthodox it mates either way.
+    let p =
+        "BeginProblem\nstip #1\npieces white Kb1 Rd1 black Kh8 Ba8 Pb7g7h7\ncondition CASTchess inverse\nEndProblem\n";
+    assert!(solve_lines(p).contains(&"1.Rd1-d8 # !".to_string()), "{:?}", solve_lines(p));
+    // A knight on a8 steps away (no second capture: no check).
+    let knight = p.replace(" Ba8", " Sa8");
+    assert!(!solve_lines(&knight).iter().any(|l| l.starts_with("1.Rd1-d8")), "{:?}", solve_lines(&knight));
+    let alone = p.replace(" Ba8", "");
+    assert!(!solve_lines(&alone).iter().any(|l| l.starts_with("1.Rd1-d8")), "{:?}", solve_lines(&alone));
+    assert!(solve_lines(&alone.replace("condition CASTchess inverse\n", "")).contains(&"1.Rd1-d8 # !".to_string()));
+}
+
+#[test]
+fn cast_inverse_input() {
+    for cond in ["CASTchess inverse", "castinverse"] {
+        let text = format!("BeginProblem\nstip #1\npieces white Kh4 black Kd1\ncondition {cond}\nEndProblem\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        assert!(p.conditions.cast_inverse, "{cond}");
+        assert_eq!(p.conditions.names(), ["CASTInverse"]);
+    }
+    // Plain CASTChess: not supported.
+    let p = parse_problems("BeginProblem\nstip #1\npieces white Kh4 black Kd1\ncondition CASTchess\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(!p.unsupported.is_empty() || solve_problem(&p, &Limits::default()).is_err());
+    // With castling rights: refused.
+    let p =
+        parse_problems("BeginProblem\nstip #1\npieces white Ke1 Rh1 black Kd8\ncondition castinverse\nEndProblem\n")
+            .remove(0)
+            .expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+#[test]
+fn cast_inverse_h2_match_plain_enumeration() {
+    let (with, special) =
+        random_h2_match_enumeration("CASTchess inverse", |b| b.cast_inverse = true, |l| l.contains('*'));
+    assert!(with > 3 && special > 0, "{with} {special}");
+}

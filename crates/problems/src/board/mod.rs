@@ -278,6 +278,12 @@ pub struct Board {
     /// enemy piece may also move to its Circe rebirth square (capturing an enemy piece there);
     /// a king is in check if an enemy piece could capture it so or by an ordinary move.
     pub danger_circe: bool,
+    /// Condition BiCaptures (Popeye's `conditions/bicaptures.c`): a piece may also capture the
+    /// pieces of its own side, except the king.
+    pub bicaptures: bool,
+    /// Condition CASTInverse (Popeye's `conditions/castinverse.c`): a piece may capture only if
+    /// it has at least two captures; a piece with fewer observes (checks) nothing.
+    pub cast_inverse: bool,
     /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
     /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
     pub(crate) checkless_depth: u8,
@@ -335,6 +341,8 @@ impl Board {
             exchange_castling: false,
             exchange_used: 0,
             danger_circe: false,
+            bicaptures: false,
+            cast_inverse: false,
             imitators: Imitators::NONE,
             no_iprom: false,
             back_home: false,

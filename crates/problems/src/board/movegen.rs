@@ -30,7 +30,7 @@ impl Board {
         if self.singlebox {
             self.singlebox_filter(start, out);
         }
-        if self.ext_active() | self.danger_circe {
+        if self.ext_active() | self.danger_circe | self.bicaptures | self.cast_inverse {
             self.pseudo_moves_ext(start, out);
         }
         if self.maximummer[self.side.index()] {

@@ -20,6 +20,7 @@ pub(crate) mod anticirce;
 pub(crate) mod back_home;
 pub(crate) mod bgl;
 pub(crate) mod breton;
+pub(crate) mod captures;
 pub(crate) mod castling;
 pub(crate) mod circe;
 pub(crate) mod danger;
@@ -71,6 +72,10 @@ pub struct Conditions {
     pub exchange_castling: bool,
     /// Condition DangerCirce.
     pub danger_circe: bool,
+    /// Condition BiCaptures.
+    pub bicaptures: bool,
+    /// Condition CASTInverse (`CASTChess Inverse`).
+    pub cast_inverse: bool,
 }
 
 impl Conditions {
@@ -100,6 +105,8 @@ impl Conditions {
         castling_chess: false,
         exchange_castling: false,
         danger_circe: false,
+        bicaptures: false,
+        cast_inverse: false,
     };
 }
 
@@ -163,6 +170,20 @@ impl Board {
             // DangerCirce: an observed piece may go to its rebirth square (moves and checks the
             // shortcuts do not know).
             | self.danger_circe
+            // BiCaptures: captures of own pieces (may uncover a check, leave the king's
+            // neighbourhood); CASTInverse: a check needs a second capture.
+            | self.bicaptures
+            | self.cast_inverse
+    }
+
+    /// [`Board::attack_conditions`] as the move shortcuts of `board/check.rs` see it (the check
+    /// test of a move, the check candidates, the pin mask of the legality test). BiCaptures
+    /// (alone, orthodox pieces) keeps them: a capture of an own piece leaves its departure square
+    /// and fills its arrival square as any capture does, and [`Board::checking_candidates`] adds
+    /// those captures. The bounds of the search still see the condition.
+    #[inline(always)]
+    pub fn move_shortcuts_off(&self) -> bool {
+        self.attack_conditions() & !self.bicaptures
     }
 
     /// Is a condition or attribute on whose moves have effects beyond Circe's (recorded on a
@@ -192,6 +213,9 @@ impl Board {
     /// (Popeye's observation validator for Isardam type A). BGL: only if the attacker's side can
     /// pay the distance to `s`.
     pub(crate) fn attacked_checked(&self, s: u8, by: Color) -> bool {
+        if self.cast_inverse {
+            return self.cast_inverse_attacked(s, by);
+        }
         // BackHome: whether `by` has a legal move back home (asked once, when needed).
         let mut home_move: Option<bool> = None;
         for f in self.color_bb(by) {
@@ -304,6 +328,12 @@ impl Board {
         if self.danger_circe {
             self.danger_circe_moves(start, out);
         }
+        if self.bicaptures {
+            self.bicaptures_moves(out);
+        }
+        if self.cast_inverse {
+            self.cast_inverse_filter(start, out);
+        }
         if self.bgl.on {
             let budget = self.bgl.left[self.side.index()];
             let mut w = start;
@@ -387,6 +417,8 @@ impl Board {
             castling_chess: self.castling_chess,
             exchange_castling: self.exchange_castling,
             danger_circe: self.danger_circe,
+            bicaptures: self.bicaptures,
+            cast_inverse: self.cast_inverse,
         }
     }
 
@@ -418,5 +450,7 @@ impl Board {
         self.exchange_castling = c.exchange_castling;
         self.exchange_used = 0;
         self.danger_circe = c.danger_circe;
+        self.bicaptures = c.bicaptures;
+        self.cast_inverse = c.cast_inverse;
     }
 }
