@@ -151,6 +151,9 @@ impl Conditions {
         if self.cast_inverse {
             v.push("CASTInverse".into());
         }
+        if self.all_in_chess {
+            v.push("AllInChess".into());
+        }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
@@ -997,7 +1000,7 @@ impl Parser<'_> {
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
 /// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`,
 /// `Circe RexInclusive` (plain, Mirror, Chameleon), `Imitator <squares>` (`NoIProm`), `BackHome`,
-/// `CastlingChess`, `ExchangeCastling`, `DangerCirce`, `BiCaptures`, `CASTChess Inverse`.
+/// `CastlingChess`, `ExchangeCastling`, `DangerCirce`, `BiCaptures`, `CASTChess Inverse`, `AllInChess`.
 /// `None` for anything else (another condition, an option or parameter we do not implement such
 /// as `TypeB`, a condition above with one it does not combine with), which makes the problem
 /// unsupported.
@@ -1096,6 +1099,7 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             return (c.imitators.n > 0).then_some(c);
         }
         Some("backhome") if words.len() == 1 => return Some(Conditions { back_home: true, ..none }),
+        Some("allinchess") if words.len() == 1 => return Some(Conditions { all_in_chess: true, ..none }),
         Some("bicaptures") if words.len() == 1 => return Some(Conditions { bicaptures: true, ..none }),
         // `CASTChess Inverse` (also `CASTInverse`); plain CASTChess is not supported.
         Some("castchess") if words.len() == 2 && words[1].eq_ignore_ascii_case("inverse") => {

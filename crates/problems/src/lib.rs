@@ -359,6 +359,22 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
                 ));
             }
         }
+        if board.all_in_chess {
+            // AllInChess: alone, with orthodox pieces (other walks, conditions and castling of
+            // the other side's king not checked).
+            let other = board::Conditions { all_in_chess: false, ..board.conditions() };
+            if other != board::Conditions::NONE
+                || board.has_fairy(Color::White)
+                || board.has_fairy(Color::Black)
+                || board.neutral.any()
+                || board.bul.any()
+                || board.default_castling() & 0x0f != 0
+            {
+                return Err(SolveError::Unsupported(
+                    "AllInChess with other conditions, fairy pieces or castling rights".into(),
+                ));
+            }
+        }
         // Anti-Mars Circe: castling starts from the rebirth squares, so Popeye grants every
         // right (its flags are lost only by moves from and to the corners).
         board.castling = if board.mars == board::Mars::AntiMars {
@@ -406,6 +422,8 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         }
         board.castling_exclusive = p.board.castling_exclusive.clone();
         board.ep = p.board.ep;
+        // AllInChess: a diagram en-passant right stands for a double step just played.
+        board.all_in_last_double = board.all_in_chess && board.ep.is_some();
         // Pawns do not promote to pawn walks (Popeye's promotee sequence: `!is_pawn`).
         board.promotion_fairies = board.fairy_kinds_present() & !(1 << walk::BEROLINA_PAWN);
         out.push((header, board, stip));

@@ -91,6 +91,18 @@ fn naive_help_lines(b: &mut Board, plies: u32) -> Vec<String> {
 /// of a plain enumeration of the legal moves. `set` switches the condition on a bare board.
 /// Returns how many positions had lines and how many lines `special` picked out.
 fn random_h2_match_enumeration(cond: &str, set: fn(&mut Board), special: fn(&str) -> bool) -> (u32, usize) {
+    random_h2_sized(cond, set, special, 4, 25)
+}
+
+/// [`random_h2_match_enumeration`] with `per_side` pieces a side (kings included) and `count`
+/// positions.
+fn random_h2_sized(
+    cond: &str,
+    set: fn(&mut Board),
+    special: fn(&str) -> bool,
+    per_side: usize,
+    count: u32,
+) -> (u32, usize) {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ cond.len() as u64;
     let mut rnd = |n: u64| {
         seed ^= seed << 13;
@@ -100,21 +112,21 @@ fn random_h2_match_enumeration(cond: &str, set: fn(&mut Board), special: fn(&str
     };
     let names = ["K", "Q", "R", "B", "S", "P"];
     let (mut tried, mut with_lines, mut special_lines) = (0, 0, 0);
-    while tried < 25 {
+    while tried < count {
         let mut used = Vec::new();
         let mut white = Vec::new();
         let mut black = Vec::new();
         let mut ok = true;
-        for i in 0..8 {
+        for i in 0..2 * per_side {
             let s = rnd(64) as u8;
-            let kind = if i == 0 || i == 4 { "K" } else { names[1 + rnd(5) as usize] };
+            let kind = if i == 0 || i == per_side { "K" } else { names[1 + rnd(5) as usize] };
             if used.contains(&s) || (kind == "P" && !(8..56).contains(&s)) {
                 ok = false;
                 break;
             }
             used.push(s);
             let text = format!("{kind}{}", mysl_problems::board::square_name(s));
-            if i < 4 {
+            if i < per_side {
                 white.push(text);
             } else {
                 black.push(text);
@@ -385,5 +397,124 @@ fn cast_inverse_input() {
 fn cast_inverse_h2_match_plain_enumeration() {
     let (with, special) =
         random_h2_match_enumeration("CASTchess inverse", |b| b.cast_inverse = true, |l| l.contains('*'));
+    assert!(with > 3 && special > 0, "{with} {special}");
+}
+
+// ------------------------------------------------------------------------------------ AllInChess
+
+/// The legal move of the piece on `from` to `to` (panics if there is none).
+fn find(b: &mut Board, from: &str, to: &str) -> Move {
+    b.legal_moves()
+        .into_iter()
+        .find(|m| m.from == sq(from) && m.to == sq(to))
+        .unwrap_or_else(|| panic!("no move {from}-{to}"))
+}
+
+#[test]
+fn all_in_chess_either_side_moves_both_colours_but_takes_no_king() {
+    // White to move: its own rook, and Black's rook (which takes white pieces: Pd2) and pawn
+    // (which goes down).
+    let mut b =
+        board(&[(W, "K", "h1"), (W, "R", "b4"), (W, "P", "d2"), (B, "K", "a8"), (B, "R", "d5"), (B, "P", "f5")]);
+    b.all_in_chess = true;
+    assert!(piece_texts(&mut b, "b4").contains(&"Rb4-c4".to_string()));
+    let rook = piece_texts(&mut b, "d5");
+    assert!(rook.contains(&"Rd5*d2".to_string()) && rook.contains(&"Rd5-a5".to_string()), "{rook:?}");
+    assert_eq!(piece_texts(&mut b, "f5"), ["f5-f4"]);
+    // Black's king too (into the rook's line: a check, and legal, as only the mover's king
+    // counts).
+    assert!(piece_texts(&mut b, "a8").contains(&"Ka8-b8 +".to_string()));
+    // No piece takes a king: with the black rook on the white king's file, White may not move
+    // it onto h1, nor Black the white rook onto a8.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "a4"), (B, "K", "a8"), (B, "R", "h5")]);
+    b.all_in_chess = true;
+    assert!(!piece_texts(&mut b, "h5").iter().any(|t| t.contains("h1")));
+    b.side = B;
+    b.put(sq("h5"), piece(B, "P"));
+    assert!(!piece_texts(&mut b, "a4").iter().any(|t| t.contains("a8")));
+    // Without the condition: only White's own pieces.
+    b.all_in_chess = false;
+    b.side = W;
+    assert!(piece_texts(&mut b, "h5").is_empty());
+}
+
+#[test]
+fn all_in_chess_no_move_undoes_the_last_one() {
+    let pieces = [(W, "K", "h1"), (W, "P", "g2"), (W, "R", "d1"), (B, "K", "a8"), (B, "P", "d5")];
+    // 1.g2-g3 Ka8-b8: White may not move the king back to a8, but may play Kb8-a7.
+    let mut b = board(&pieces);
+    b.all_in_chess = true;
+    let m = find(&mut b, "g2", "g3");
+    b.make(m);
+    let m = find(&mut b, "a8", "b8");
+    let u = b.make(m);
+    let t = piece_texts(&mut b, "b8");
+    assert!(!t.contains(&"Kb8-a8".to_string()) && t.contains(&"Kb8-a7".to_string()), "{t:?}");
+    let key = b.key();
+    b.unmake(m, u);
+    // The same position after 1.g2-g3 Ka8-b8 is another key from one where a8 is free to go back
+    // to: after 1.g2-g4 (a double step) Ka8-b8, Kb8-a8 repeats no position (the en-passant
+    // right is gone) and is legal.
+    let mut b = board(&pieces);
+    b.all_in_chess = true;
+    let m = find(&mut b, "g2", "g4");
+    b.make(m);
+    let m = find(&mut b, "a8", "b8");
+    b.make(m);
+    assert!(piece_texts(&mut b, "b8").contains(&"Kb8-a8".to_string()));
+    assert_ne!(b.key(), key);
+    // A capture may be taken back: 1.Rd1*d5, then Black moves the rook back to d1.
+    let mut b = board(&pieces);
+    b.all_in_chess = true;
+    let m = find(&mut b, "d1", "d5");
+    b.make(m);
+    assert!(piece_texts(&mut b, "d5").contains(&"Rd5-d1".to_string()));
+    // A null move (threats, series) lifts the ban: 1.Rd1-d2, pass, then Rd2-d1 is legal.
+    let mut b = board(&pieces);
+    b.all_in_chess = true;
+    let m = find(&mut b, "d1", "d2");
+    b.make(m);
+    assert!(!piece_texts(&mut b, "d2").contains(&"Rd2-d1".to_string()));
+    let ep = b.make_null();
+    b.side = B;
+    b.unmake_null(ep);
+    let ep = b.make_null();
+    assert!(piece_texts(&mut b, "d2").contains(&"Rd2-d1".to_string()));
+    b.unmake_null(ep);
+    assert!(!piece_texts(&mut b, "d2").contains(&"Rd2-d1".to_string()));
+}
+
+#[test]
+fn all_in_chess_mate_because_the_king_may_not_go_back() {
+    // White moves the black king b1-a1 into the bishop's check: b2 is on the bishop's line, a2
+    // guarded by Sc1, and Ka1-b1 would undo White's move. The bishop in its corner has no move
+    // off the diagonal, and no piece of either colour reaches it. Orthodox: no such move.
+    let p = "BeginProblem\nstip #1\npieces white Kh1 Bh8 Sc1 black Kb1\ncondition AllInChess\nEndProblem\n";
+    assert!(solve_lines(p).contains(&"1.Kb1-a1 # !".to_string()), "{:?}", solve_lines(p));
+    let mut b = board(&[(W, "K", "h1"), (W, "B", "h8"), (W, "S", "c1"), (B, "K", "b1")]);
+    b.all_in_chess = true;
+    let m = find(&mut b, "b1", "a1");
+    b.make(m);
+    assert!(b.is_mate());
+}
+
+#[test]
+fn all_in_chess_input() {
+    let p = parse_problems("BeginProblem\nstip #1\npieces white Kh4 black Kd1\ncondition AllInChess\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(p.conditions.all_in_chess);
+    assert_eq!(p.conditions.names(), ["AllInChess"]);
+    // With castling rights: refused.
+    let p = parse_problems("BeginProblem\nstip #1\npieces white Ke1 Rh1 black Kd8\ncondition AllInChess\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+#[test]
+fn all_in_chess_h2_match_plain_enumeration() {
+    // Either side moves every piece: few pieces, or the plain enumeration takes minutes.
+    let (with, special) = random_h2_sized("AllInChess", |b| b.all_in_chess = true, |_| true, 3, 10);
     assert!(with > 3 && special > 0, "{with} {special}");
 }

@@ -284,6 +284,15 @@ pub struct Board {
     /// Condition CASTInverse (Popeye's `conditions/castinverse.c`): a piece may capture only if
     /// it has at least two captures; a piece with fewer observes (checks) nothing.
     pub cast_inverse: bool,
+    /// Condition AllInChess (Popeye's `conditions/all_in_chess.c`): the side to move may move
+    /// the other side's pieces too (each by its own colour's rules); the move that undoes the
+    /// last one is illegal (see [`Board::all_in_chess_after`]).
+    pub all_in_chess: bool,
+    /// AllInChess: the move (from, to) that would undo the last one and is therefore illegal;
+    /// part of the hash key.
+    pub all_in_forbidden: Option<(u8, u8)>,
+    /// AllInChess: was the last move a pawn's double step?
+    pub all_in_last_double: bool,
     /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
     /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
     pub(crate) checkless_depth: u8,
@@ -343,6 +352,9 @@ impl Board {
             danger_circe: false,
             bicaptures: false,
             cast_inverse: false,
+            all_in_chess: false,
+            all_in_forbidden: None,
+            all_in_last_double: false,
             imitators: Imitators::NONE,
             no_iprom: false,
             back_home: false,

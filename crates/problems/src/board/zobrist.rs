@@ -75,6 +75,9 @@ impl Board {
         if self.imitators.n > 0 {
             k ^= splitmix(self.imitators.bitboard().0 ^ 0x696d_6900_0000_0000);
         }
+        if let Some((f, t)) = self.all_in_forbidden {
+            k ^= splitmix(0x6169_6300_0000_0000 ^ ((f as u64) << 8) ^ t as u64);
+        }
         if self.exchange_castling {
             k ^= splitmix(0x6578_6300_0000_0000 ^ self.exchange_used as u64);
         }

@@ -49,6 +49,9 @@ pub struct Effects {
     pub(crate) home_moved: u8,
     pub(crate) home_captured: u8,
     pub(crate) home_rook: u8,
+    /// AllInChess: the forbidden undoing move and the double-step flag before the move.
+    pub(crate) all_in_forbidden: Option<(u8, u8)>,
+    pub(crate) all_in_last_double: bool,
 }
 
 impl Effects {
@@ -96,8 +99,13 @@ impl Board {
             bul: self.bul,
             neutral: self.neutral,
             uncapturable: self.uncapturable,
+            all_in_forbidden: self.all_in_forbidden,
+            all_in_last_double: self.all_in_last_double,
             ..Effects::default()
         };
+        if self.all_in_chess {
+            self.all_in_chess_after(m, captured.is_some());
+        }
         if self.neutral.any() {
             self.neutral_moved(m, captured);
         }
@@ -331,6 +339,8 @@ impl Board {
         }
         self.bgl.left = e.bgl_left;
         self.last_from = e.last_from;
+        self.all_in_forbidden = e.all_in_forbidden;
+        self.all_in_last_double = e.all_in_last_double;
         if e.side_changed {
             let q = self.squares[m.to as usize].expect("piece that changed sides");
             self.remove(m.to, q);

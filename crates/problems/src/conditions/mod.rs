@@ -15,6 +15,7 @@
 //! The board's fields hold each condition's switch and state; [`Conditions`] is the set a
 //! problem or twin is played under.
 
+pub(crate) mod all_in;
 pub(crate) mod annan;
 pub(crate) mod anticirce;
 pub(crate) mod back_home;
@@ -76,6 +77,8 @@ pub struct Conditions {
     pub bicaptures: bool,
     /// Condition CASTInverse (`CASTChess Inverse`).
     pub cast_inverse: bool,
+    /// Condition AllInChess.
+    pub all_in_chess: bool,
 }
 
 impl Conditions {
@@ -107,6 +110,7 @@ impl Conditions {
         danger_circe: false,
         bicaptures: false,
         cast_inverse: false,
+        all_in_chess: false,
     };
 }
 
@@ -174,6 +178,8 @@ impl Board {
             // neighbourhood); CASTInverse: a check needs a second capture.
             | self.bicaptures
             | self.cast_inverse
+            // AllInChess: the other side's pieces move too.
+            | self.all_in_chess
     }
 
     /// [`Board::attack_conditions`] as the move shortcuts of `board/check.rs` see it (the check
@@ -205,6 +211,7 @@ impl Board {
             | self.castling_chess
             | self.exchange_castling
             | self.pepo
+            | self.all_in_chess
     }
 
     /// `attacked` under Madrasi, Isardam or BGL: attackers one by one. Madrasi: a paralysed piece
@@ -334,6 +341,9 @@ impl Board {
         if self.cast_inverse {
             self.cast_inverse_filter(start, out);
         }
+        if self.all_in_chess {
+            self.all_in_chess_moves(start, out);
+        }
         if self.bgl.on {
             let budget = self.bgl.left[self.side.index()];
             let mut w = start;
@@ -419,6 +429,7 @@ impl Board {
             danger_circe: self.danger_circe,
             bicaptures: self.bicaptures,
             cast_inverse: self.cast_inverse,
+            all_in_chess: self.all_in_chess,
         }
     }
 
@@ -452,5 +463,8 @@ impl Board {
         self.danger_circe = c.danger_circe;
         self.bicaptures = c.bicaptures;
         self.cast_inverse = c.cast_inverse;
+        self.all_in_chess = c.all_in_chess;
+        self.all_in_forbidden = None;
+        self.all_in_last_double = false;
     }
 }
