@@ -647,8 +647,9 @@ impl Parser<'_> {
 
     fn pieces(&mut self, p: &mut Problem) -> PResult<()> {
         let mut color: Option<Color> = None;
-        // Attribute Bul for the pieces after it, up to the next colour.
+        // Attribute Bul (or Dob) for the pieces after it, up to the next colour.
         let mut bul = false;
+        let mut dob = false;
         // Colour Neutral: the pieces are neutral (stored as white, see `Board::neutral`).
         let mut neutral = false;
         while let Some(t) = self.peek().cloned() {
@@ -659,7 +660,8 @@ impl Parser<'_> {
                         return Err(self.err(Some(&t), "piece before its colour (White/Black)"));
                     };
                     if bul && !matches!(walk::KINDS[kind as usize].walk, walk::Walk::Hopper(_)) {
-                        p.unsupported.push(format!("piece attribute bul on {code} (only on G, NH)"));
+                        let name = if dob { "dob" } else { "bul" };
+                        p.unsupported.push(format!("piece attribute {name} on {code} (only on G, NH)"));
                     }
                     if neutral && kind == walk::KING {
                         p.unsupported.push("neutral kings".into());
@@ -679,6 +681,11 @@ impl Parser<'_> {
                         } else {
                             p.board.bul.clear(b);
                         }
+                        if dob {
+                            p.board.dob.set(b);
+                        } else {
+                            p.board.dob.clear(b);
+                        }
                     }
                     self.pos += 1;
                     continue;
@@ -694,6 +701,7 @@ impl Parser<'_> {
             }
             if let Some(i) = self.keyword(Category::Colour, &t.text, COLORS) {
                 bul = false;
+                dob = false;
                 neutral = COLORS[i] == "neutral";
                 color = Some(if COLORS[i] == "black" { Color::Black } else { Color::White });
                 self.pos += 1;
@@ -702,6 +710,11 @@ impl Parser<'_> {
             if let Some(i) = self.keyword(Category::Attribute, &t.text, ATTRIBUTES) {
                 if ATTRIBUTES[i] == "bul" {
                     bul = true;
+                    dob = false;
+                } else if ATTRIBUTES[i] == "dob" {
+                    // Dob: a Bul whose hurdle moves by its own walk (Board::dob within Board::bul).
+                    bul = true;
+                    dob = true;
                 } else {
                     p.unsupported.push(format!("piece attribute {}", ATTRIBUTES[i]));
                 }

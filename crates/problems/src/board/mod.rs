@@ -185,6 +185,10 @@ pub struct Board {
     /// promoting); a Bul move whose hurdle cannot move is illegal. Checks are the hopper's plain
     /// attacks. The attribute moves with the piece; part of the hash key.
     pub bul: Bitboard,
+    /// The pieces among [`Board::bul`] with Popeye's attribute Dob instead: their hurdle moves
+    /// by its own walk ([`Board::dob_hurdle_targets`]). The attribute moves with the piece;
+    /// part of the hash key.
+    pub dob: Bitboard,
     /// Neutral pieces (Popeye's colour `Neutral`): the squares of the pieces that belong to both
     /// sides; see [`Board::neutral_pseudo_moves`]. Between moves they are stored as white pieces;
     /// the attribute moves with its piece (a promoted neutral pawn gives a neutral piece) and is
@@ -329,6 +333,7 @@ impl Board {
             chameleon_pursuit: false,
             last_from: NO_EXTRA,
             bul: Bitboard(0),
+            dob: Bitboard(0),
             neutral: Bitboard(0),
             anticirce: AntiCirce::Off,
             transmuted_kings: false,
@@ -468,6 +473,9 @@ impl Board {
                 b.put(f(s)?, p);
                 if self.bul.contains(sq(s)) {
                     b.bul.set(sq(f(s)?));
+                }
+                if self.dob.contains(sq(s)) {
+                    b.dob.set(sq(f(s)?));
                 }
             }
         }

@@ -65,6 +65,7 @@ impl Board {
         }
         if self.bul.any() {
             k ^= splitmix(self.bul.0 ^ 0x6275_6c00_0000_0000);
+            k ^= splitmix(self.dob.0 ^ 0x646f_6200_0000_0000);
         }
         if self.neutral.any() {
             k ^= splitmix(self.neutral.0 ^ 0x6e65_7500_0000_0000);

@@ -29,6 +29,8 @@ pub struct Effects {
     pub(crate) hurdle: Option<(u8, u8, Piece)>,
     /// Bul: the squares of Bul pieces before the move.
     pub(crate) bul: Bitboard,
+    /// Dob: the squares of Dob pieces before the move.
+    pub(crate) dob: Bitboard,
     /// The squares of the neutral pieces before the move.
     pub(crate) neutral: Bitboard,
     /// AntiCirce: the capturing piece's rebirth square and the piece as it stood on the capture
@@ -97,6 +99,7 @@ impl Board {
             bgl_left: self.bgl.left,
             last_from: self.last_from,
             bul: self.bul,
+            dob: self.dob,
             neutral: self.neutral,
             uncapturable: self.uncapturable,
             all_in_forbidden: self.all_in_forbidden,
@@ -214,8 +217,14 @@ impl Board {
         }
         if self.bul.any() {
             let mut nb = self.bul;
+            let mut nd = self.dob;
             if let Some((cs, _)) = captured {
                 nb.clear(sq(cs));
+                nd.clear(sq(cs));
+            }
+            if nd.contains(sq(m.from)) {
+                nd.clear(sq(m.from));
+                nd.set(sq(m.to));
             }
             if nb.contains(sq(m.from)) {
                 nb.clear(sq(m.from));
@@ -232,9 +241,14 @@ impl Board {
                         nb.clear(sq(h));
                         nb.set(sq(m.extra));
                     }
+                    if nd.contains(sq(h)) {
+                        nd.clear(sq(h));
+                        nd.set(sq(m.extra));
+                    }
                 }
             }
             self.bul = nb;
+            self.dob = nd;
         }
         if self.breton && m.extra != NO_EXTRA {
             let r = self.squares[m.extra as usize].expect("Breton victim");
@@ -328,6 +342,7 @@ impl Board {
             self.add(m.to, placed);
         }
         self.bul = e.bul;
+        self.dob = e.dob;
         self.neutral = e.neutral;
         if let Some((h, t2, hp)) = e.hurdle {
             let q = self.squares[t2 as usize].expect("moved hurdle");

@@ -280,7 +280,12 @@ impl Board {
             // Bul: the capture is a move only if the hurdle can then move.
             if self.bul.contains(sq(f)) {
                 if let Walk::Hopper(v) = KINDS[p.kind as usize].walk {
-                    if self.bul_hurdle_targets(f, s, v, &mut [0u8; 16]) == 0 {
+                    let n = if self.dob.contains(sq(f)) {
+                        self.dob_hurdle_targets(f, s, &mut [0u8; 64])
+                    } else {
+                        self.bul_hurdle_targets(f, s, v, &mut [0u8; 16])
+                    };
+                    if n == 0 {
                         continue;
                     }
                 }

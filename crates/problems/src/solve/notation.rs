@@ -135,7 +135,9 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
             if neutral {
                 s.push('n');
             }
-            if board.bul.contains(from) {
+            if board.dob.contains(from) {
+                s.push('d');
+            } else if board.bul.contains(from) {
                 s.push('b');
             }
             if board.uncapturable.contains(from) {
@@ -219,9 +221,17 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         s.push(']');
     }
     if let Some((h, t2, hp)) = fx.hurdle_moved() {
-        // Bul: the hurdle's move, `[bPc4->f4]`, `[wbGe3->a7]` (a Bul hurdle), `[wPc6->c8=S]`.
+        // Bul, Dob: the hurdle's move, `[bPc4->f4]`, `[wbGe3->a7]` (a Bul hurdle, `d` a Dob
+        // one), `[wPc6->c8=S]`.
         let c = if hp.color == Color::White { 'w' } else { 'b' };
-        let attr = if board.bul.contains(mysl_core::Square::from_index(t2 as u32)) { "b" } else { "" };
+        let t2s = mysl_core::Square::from_index(t2 as u32);
+        let attr = if board.dob.contains(t2s) {
+            "d"
+        } else if board.bul.contains(t2s) {
+            "b"
+        } else {
+            ""
+        };
         s.push_str(&format!("[{c}{attr}{}{}->{}", KINDS[hp.kind as usize].code, square_name(h), square_name(t2)));
         if let Special::HurdlePromote(k) = m.special {
             s.push('=');
