@@ -170,3 +170,24 @@ fn dob_input() {
         .expect("parsed");
     assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
 }
+
+#[test]
+fn dob_pawn_hurdle_promotes_on_the_first_rank() {
+    // dGb2 hops along the rank over the white pawn c2 to d2; the pawn steps c2-c1 (as Black's
+    // pawns move) and promotes there (Q R B S and the fairy kinds present: G; a queen or rook
+    // on c1 checks the king h1).
+    let mut b = dob_board(&[(W, "K", "h8"), (W, "G", "b2"), (W, "P", "c2"), (B, "K", "h1")], &["b2"]);
+    let t = piece_texts(&mut b, "b2");
+    let hops: Vec<&String> = t.iter().filter(|x| x.starts_with("dGb2-d2")).collect();
+    assert_eq!(
+        hops,
+        [
+            "dGb2-d2[wPc2->c1=B]",
+            "dGb2-d2[wPc2->c1=G]",
+            "dGb2-d2[wPc2->c1=Q] +",
+            "dGb2-d2[wPc2->c1=R] +",
+            "dGb2-d2[wPc2->c1=S]"
+        ],
+        "{t:?}"
+    );
+}

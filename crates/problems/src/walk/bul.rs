@@ -26,7 +26,8 @@ impl Board {
             let last = if hp.color == Color::White { 7 } else { 0 };
             let mut first = true;
             let mut targets = [0u8; 64];
-            let n = if self.dob.contains(sq(m.from)) {
+            let dob = self.dob.contains(sq(m.from));
+            let n = if dob {
                 self.dob_hurdle_targets(m.from, m.to, &mut targets)
             } else {
                 let mut t16 = [0u8; 16];
@@ -35,7 +36,11 @@ impl Board {
                 n
             };
             for &t2 in &targets[..n] {
-                let promote = hp.kind == walk::PAWN && t2 / 8 == last;
+                // Popeye promotes a pawn that a hurdle move brings to the first or last rank as
+                // the side whose promotion square it is (`find_potential_promotion_square`,
+                // `move_effect_reason_bul`); a Bul hurdle moves as a hopper, so only its own last
+                // rank is taken here, a Dob pawn (moving as the mover's opponent's) either.
+                let promote = hp.kind == walk::PAWN && (t2 / 8 == last || (dob && (t2 / 8 == 0 || t2 / 8 == 7)));
                 let mut push = |special: Special| {
                     let v = Move { special, extra: t2, ..m };
                     if first {
@@ -99,8 +104,9 @@ impl Board {
     /// own walk, on the board after the hop (`from` empty, `to` occupied). The moves are
     /// generated for the mover's opponent, as Popeye's Bul generates its hurdle moves
     /// (`bul_solve`: a sibling ply of the other side): that decides only a pawn's direction (a
-    /// pawn hurdle of the mover's colour goes the other way, and promotes only on its own last
-    /// rank); a king does not castle. Returns how many were written to `out`.
+    /// pawn hurdle of the mover's colour goes the other way; it promotes on the first or last
+    /// rank, see [`Board::bul_choices`]); a king does not castle. Returns how many were
+    /// written to `out`.
     pub(crate) fn dob_hurdle_targets(&self, from: u8, to: u8, out: &mut [u8; 64]) -> usize {
         let h = hurdle_square(from, to);
         let hp = self.squares[h as usize].expect("hurdle");
