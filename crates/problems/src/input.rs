@@ -154,6 +154,9 @@ impl Conditions {
         if self.all_in_chess {
             v.push("AllInChess".into());
         }
+        if self.frankfurt {
+            v.push("FrankfurtChess".into());
+        }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
@@ -1013,7 +1016,7 @@ impl Parser<'_> {
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
 /// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`,
 /// `Circe RexInclusive` (plain, Mirror, Chameleon), `Imitator <squares>` (`NoIProm`), `BackHome`,
-/// `CastlingChess`, `ExchangeCastling`, `DangerCirce`, `BiCaptures`, `CASTChess Inverse`, `AllInChess`.
+/// `CastlingChess`, `ExchangeCastling`, `DangerCirce`, `BiCaptures`, `CASTChess Inverse`, `AllInChess`, `FrankfurtChess`.
 /// `None` for anything else (another condition, an option or parameter we do not implement such
 /// as `TypeB`, a condition above with one it does not combine with), which makes the problem
 /// unsupported.
@@ -1112,6 +1115,10 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             return (c.imitators.n > 0).then_some(c);
         }
         Some("backhome") if words.len() == 1 => return Some(Conditions { back_home: true, ..none }),
+        // `FrankfurtChess` (a unique prefix from `frankf` on).
+        Some(w) if words.len() == 1 && w.len() >= 6 && "frankfurtchess".starts_with(w) => {
+            return Some(Conditions { frankfurt: true, ..none })
+        }
         Some("allinchess") if words.len() == 1 => return Some(Conditions { all_in_chess: true, ..none }),
         Some("bicaptures") if words.len() == 1 => return Some(Conditions { bicaptures: true, ..none }),
         // `CASTChess Inverse` (also `CASTInverse`); plain CASTChess is not supported.

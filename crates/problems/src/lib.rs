@@ -359,6 +359,18 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
                 ));
             }
         }
+        if board.frankfurt {
+            // FrankfurtChess: alone, with orthodox pieces (other walks, conditions not checked).
+            let other = board::Conditions { frankfurt: false, ..board.conditions() };
+            if other != board::Conditions::NONE
+                || board.has_fairy(Color::White)
+                || board.has_fairy(Color::Black)
+                || board.neutral.any()
+                || board.bul.any()
+            {
+                return Err(SolveError::Unsupported("FrankfurtChess with other conditions or fairy pieces".into()));
+            }
+        }
         if board.all_in_chess {
             // AllInChess: alone, with orthodox pieces (other walks, conditions and castling of
             // the other side's king not checked).

@@ -518,3 +518,84 @@ fn all_in_chess_h2_match_plain_enumeration() {
     let (with, special) = random_h2_sized("AllInChess", |b| b.all_in_chess = true, |_| true, 3, 10);
     assert!(with > 3 && special > 0, "{with} {special}");
 }
+
+// -------------------------------------------------------------------------------- FrankfurtChess
+
+#[test]
+fn frankfurt_a_capturer_takes_the_captured_walk() {
+    // Rd1*d5 leaves a white knight on d5; unmake brings rook and knight back.
+    let mut b = board(&[(W, "K", "a1"), (W, "R", "d1"), (B, "K", "h8"), (B, "S", "d5")]);
+    b.frankfurt = true;
+    let before = format!("{:?}", b.pieces().collect::<Vec<_>>());
+    let key = b.key();
+    assert!(piece_texts(&mut b, "d1").contains(&"Rd1*d5=S".to_string()));
+    let m = find(&mut b, "d1", "d5");
+    let u = b.make(m);
+    assert_eq!(b.piece_at(sq("d5")), Some(piece(W, "S")));
+    b.unmake(m, u);
+    assert_eq!(format!("{:?}", b.pieces().collect::<Vec<_>>()), before);
+    assert_eq!(b.key(), key);
+    // A promotion with a capture: the pawn promotes, then takes the captured walk (Popeye's
+    // order is not checked here): b7*a8=Q=R, one move per promotion kind (the rook checks h8).
+    let mut b = board(&[(W, "K", "h1"), (W, "P", "b7"), (B, "K", "h8"), (B, "R", "a8")]);
+    b.frankfurt = true;
+    let t: Vec<String> = piece_texts(&mut b, "b7").into_iter().filter(|x| x.contains('*')).collect();
+    assert_eq!(t, ["b7*a8=B=R +", "b7*a8=Q=R +", "b7*a8=R=R +", "b7*a8=S=R +"]);
+}
+
+#[test]
+fn frankfurt_a_king_that_captures_becomes_a_royal_piece_of_that_walk() {
+    // Ke4*d5 (a bishop): the king is now a royal bishop, checking Kg8 along d5-g8.
+    let mut b = board(&[(W, "K", "e4"), (B, "B", "d5"), (B, "K", "g8"), (B, "R", "a2")]);
+    b.frankfurt = true;
+    assert!(piece_texts(&mut b, "e4").contains(&"Ke4*d5=rB +".to_string()));
+    let m = find(&mut b, "e4", "d5");
+    let u = b.make(m);
+    assert_eq!(b.royal_walk[W.index()], kind_by_code("B").expect("kind"));
+    assert!(b.in_check(B));
+    b.unmake(m, u);
+    assert_eq!(b.royal_walk[W.index()], kind_by_code("K").expect("kind"));
+    assert!(!b.in_check(B));
+    // The royal bishop moves as a bishop (not as a king), its capture of the rook makes it a
+    // royal rook, and it is in check when attacked (Rd1).
+    let mut b = board(&[(W, "K", "d5"), (B, "K", "g7"), (B, "R", "a2")]);
+    b.frankfurt = true;
+    b.royal_walk[W.index()] = kind_by_code("B").expect("kind");
+    let t = piece_texts(&mut b, "d5");
+    assert!(t.contains(&"rBd5-b7".to_string()) && t.contains(&"rBd5*a2=rR".to_string()), "{t:?}");
+    // (Not onto a8, which the rook a2 guards, nor next to the black king.)
+    assert!(!t.contains(&"rBd5-a8".to_string()) && !t.contains(&"rBd5-f7".to_string()), "{t:?}");
+    assert!(!t.iter().any(|x| x.ends_with("d6")), "{t:?}");
+    assert!(!b.in_check(W));
+    b.put(sq("d1"), piece(B, "R"));
+    assert!(b.in_check(W));
+}
+
+#[test]
+fn frankfurt_mate_by_a_capture_that_makes_a_knight() {
+    // Rd1*d7 becomes a knight checking Kf8 (e8, g8 rooks, e7 f7 g7 pawns); orthodox the rook on
+    // d7 gives no check.
+    let p = "BeginProblem\nstip #1\npieces white Ka1 Rd1 black Kf8 Re8g8 Sd7 Pe7f7g7\ncondition FrankfurtChess\nEndProblem\n";
+    assert_eq!(solve_lines(p), ["1.Rd1*d7=S # !"]);
+    assert!(solve_lines(&p.replace("condition FrankfurtChess\n", "")).is_empty());
+}
+
+#[test]
+fn frankfurt_input() {
+    let p = parse_problems("BeginProblem\nstip #1\npieces white Kh4 black Kd1\ncondition FrankfurtChess\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(p.conditions.frankfurt);
+    assert_eq!(p.conditions.names(), ["FrankfurtChess"]);
+    let p = parse_problems("BeginProblem\nstip #1\npieces white Kh4 Gd4 black Kd1\ncondition frankfurt\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(_))));
+}
+
+#[test]
+fn frankfurt_h2_match_plain_enumeration() {
+    let (with, special) =
+        random_h2_match_enumeration("FrankfurtChess", |b| b.frankfurt = true, |l| l.contains("=r") || l.contains('*'));
+    assert!(with > 3 && special > 0, "{with} {special}");
+}

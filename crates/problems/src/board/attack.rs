@@ -12,7 +12,13 @@ impl Board {
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
         // The plain flags or-ed without a branch each, the others tested one by one.
-        if (self.bgl.on | self.transmuted_kings | self.annan | self.singlebox | self.back_home | self.cast_inverse)
+        if (self.bgl.on
+            | self.transmuted_kings
+            | self.annan
+            | self.singlebox
+            | self.back_home
+            | self.cast_inverse
+            | self.frankfurt)
             || self.paralysis != Paralysis::Off
             || self.bul.any()
             || self.anticirce.checks_by_capture()

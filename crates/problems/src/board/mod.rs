@@ -297,6 +297,14 @@ pub struct Board {
     pub all_in_forbidden: Option<(u8, u8)>,
     /// AllInChess: was the last move a pawn's double step?
     pub all_in_last_double: bool,
+    /// Condition FrankfurtChess (Popeye's `conditions/frankfurt.c`): a piece that captures takes
+    /// the captured piece's walk (Popeye's `frankfurt_walk_adjuster_solve`), a king too: it stays
+    /// the royal piece (kind [`walk::KING`] on the board) and moves and attacks by the walk in
+    /// [`Board::royal_walk`].
+    pub frankfurt: bool,
+    /// FrankfurtChess: by colour index, the walk of the royal piece ([`walk::KING`]: a king's);
+    /// part of the hash key.
+    pub royal_walk: [Kind; 2],
     /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
     /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
     pub(crate) checkless_depth: u8,
@@ -360,6 +368,8 @@ impl Board {
             all_in_chess: false,
             all_in_forbidden: None,
             all_in_last_double: false,
+            frankfurt: false,
+            royal_walk: [walk::KING; 2],
             imitators: Imitators::NONE,
             no_iprom: false,
             back_home: false,

@@ -76,6 +76,9 @@ impl Board {
         if self.imitators.n > 0 {
             k ^= splitmix(self.imitators.bitboard().0 ^ 0x696d_6900_0000_0000);
         }
+        if self.frankfurt {
+            k ^= splitmix(0x6672_0000_0000_0000 ^ ((self.royal_walk[0] as u64) << 8) ^ self.royal_walk[1] as u64);
+        }
         if let Some((f, t)) = self.all_in_forbidden {
             k ^= splitmix(0x6169_6300_0000_0000 ^ ((f as u64) << 8) ^ t as u64);
         }

@@ -54,6 +54,11 @@ pub struct Effects {
     /// AllInChess: the forbidden undoing move and the double-step flag before the move.
     pub(crate) all_in_forbidden: Option<(u8, u8)>,
     pub(crate) all_in_last_double: bool,
+    /// FrankfurtChess: the capturing piece as it stood after the move proper (before taking the
+    /// captured walk), or the royal walk before, and the walk taken (royal?, kind).
+    pub(crate) frankfurt_placed: Option<Piece>,
+    pub(crate) royal_before: Option<Kind>,
+    pub(crate) frankfurt: Option<(bool, Kind)>,
 }
 
 impl Effects {
@@ -65,6 +70,11 @@ impl Effects {
     /// Circe Parrain: the piece reborn after this move (square, piece as placed), if any.
     pub fn parrain_reborn(&self) -> Option<(u8, Piece)> {
         self.parrain_reborn
+    }
+
+    /// FrankfurtChess: the walk the capturing piece took (whether it is the royal piece, kind).
+    pub fn frankfurt_walk(&self) -> Option<(bool, Kind)> {
+        self.frankfurt
     }
 
     /// Chameleon pursuit: did the moved piece change sides?
@@ -108,6 +118,22 @@ impl Board {
         };
         if self.all_in_chess {
             self.all_in_chess_after(m, captured.is_some());
+        }
+        if self.frankfurt {
+            if let Some((_, cp)) = captured {
+                let now = self.squares[m.to as usize].expect("capturing piece");
+                if now.kind == walk::KING {
+                    let c = now.color.index();
+                    e.royal_before = Some(self.royal_walk[c]);
+                    self.royal_walk[c] = cp.kind;
+                    e.frankfurt = Some((true, cp.kind));
+                } else {
+                    self.remove(m.to, now);
+                    self.add(m.to, Piece { color: now.color, kind: cp.kind });
+                    e.frankfurt_placed = Some(now);
+                    e.frankfurt = Some((false, cp.kind));
+                }
+            }
         }
         if self.neutral.any() {
             self.neutral_moved(m, captured);
@@ -356,6 +382,15 @@ impl Board {
         self.last_from = e.last_from;
         self.all_in_forbidden = e.all_in_forbidden;
         self.all_in_last_double = e.all_in_last_double;
+        if let Some(placed) = e.frankfurt_placed {
+            let now = self.squares[m.to as usize].expect("capturing piece");
+            self.remove(m.to, now);
+            self.add(m.to, placed);
+        }
+        if let Some(k) = e.royal_before {
+            // (`unmake` has given the move back to the mover's side.)
+            self.royal_walk[self.side.index()] = k;
+        }
         if e.side_changed {
             let q = self.squares[m.to as usize].expect("piece that changed sides");
             self.remove(m.to, q);

@@ -35,7 +35,7 @@ pub(crate) mod singlebox;
 
 use mysl_core::{Bitboard, Color};
 
-use crate::board::{bgl_cost, sq, AntiCirce, Bgl, Board, Circe, Imitators, Mars, Move, Paralysis, Special};
+use crate::board::{bgl_cost, sq, AntiCirce, Bgl, Board, Circe, Imitators, Mars, Move, Paralysis, Piece, Special};
 use crate::walk::{self, Kind, Walk, KINDS, NUM_KINDS};
 
 /// The conditions a problem or twin is played under (each one is described at its field of
@@ -79,6 +79,8 @@ pub struct Conditions {
     pub cast_inverse: bool,
     /// Condition AllInChess.
     pub all_in_chess: bool,
+    /// Condition FrankfurtChess.
+    pub frankfurt: bool,
 }
 
 impl Conditions {
@@ -111,6 +113,7 @@ impl Conditions {
         bicaptures: false,
         cast_inverse: false,
         all_in_chess: false,
+        frankfurt: false,
     };
 }
 
@@ -180,6 +183,8 @@ impl Board {
             | self.cast_inverse
             // AllInChess: the other side's pieces move too.
             | self.all_in_chess
+            // FrankfurtChess: a capture changes the capturer's walk (a king's too).
+            | self.frankfurt
     }
 
     /// [`Board::attack_conditions`] as the move shortcuts of `board/check.rs` see it (the check
@@ -212,6 +217,7 @@ impl Board {
             | self.exchange_castling
             | self.pepo
             | self.all_in_chess
+            | self.frankfurt
     }
 
     /// `attacked` under Madrasi, Isardam or BGL: attackers one by one. Madrasi: a paralysed piece
@@ -235,6 +241,9 @@ impl Board {
                 self.mars_attacks(f, p, s)
             } else if p.kind == walk::KING && self.transmuted_kings {
                 self.transmuted_king_attacks(f, by, s)
+            } else if p.kind == walk::KING && self.frankfurt {
+                // FrankfurtChess: a royal piece attacks by its walk.
+                self.piece_attacks(f, Piece { color: by, kind: self.royal_walk[by.index()] }, s)
             } else if self.annan {
                 // Annan: the piece attacks with its annaniser's walk; a pawn walk on its own
                 // first rank attacks nothing (it has no moves there).
@@ -435,6 +444,7 @@ impl Board {
             bicaptures: self.bicaptures,
             cast_inverse: self.cast_inverse,
             all_in_chess: self.all_in_chess,
+            frankfurt: self.frankfurt,
         }
     }
 
@@ -469,6 +479,8 @@ impl Board {
         self.bicaptures = c.bicaptures;
         self.cast_inverse = c.cast_inverse;
         self.all_in_chess = c.all_in_chess;
+        self.frankfurt = c.frankfurt;
+        self.royal_walk = [walk::KING; 2];
         self.all_in_forbidden = None;
         self.all_in_last_double = false;
     }

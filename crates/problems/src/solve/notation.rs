@@ -143,7 +143,12 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
             if board.uncapturable.contains(from) {
                 s.push('u');
             }
-            if p.kind != walk::PAWN || attr {
+            if p.kind == walk::KING && board.frankfurt && board.royal_walk[p.color.index()] != walk::KING {
+                // FrankfurtChess: a royal piece by its walk, `rSd4-c6` (not checked against
+                // Popeye).
+                s.push('r');
+                s.push_str(KINDS[board.royal_walk[p.color.index()] as usize].code);
+            } else if p.kind != walk::PAWN || attr {
                 s.push_str(KINDS[p.kind as usize].code);
             }
             s.push_str(&square_name(m.from));
@@ -182,6 +187,14 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
     if fx.side_changed() {
         // Chameleon pursuit: the piece now belongs to the other side, `Nd3-c1=w`.
         s.push_str(if p.color == Color::White { "=b" } else { "=w" });
+    }
+    if let Some((royal, k)) = fx.frankfurt_walk() {
+        // FrankfurtChess: the capturer's new walk, `c3*d4=S`, a king's `Ke5*d4=rS`.
+        s.push('=');
+        if royal {
+            s.push('r');
+        }
+        s.push_str(KINDS[k as usize].code);
     }
     if let Some((r, rp)) = u.reborn() {
         // Circe rebirth, Popeye's way: `[+bPc7]`; a neutral piece `[+nPe7]`.
