@@ -142,6 +142,21 @@ impl Conditions {
         if self.exchange_castling {
             v.push("ExchangeCastling".into());
         }
+        if self.danger_circe {
+            v.push("DangerCirce".into());
+        }
+        if self.bicaptures {
+            v.push("Bicaptures".into());
+        }
+        if self.cast_inverse {
+            v.push("CASTInverse".into());
+        }
+        if self.all_in_chess {
+            v.push("AllInChess".into());
+        }
+        if self.frankfurt {
+            v.push("FrankfurtChess".into());
+        }
         if self.holes.any() {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
@@ -635,8 +650,9 @@ impl Parser<'_> {
 
     fn pieces(&mut self, p: &mut Problem) -> PResult<()> {
         let mut color: Option<Color> = None;
-        // Attribute Bul for the pieces after it, up to the next colour.
+        // Attribute Bul (or Dob) for the pieces after it, up to the next colour.
         let mut bul = false;
+        let mut dob = false;
         // Colour Neutral: the pieces are neutral (stored as white, see `Board::neutral`).
         let mut neutral = false;
         while let Some(t) = self.peek().cloned() {
@@ -647,7 +663,8 @@ impl Parser<'_> {
                         return Err(self.err(Some(&t), "piece before its colour (White/Black)"));
                     };
                     if bul && !matches!(walk::KINDS[kind as usize].walk, walk::Walk::Hopper(_)) {
-                        p.unsupported.push(format!("piece attribute bul on {code} (only on G, NH)"));
+                        let name = if dob { "dob" } else { "bul" };
+                        p.unsupported.push(format!("piece attribute {name} on {code} (only on G, NH)"));
                     }
                     if neutral && kind == walk::KING {
                         p.unsupported.push("neutral kings".into());
@@ -667,6 +684,11 @@ impl Parser<'_> {
                         } else {
                             p.board.bul.clear(b);
                         }
+                        if dob {
+                            p.board.dob.set(b);
+                        } else {
+                            p.board.dob.clear(b);
+                        }
                     }
                     self.pos += 1;
                     continue;
@@ -682,6 +704,7 @@ impl Parser<'_> {
             }
             if let Some(i) = self.keyword(Category::Colour, &t.text, COLORS) {
                 bul = false;
+                dob = false;
                 neutral = COLORS[i] == "neutral";
                 color = Some(if COLORS[i] == "black" { Color::Black } else { Color::White });
                 self.pos += 1;
@@ -690,6 +713,11 @@ impl Parser<'_> {
             if let Some(i) = self.keyword(Category::Attribute, &t.text, ATTRIBUTES) {
                 if ATTRIBUTES[i] == "bul" {
                     bul = true;
+                    dob = false;
+                } else if ATTRIBUTES[i] == "dob" {
+                    // Dob: a Bul whose hurdle moves by its own walk (Board::dob within Board::bul).
+                    bul = true;
+                    dob = true;
                 } else {
                     p.unsupported.push(format!("piece attribute {}", ATTRIBUTES[i]));
                 }
@@ -988,7 +1016,7 @@ impl Parser<'_> {
 /// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
 /// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`,
 /// `Circe RexInclusive` (plain, Mirror, Chameleon), `Imitator <squares>` (`NoIProm`), `BackHome`,
-/// `CastlingChess`, `ExchangeCastling`.
+/// `CastlingChess`, `ExchangeCastling`, `DangerCirce`, `BiCaptures`, `CASTChess Inverse`, `AllInChess`, `FrankfurtChess`.
 /// `None` for anything else (another condition, an option or parameter we do not implement such
 /// as `TypeB`, a condition above with one it does not combine with), which makes the problem
 /// unsupported.
@@ -1087,6 +1115,21 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
             return (c.imitators.n > 0).then_some(c);
         }
         Some("backhome") if words.len() == 1 => return Some(Conditions { back_home: true, ..none }),
+        // `FrankfurtChess` (a unique prefix from `frankf` on).
+        Some(w) if words.len() == 1 && w.len() >= 6 && "frankfurtchess".starts_with(w) => {
+            return Some(Conditions { frankfurt: true, ..none })
+        }
+        Some("allinchess") if words.len() == 1 => return Some(Conditions { all_in_chess: true, ..none }),
+        Some("bicaptures") if words.len() == 1 => return Some(Conditions { bicaptures: true, ..none }),
+        // `CASTChess Inverse` (also `CASTInverse`); plain CASTChess is not supported.
+        Some("castchess") if words.len() == 2 && words[1].eq_ignore_ascii_case("inverse") => {
+            return Some(Conditions { cast_inverse: true, ..none })
+        }
+        Some("castinverse") if words.len() == 1 => return Some(Conditions { cast_inverse: true, ..none }),
+        // `DangerCirce` (a unique prefix from `danger` on).
+        Some(w) if words.len() == 1 && w.len() >= 6 && "dangercirce".starts_with(w) => {
+            return Some(Conditions { danger_circe: true, ..none })
+        }
         // `CastlingChess` (`castling`: a unique prefix of Popeye's name; `CAST` and `CastInverse`
         // begin with `cast`) and `ExchangeCastling` (`exch`: `ExclusiveChess` begins with `exc`).
         Some(w) if words.len() == 1 && w.len() >= 5 && "castlingchess".starts_with(w) => {

@@ -335,6 +335,58 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
             }
             board.init_back_home();
         }
+        if board.danger_circe {
+            // DangerCirce: alone (with other conditions, neutral pieces or attributes not
+            // checked).
+            let other = board::Conditions { danger_circe: false, ..board.conditions() };
+            if other != board::Conditions::NONE || board.neutral.any() || board.bul.any() {
+                return Err(SolveError::Unsupported("DangerCirce with other conditions or neutral pieces".into()));
+            }
+        }
+        if board.bicaptures || board.cast_inverse {
+            // BiCaptures, CASTInverse: alone, with orthodox pieces (their capture generators and
+            // counts know the orthodox walks only).
+            let other = board::Conditions { bicaptures: false, cast_inverse: false, ..board.conditions() };
+            if other != board::Conditions::NONE
+                || (board.bicaptures && board.cast_inverse)
+                || board.has_fairy(Color::White)
+                || board.has_fairy(Color::Black)
+                || board.neutral.any()
+                || board.bul.any()
+            {
+                return Err(SolveError::Unsupported(
+                    "BiCaptures or CASTInverse with other conditions or fairy pieces".into(),
+                ));
+            }
+        }
+        if board.frankfurt {
+            // FrankfurtChess: alone, with orthodox pieces (other walks, conditions not checked).
+            let other = board::Conditions { frankfurt: false, ..board.conditions() };
+            if other != board::Conditions::NONE
+                || board.has_fairy(Color::White)
+                || board.has_fairy(Color::Black)
+                || board.neutral.any()
+                || board.bul.any()
+            {
+                return Err(SolveError::Unsupported("FrankfurtChess with other conditions or fairy pieces".into()));
+            }
+        }
+        if board.all_in_chess {
+            // AllInChess: alone, with orthodox pieces (other walks, conditions and castling of
+            // the other side's king not checked).
+            let other = board::Conditions { all_in_chess: false, ..board.conditions() };
+            if other != board::Conditions::NONE
+                || board.has_fairy(Color::White)
+                || board.has_fairy(Color::Black)
+                || board.neutral.any()
+                || board.bul.any()
+                || board.default_castling() & 0x0f != 0
+            {
+                return Err(SolveError::Unsupported(
+                    "AllInChess with other conditions, fairy pieces or castling rights".into(),
+                ));
+            }
+        }
         // Anti-Mars Circe: castling starts from the rebirth squares, so Popeye grants every
         // right (its flags are lost only by moves from and to the corners).
         board.castling = if board.mars == board::Mars::AntiMars {
@@ -371,12 +423,19 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         if board.anticirce != board::AntiCirce::Off && board.castling & 0x0f != 0 {
             return Err(SolveError::Unsupported("AntiCirce with castling rights".into()));
         }
+        // CASTInverse: Popeye tests the squares a castling king passes with the king on them (a
+        // capture more for the observer); not done here.
+        if board.cast_inverse && board.castling & 0x0f != 0 {
+            return Err(SolveError::Unsupported("CASTInverse with castling rights".into()));
+        }
         // Pepo: what "passing over an attacked square" means for castling is not settled here.
         if board.pepo && board.castling & 0x0f != 0 {
             return Err(SolveError::Unsupported("Pepo with castling rights".into()));
         }
         board.castling_exclusive = p.board.castling_exclusive.clone();
         board.ep = p.board.ep;
+        // AllInChess: a diagram en-passant right stands for a double step just played.
+        board.all_in_last_double = board.all_in_chess && board.ep.is_some();
         // Pawns do not promote to pawn walks (Popeye's promotee sequence: `!is_pawn`).
         board.promotion_fairies = board.fairy_kinds_present() & !(1 << walk::BEROLINA_PAWN);
         out.push((header, board, stip));

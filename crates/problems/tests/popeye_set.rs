@@ -31,6 +31,10 @@ const SLOW: &[&str] = &[
     "pyset-034",
     // h#4 with Bul grasshoppers and no white king: Popeye 43 s, ours about 28 s.
     "pyset-076",
+    // hs#3 BiCaptures, twins: Popeye 9.9 s, ours about 5 s.
+    "pyset-070",
+    // #5 AllInChess: Popeye 8.7 s, ours about 12 s.
+    "pyset-069",
 ];
 
 fn depth(line: &str) -> Option<usize> {

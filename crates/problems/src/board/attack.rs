@@ -12,7 +12,13 @@ impl Board {
     /// Is square `s` attacked by a piece of colour `by`?
     pub fn attacked(&self, s: u8, by: Color) -> bool {
         // The plain flags or-ed without a branch each, the others tested one by one.
-        if (self.bgl.on | self.transmuted_kings | self.annan | self.singlebox | self.back_home)
+        if (self.bgl.on
+            | self.transmuted_kings
+            | self.annan
+            | self.singlebox
+            | self.back_home
+            | self.cast_inverse
+            | self.frankfurt)
             || self.paralysis != Paralysis::Off
             || self.bul.any()
             || self.anticirce.checks_by_capture()
@@ -76,7 +82,7 @@ impl Board {
     /// [`Board::in_check`] with neutral pieces as they are coloured at the time.
     pub(crate) fn in_check_base(&self, c: Color) -> bool {
         // One test for the rare rules (orthodox solving asks this after every move).
-        if (self.pepo | self.circe_rex | self.checkless) || self.paralysis == Paralysis::Isardam {
+        if (self.pepo | self.circe_rex | self.checkless | self.danger_circe) || self.paralysis == Paralysis::Isardam {
             return self.in_check_rare(c);
         }
         match self.king_square(c) {

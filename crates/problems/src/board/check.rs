@@ -18,7 +18,7 @@ impl Board {
         let Some(p) = self.piece_at(m.from) else { return true };
         // Our fairy pieces: any move may add or remove a hurdle or open a rider's line. Madrasi:
         // a move may free a paralysed piece. Breton: a removal may uncover a line.
-        if self.has_fairy(us) || self.attack_conditions() {
+        if self.has_fairy(us) || self.move_shortcuts_off() {
             return true;
         }
         let kind = match m.special {
@@ -71,7 +71,7 @@ impl Board {
     /// check), Madrasi or Isardam.
     pub fn needs_legality_test(&self) -> Option<Bitboard> {
         let us = self.side;
-        if self.circe != Circe::Off || self.attack_conditions() || self.has_fairy(!us) {
+        if self.circe != Circe::Off || self.move_shortcuts_off() || self.has_fairy(!us) {
             return None;
         }
         let ksq = self.king_square(us)?;
@@ -126,7 +126,7 @@ impl Board {
         }
         CheckInfo {
             ksq,
-            all: self.has_fairy(us) || self.attack_conditions(),
+            all: self.has_fairy(us) || self.move_shortcuts_off(),
             visible: rook_k | bishop_k,
             discoverers,
             rook: rook_k,
@@ -222,6 +222,19 @@ impl Board {
             }
         }
         self.castling_moves(out);
+        if self.bicaptures {
+            // BiCaptures: the captures of own pieces that may check.
+            let n = out.len();
+            self.bicaptures_moves(out);
+            let mut w = n;
+            for i in n..out.len() {
+                if self.could_check_with(ci, out[i]) {
+                    out[w] = out[i];
+                    w += 1;
+                }
+            }
+            out.truncate(w);
+        }
     }
 }
 

@@ -169,8 +169,14 @@ impl Board {
     /// (`null_move_player_solve`) skips the move's Circe slices and whose next move finds no
     /// capture in the ply before it (kept on the side stack for [`Board::unmake_null`]).
     pub fn make_null(&mut self) -> Option<(u8, u8)> {
-        if self.parrain {
-            self.ext_undo.push(Effects { parrain_before: self.parrain_pending.take(), ..Effects::default() });
+        // AllInChess: no move undoes a null move, and a null move is no double step.
+        if self.parrain | self.all_in_chess {
+            self.ext_undo.push(Effects {
+                parrain_before: self.parrain_pending.take(),
+                all_in_forbidden: self.all_in_forbidden.take(),
+                all_in_last_double: std::mem::replace(&mut self.all_in_last_double, false),
+                ..Effects::default()
+            });
         }
         let ep = self.ep.take();
         self.side = !self.side;
@@ -178,8 +184,11 @@ impl Board {
     }
 
     pub fn unmake_null(&mut self, ep: Option<(u8, u8)>) {
-        if self.parrain {
-            self.parrain_pending = self.ext_undo.pop().expect("null move effects").parrain_before;
+        if self.parrain | self.all_in_chess {
+            let e = self.ext_undo.pop().expect("null move effects");
+            self.parrain_pending = e.parrain_before;
+            self.all_in_forbidden = e.all_in_forbidden;
+            self.all_in_last_double = e.all_in_last_double;
         }
         self.side = !self.side;
         self.ep = ep;

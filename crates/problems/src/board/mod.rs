@@ -185,6 +185,10 @@ pub struct Board {
     /// promoting); a Bul move whose hurdle cannot move is illegal. Checks are the hopper's plain
     /// attacks. The attribute moves with the piece; part of the hash key.
     pub bul: Bitboard,
+    /// The pieces among [`Board::bul`] with Popeye's attribute Dob instead: their hurdle moves
+    /// by its own walk ([`Board::dob_hurdle_targets`]). The attribute moves with the piece;
+    /// part of the hash key.
+    pub dob: Bitboard,
     /// Neutral pieces (Popeye's colour `Neutral`): the squares of the pieces that belong to both
     /// sides; see [`Board::neutral_pseudo_moves`]. Between moves they are stored as white pieces;
     /// the attribute moves with its piece (a promoted neutral pawn gives a neutral piece) and is
@@ -274,6 +278,33 @@ pub struct Board {
     /// ExchangeCastling: the sides that have exchanged (bit 1 White, 2 Black); part of the hash
     /// key.
     pub exchange_used: u8,
+    /// Condition DangerCirce (Popeye's `conditions/danger_circe.c`): a piece observed by an
+    /// enemy piece may also move to its Circe rebirth square (capturing an enemy piece there);
+    /// a king is in check if an enemy piece could capture it so or by an ordinary move.
+    pub danger_circe: bool,
+    /// Condition BiCaptures (Popeye's `conditions/bicaptures.c`): a piece may also capture the
+    /// pieces of its own side, except the king.
+    pub bicaptures: bool,
+    /// Condition CASTInverse (Popeye's `conditions/castinverse.c`): a piece may capture only if
+    /// it has at least two captures; a piece with fewer observes (checks) nothing.
+    pub cast_inverse: bool,
+    /// Condition AllInChess (Popeye's `conditions/all_in_chess.c`): the side to move may move
+    /// the other side's pieces too (each by its own colour's rules); the move that undoes the
+    /// last one is illegal (see [`Board::all_in_chess_after`]).
+    pub all_in_chess: bool,
+    /// AllInChess: the move (from, to) that would undo the last one and is therefore illegal;
+    /// part of the hash key.
+    pub all_in_forbidden: Option<(u8, u8)>,
+    /// AllInChess: was the last move a pawn's double step?
+    pub all_in_last_double: bool,
+    /// Condition FrankfurtChess (Popeye's `conditions/frankfurt.c`): a piece that captures takes
+    /// the captured piece's walk (Popeye's `frankfurt_walk_adjuster_solve`), a king too: it stays
+    /// the royal piece (kind [`walk::KING`] on the board) and moves and attacks by the walk in
+    /// [`Board::royal_walk`].
+    pub frankfurt: bool,
+    /// FrankfurtChess: by colour index, the walk of the royal piece ([`walk::KING`]: a king's);
+    /// part of the hash key.
+    pub royal_walk: [Kind; 2],
     /// ChecklessChess: how deep the mate tests of checking moves are nested (a board cloned for
     /// such a test has one more); beyond [`CHECKLESS_MAX_DEPTH`] a check counts as not mating.
     pub(crate) checkless_depth: u8,
@@ -310,6 +341,7 @@ impl Board {
             chameleon_pursuit: false,
             last_from: NO_EXTRA,
             bul: Bitboard(0),
+            dob: Bitboard(0),
             neutral: Bitboard(0),
             anticirce: AntiCirce::Off,
             transmuted_kings: false,
@@ -330,6 +362,14 @@ impl Board {
             castling_chess: false,
             exchange_castling: false,
             exchange_used: 0,
+            danger_circe: false,
+            bicaptures: false,
+            cast_inverse: false,
+            all_in_chess: false,
+            all_in_forbidden: None,
+            all_in_last_double: false,
+            frankfurt: false,
+            royal_walk: [walk::KING; 2],
             imitators: Imitators::NONE,
             no_iprom: false,
             back_home: false,
@@ -443,6 +483,9 @@ impl Board {
                 b.put(f(s)?, p);
                 if self.bul.contains(sq(s)) {
                     b.bul.set(sq(f(s)?));
+                }
+                if self.dob.contains(sq(s)) {
+                    b.dob.set(sq(f(s)?));
                 }
             }
         }

@@ -30,7 +30,7 @@ impl Board {
         if self.singlebox {
             self.singlebox_filter(start, out);
         }
-        if self.ext_active() {
+        if self.ext_active() | self.danger_circe | self.bicaptures | self.cast_inverse {
             self.pseudo_moves_ext(start, out);
         }
         if self.maximummer[self.side.index()] {
@@ -77,6 +77,12 @@ impl Board {
         }
         if p.kind == walk::KING && self.pepo && self.attacked(f, !us) {
             return; // Pepo: an attacked king is paralysed
+        }
+        if p.kind == walk::KING && self.frankfurt && self.royal_walk[us.index()] != walk::KING {
+            // FrankfurtChess: the royal piece moves by its walk (a pawn's without promotion or
+            // en passant, as TransmutedKings' kings).
+            self.transmuted_king_moves(f, us, 1 << self.royal_walk[us.index()], out);
+            return;
         }
         if p.kind == walk::KING && self.transmuted_kings {
             let t = self.transmutations(us);

@@ -65,6 +65,7 @@ impl Board {
         }
         if self.bul.any() {
             k ^= splitmix(self.bul.0 ^ 0x6275_6c00_0000_0000);
+            k ^= splitmix(self.dob.0 ^ 0x646f_6200_0000_0000);
         }
         if self.neutral.any() {
             k ^= splitmix(self.neutral.0 ^ 0x6e65_7500_0000_0000);
@@ -74,6 +75,12 @@ impl Board {
         }
         if self.imitators.n > 0 {
             k ^= splitmix(self.imitators.bitboard().0 ^ 0x696d_6900_0000_0000);
+        }
+        if self.frankfurt {
+            k ^= splitmix(0x6672_0000_0000_0000 ^ ((self.royal_walk[0] as u64) << 8) ^ self.royal_walk[1] as u64);
+        }
+        if let Some((f, t)) = self.all_in_forbidden {
+            k ^= splitmix(0x6169_6300_0000_0000 ^ ((f as u64) << 8) ^ t as u64);
         }
         if self.exchange_castling {
             k ^= splitmix(0x6578_6300_0000_0000 ^ self.exchange_used as u64);

@@ -29,6 +29,8 @@ pub struct Effects {
     pub(crate) hurdle: Option<(u8, u8, Piece)>,
     /// Bul: the squares of Bul pieces before the move.
     pub(crate) bul: Bitboard,
+    /// Dob: the squares of Dob pieces before the move.
+    pub(crate) dob: Bitboard,
     /// The squares of the neutral pieces before the move.
     pub(crate) neutral: Bitboard,
     /// AntiCirce: the capturing piece's rebirth square and the piece as it stood on the capture
@@ -49,6 +51,14 @@ pub struct Effects {
     pub(crate) home_moved: u8,
     pub(crate) home_captured: u8,
     pub(crate) home_rook: u8,
+    /// AllInChess: the forbidden undoing move and the double-step flag before the move.
+    pub(crate) all_in_forbidden: Option<(u8, u8)>,
+    pub(crate) all_in_last_double: bool,
+    /// FrankfurtChess: the capturing piece as it stood after the move proper (before taking the
+    /// captured walk), or the royal walk before, and the walk taken (royal?, kind).
+    pub(crate) frankfurt_placed: Option<Piece>,
+    pub(crate) royal_before: Option<Kind>,
+    pub(crate) frankfurt: Option<(bool, Kind)>,
 }
 
 impl Effects {
@@ -60,6 +70,11 @@ impl Effects {
     /// Circe Parrain: the piece reborn after this move (square, piece as placed), if any.
     pub fn parrain_reborn(&self) -> Option<(u8, Piece)> {
         self.parrain_reborn
+    }
+
+    /// FrankfurtChess: the walk the capturing piece took (whether it is the royal piece, kind).
+    pub fn frankfurt_walk(&self) -> Option<(bool, Kind)> {
+        self.frankfurt
     }
 
     /// Chameleon pursuit: did the moved piece change sides?
@@ -94,10 +109,32 @@ impl Board {
             bgl_left: self.bgl.left,
             last_from: self.last_from,
             bul: self.bul,
+            dob: self.dob,
             neutral: self.neutral,
             uncapturable: self.uncapturable,
+            all_in_forbidden: self.all_in_forbidden,
+            all_in_last_double: self.all_in_last_double,
             ..Effects::default()
         };
+        if self.all_in_chess {
+            self.all_in_chess_after(m, captured.is_some());
+        }
+        if self.frankfurt {
+            if let Some((_, cp)) = captured {
+                let now = self.squares[m.to as usize].expect("capturing piece");
+                if now.kind == walk::KING {
+                    let c = now.color.index();
+                    e.royal_before = Some(self.royal_walk[c]);
+                    self.royal_walk[c] = cp.kind;
+                    e.frankfurt = Some((true, cp.kind));
+                } else {
+                    self.remove(m.to, now);
+                    self.add(m.to, Piece { color: now.color, kind: cp.kind });
+                    e.frankfurt_placed = Some(now);
+                    e.frankfurt = Some((false, cp.kind));
+                }
+            }
+        }
         if self.neutral.any() {
             self.neutral_moved(m, captured);
         }
@@ -206,8 +243,14 @@ impl Board {
         }
         if self.bul.any() {
             let mut nb = self.bul;
+            let mut nd = self.dob;
             if let Some((cs, _)) = captured {
                 nb.clear(sq(cs));
+                nd.clear(sq(cs));
+            }
+            if nd.contains(sq(m.from)) {
+                nd.clear(sq(m.from));
+                nd.set(sq(m.to));
             }
             if nb.contains(sq(m.from)) {
                 nb.clear(sq(m.from));
@@ -224,9 +267,14 @@ impl Board {
                         nb.clear(sq(h));
                         nb.set(sq(m.extra));
                     }
+                    if nd.contains(sq(h)) {
+                        nd.clear(sq(h));
+                        nd.set(sq(m.extra));
+                    }
                 }
             }
             self.bul = nb;
+            self.dob = nd;
         }
         if self.breton && m.extra != NO_EXTRA {
             let r = self.squares[m.extra as usize].expect("Breton victim");
@@ -320,6 +368,7 @@ impl Board {
             self.add(m.to, placed);
         }
         self.bul = e.bul;
+        self.dob = e.dob;
         self.neutral = e.neutral;
         if let Some((h, t2, hp)) = e.hurdle {
             let q = self.squares[t2 as usize].expect("moved hurdle");
@@ -331,6 +380,17 @@ impl Board {
         }
         self.bgl.left = e.bgl_left;
         self.last_from = e.last_from;
+        self.all_in_forbidden = e.all_in_forbidden;
+        self.all_in_last_double = e.all_in_last_double;
+        if let Some(placed) = e.frankfurt_placed {
+            let now = self.squares[m.to as usize].expect("capturing piece");
+            self.remove(m.to, now);
+            self.add(m.to, placed);
+        }
+        if let Some(k) = e.royal_before {
+            // (`unmake` has given the move back to the mover's side.)
+            self.royal_walk[self.side.index()] = k;
+        }
         if e.side_changed {
             let q = self.squares[m.to as usize].expect("piece that changed sides");
             self.remove(m.to, q);

@@ -15,13 +15,16 @@
 //! The board's fields hold each condition's switch and state; [`Conditions`] is the set a
 //! problem or twin is played under.
 
+pub(crate) mod all_in;
 pub(crate) mod annan;
 pub(crate) mod anticirce;
 pub(crate) mod back_home;
 pub(crate) mod bgl;
 pub(crate) mod breton;
+pub(crate) mod captures;
 pub(crate) mod castling;
 pub(crate) mod circe;
+pub(crate) mod danger;
 pub(crate) mod effects;
 pub(crate) mod imitator;
 pub(crate) mod kings;
@@ -32,7 +35,7 @@ pub(crate) mod singlebox;
 
 use mysl_core::{Bitboard, Color};
 
-use crate::board::{bgl_cost, sq, AntiCirce, Bgl, Board, Circe, Imitators, Mars, Move, Paralysis, Special};
+use crate::board::{bgl_cost, sq, AntiCirce, Bgl, Board, Circe, Imitators, Mars, Move, Paralysis, Piece, Special};
 use crate::walk::{self, Kind, Walk, KINDS, NUM_KINDS};
 
 /// The conditions a problem or twin is played under (each one is described at its field of
@@ -68,6 +71,16 @@ pub struct Conditions {
     pub castling_chess: bool,
     /// Condition ExchangeCastling.
     pub exchange_castling: bool,
+    /// Condition DangerCirce.
+    pub danger_circe: bool,
+    /// Condition BiCaptures.
+    pub bicaptures: bool,
+    /// Condition CASTInverse (`CASTChess Inverse`).
+    pub cast_inverse: bool,
+    /// Condition AllInChess.
+    pub all_in_chess: bool,
+    /// Condition FrankfurtChess.
+    pub frankfurt: bool,
 }
 
 impl Conditions {
@@ -96,6 +109,11 @@ impl Conditions {
         back_home: false,
         castling_chess: false,
         exchange_castling: false,
+        danger_circe: false,
+        bicaptures: false,
+        cast_inverse: false,
+        all_in_chess: false,
+        frankfurt: false,
     };
 }
 
@@ -156,6 +174,27 @@ impl Board {
             // Not an attack rule, but a capture can turn the capturer against its own king, so
             // the orthodox legality shortcuts must be off.
             | self.andernach
+            // DangerCirce: an observed piece may go to its rebirth square (moves and checks the
+            // shortcuts do not know).
+            | self.danger_circe
+            // BiCaptures: captures of own pieces (may uncover a check, leave the king's
+            // neighbourhood); CASTInverse: a check needs a second capture.
+            | self.bicaptures
+            | self.cast_inverse
+            // AllInChess: the other side's pieces move too.
+            | self.all_in_chess
+            // FrankfurtChess: a capture changes the capturer's walk (a king's too).
+            | self.frankfurt
+    }
+
+    /// [`Board::attack_conditions`] as the move shortcuts of `board/check.rs` see it (the check
+    /// test of a move, the check candidates, the pin mask of the legality test). BiCaptures
+    /// (alone, orthodox pieces) keeps them: a capture of an own piece leaves its departure square
+    /// and fills its arrival square as any capture does, and [`Board::checking_candidates`] adds
+    /// those captures. The bounds of the search still see the condition.
+    #[inline(always)]
+    pub fn move_shortcuts_off(&self) -> bool {
+        self.attack_conditions() & !self.bicaptures
     }
 
     /// Is a condition or attribute on whose moves have effects beyond Circe's (recorded on a
@@ -177,6 +216,8 @@ impl Board {
             | self.castling_chess
             | self.exchange_castling
             | self.pepo
+            | self.all_in_chess
+            | self.frankfurt
     }
 
     /// `attacked` under Madrasi, Isardam or BGL: attackers one by one. Madrasi: a paralysed piece
@@ -185,6 +226,9 @@ impl Board {
     /// (Popeye's observation validator for Isardam type A). BGL: only if the attacker's side can
     /// pay the distance to `s`.
     pub(crate) fn attacked_checked(&self, s: u8, by: Color) -> bool {
+        if self.cast_inverse {
+            return self.cast_inverse_attacked(s, by);
+        }
         // BackHome: whether `by` has a legal move back home (asked once, when needed).
         let mut home_move: Option<bool> = None;
         for f in self.color_bb(by) {
@@ -197,6 +241,9 @@ impl Board {
                 self.mars_attacks(f, p, s)
             } else if p.kind == walk::KING && self.transmuted_kings {
                 self.transmuted_king_attacks(f, by, s)
+            } else if p.kind == walk::KING && self.frankfurt {
+                // FrankfurtChess: a royal piece attacks by its walk.
+                self.piece_attacks(f, Piece { color: by, kind: self.royal_walk[by.index()] }, s)
             } else if self.annan {
                 // Annan: the piece attacks with its annaniser's walk; a pawn walk on its own
                 // first rank attacks nothing (it has no moves there).
@@ -242,7 +289,12 @@ impl Board {
             // Bul: the capture is a move only if the hurdle can then move.
             if self.bul.contains(sq(f)) {
                 if let Walk::Hopper(v) = KINDS[p.kind as usize].walk {
-                    if self.bul_hurdle_targets(f, s, v, &mut [0u8; 16]) == 0 {
+                    let n = if self.dob.contains(sq(f)) {
+                        self.dob_hurdle_targets(f, s, &mut [0u8; 64])
+                    } else {
+                        self.bul_hurdle_targets(f, s, v, &mut [0u8; 16])
+                    };
+                    if n == 0 {
                         continue;
                     }
                 }
@@ -265,7 +317,7 @@ impl Board {
         false
     }
 
-    /// [`Board::in_check_base`] under Isardam, Pepo, Circe RexInclusive or ChecklessChess.
+    /// [`Board::in_check_base`] under Isardam, Pepo, Circe RexInclusive, DangerCirce or ChecklessChess.
     #[inline(never)]
     pub(crate) fn in_check_rare(&self, c: Color) -> bool {
         if self.paralysis == Paralysis::Isardam && self.any_same_walk_observation() {
@@ -274,6 +326,7 @@ impl Board {
         let plain = match self.king_square(c) {
             Some(k) if self.pepo => self.pepo_attackers(k, !c) >= 2,
             Some(k) if self.circe_rex => self.rex_circe_checked(k, c),
+            Some(k) if self.danger_circe => self.attacked(k, !c) || self.danger_circe_king_capture(k, !c),
             Some(k) => self.attacked(k, !c),
             None => false,
         };
@@ -292,6 +345,18 @@ impl Board {
         }
         if self.exchange_castling {
             self.exchange_castling_moves(out);
+        }
+        if self.danger_circe {
+            self.danger_circe_moves(start, out);
+        }
+        if self.bicaptures {
+            self.bicaptures_moves(out);
+        }
+        if self.cast_inverse {
+            self.cast_inverse_filter(start, out);
+        }
+        if self.all_in_chess {
+            self.all_in_chess_moves(start, out);
         }
         if self.bgl.on {
             let budget = self.bgl.left[self.side.index()];
@@ -375,6 +440,11 @@ impl Board {
             back_home: self.back_home,
             castling_chess: self.castling_chess,
             exchange_castling: self.exchange_castling,
+            danger_circe: self.danger_circe,
+            bicaptures: self.bicaptures,
+            cast_inverse: self.cast_inverse,
+            all_in_chess: self.all_in_chess,
+            frankfurt: self.frankfurt,
         }
     }
 
@@ -405,5 +475,13 @@ impl Board {
         self.castling_chess = c.castling_chess;
         self.exchange_castling = c.exchange_castling;
         self.exchange_used = 0;
+        self.danger_circe = c.danger_circe;
+        self.bicaptures = c.bicaptures;
+        self.cast_inverse = c.cast_inverse;
+        self.all_in_chess = c.all_in_chess;
+        self.frankfurt = c.frankfurt;
+        self.royal_walk = [walk::KING; 2];
+        self.all_in_forbidden = None;
+        self.all_in_last_double = false;
     }
 }

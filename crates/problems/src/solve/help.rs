@@ -198,19 +198,27 @@ impl Searcher {
         let m = *line.last().expect("a move");
         let u = self.board.make(m);
         if self.stip.play == Play::HelpSelf {
-            // The other side must reach the goal (mate us) with every move.
-            let replies = self.board.legal_moves();
-            let mut all = !replies.is_empty();
-            for &r in &replies {
+            // The other side must reach the goal (mate us) with every move. Its moves are
+            // tested one by one, up to the first legal one that misses the goal.
+            let mut pseudo = Vec::with_capacity(64);
+            self.board.pseudo_moves(&mut pseudo);
+            let them = self.board.side;
+            let mut replies = Vec::new();
+            let mut all = true;
+            for &r in &pseudo {
                 let u2 = self.board.make(r);
-                let g = self.goal_reached();
+                let legal = !self.board.in_check(them);
+                let g = legal && self.goal_reached();
                 self.board.unmake(r, u2);
-                if !g {
-                    all = false;
-                    break;
+                if legal {
+                    if !g {
+                        all = false;
+                        break;
+                    }
+                    replies.push(r);
                 }
             }
-            if all {
+            if all && !replies.is_empty() {
                 for &r in &replies {
                     let mut l = line.to_vec();
                     l.push(r);

@@ -135,13 +135,20 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
             if neutral {
                 s.push('n');
             }
-            if board.bul.contains(from) {
+            if board.dob.contains(from) {
+                s.push('d');
+            } else if board.bul.contains(from) {
                 s.push('b');
             }
             if board.uncapturable.contains(from) {
                 s.push('u');
             }
-            if p.kind != walk::PAWN || attr {
+            if p.kind == walk::KING && board.frankfurt && board.royal_walk[p.color.index()] != walk::KING {
+                // FrankfurtChess: a royal piece by its walk, `rSd4-c6` (not checked against
+                // Popeye).
+                s.push('r');
+                s.push_str(KINDS[board.royal_walk[p.color.index()] as usize].code);
+            } else if p.kind != walk::PAWN || attr {
                 s.push_str(KINDS[p.kind as usize].code);
             }
             s.push_str(&square_name(m.from));
@@ -181,6 +188,14 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         // Chameleon pursuit: the piece now belongs to the other side, `Nd3-c1=w`.
         s.push_str(if p.color == Color::White { "=b" } else { "=w" });
     }
+    if let Some((royal, k)) = fx.frankfurt_walk() {
+        // FrankfurtChess: the capturer's new walk, `c3*d4=S`, a king's `Ke5*d4=rS`.
+        s.push('=');
+        if royal {
+            s.push('r');
+        }
+        s.push_str(KINDS[k as usize].code);
+    }
     if let Some((r, rp)) = u.reborn() {
         // Circe rebirth, Popeye's way: `[+bPc7]`; a neutral piece `[+nPe7]`.
         let c = if board.neutral.contains(mysl_core::Square::from_index(r as u32)) {
@@ -219,9 +234,17 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
         s.push(']');
     }
     if let Some((h, t2, hp)) = fx.hurdle_moved() {
-        // Bul: the hurdle's move, `[bPc4->f4]`, `[wbGe3->a7]` (a Bul hurdle), `[wPc6->c8=S]`.
+        // Bul, Dob: the hurdle's move, `[bPc4->f4]`, `[wbGe3->a7]` (a Bul hurdle, `d` a Dob
+        // one), `[wPc6->c8=S]`.
         let c = if hp.color == Color::White { 'w' } else { 'b' };
-        let attr = if board.bul.contains(mysl_core::Square::from_index(t2 as u32)) { "b" } else { "" };
+        let t2s = mysl_core::Square::from_index(t2 as u32);
+        let attr = if board.dob.contains(t2s) {
+            "d"
+        } else if board.bul.contains(t2s) {
+            "b"
+        } else {
+            ""
+        };
         s.push_str(&format!("[{c}{attr}{}{}->{}", KINDS[hp.kind as usize].code, square_name(h), square_name(t2)));
         if let Special::HurdlePromote(k) = m.special {
             s.push('=');

@@ -1,15 +1,17 @@
-//! Bul (Popeye's piece attribute for hoppers): after the hop the hurdle moves too.
+//! Bul and Dob (Popeye's piece attributes for hoppers): after the hop the hurdle moves too, as
+//! the hopper would (Bul) or by its own walk (Dob).
 
-use mysl_core::Color;
+use mysl_core::{attacks, Color};
 
 use crate::board::{offset, sq, Board, Move, Special};
 use crate::conditions::drop_marked;
 use crate::walk::{self, Kind, Walk, KINDS};
 
 impl Board {
-    /// Bul: each move of a Bul hopper among `out[start..]` becomes one move per non-capturing
-    /// move of its hurdle with the hopper's walk on the board after the hop (and per promotion
-    /// kind for a pawn reaching its last rank); a move whose hurdle cannot move is dropped.
+    /// Bul, Dob: each move of a Bul (Dob) hopper among `out[start..]` becomes one move per
+    /// non-capturing move of its hurdle with the hopper's walk (with its own walk) on the board
+    /// after the hop (and per promotion kind for a pawn reaching its last rank); a move whose
+    /// hurdle cannot move is dropped.
     pub(crate) fn bul_choices(&self, start: usize, out: &mut Vec<Move>) {
         let end = out.len();
         for i in start..end {
@@ -23,10 +25,22 @@ impl Board {
             let hp = self.squares[h as usize].expect("hurdle");
             let last = if hp.color == Color::White { 7 } else { 0 };
             let mut first = true;
-            let mut targets = [0u8; 16];
-            let n = self.bul_hurdle_targets(m.from, m.to, v, &mut targets);
+            let mut targets = [0u8; 64];
+            let dob = self.dob.contains(sq(m.from));
+            let n = if dob {
+                self.dob_hurdle_targets(m.from, m.to, &mut targets)
+            } else {
+                let mut t16 = [0u8; 16];
+                let n = self.bul_hurdle_targets(m.from, m.to, v, &mut t16);
+                targets[..n].copy_from_slice(&t16[..n]);
+                n
+            };
             for &t2 in &targets[..n] {
-                let promote = hp.kind == walk::PAWN && t2 / 8 == last;
+                // Popeye promotes a pawn that a hurdle move brings to the first or last rank as
+                // the side whose promotion square it is (`find_potential_promotion_square`,
+                // `move_effect_reason_bul`); a Bul hurdle moves as a hopper, so only its own last
+                // rank is taken here, a Dob pawn (moving as the mover's opponent's) either.
+                let promote = hp.kind == walk::PAWN && (t2 / 8 == last || (dob && (t2 / 8 == 0 || t2 / 8 == 7)));
                 let mut push = |special: Special| {
                     let v = Move { special, extra: t2, ..m };
                     if first {
@@ -80,6 +94,63 @@ impl Board {
                     n += 1;
                 }
             }
+        }
+        n
+    }
+}
+
+impl Board {
+    /// Dob: the squares the hurdle of a hop `from`-`to` can move to without capturing, by its
+    /// own walk, on the board after the hop (`from` empty, `to` occupied). The moves are
+    /// generated for the mover's opponent, as Popeye's Bul generates its hurdle moves
+    /// (`bul_solve`: a sibling ply of the other side): that decides only a pawn's direction (a
+    /// pawn hurdle of the mover's colour goes the other way; it promotes on the first or last
+    /// rank, see [`Board::bul_choices`]); a king does not castle. Returns how many were
+    /// written to `out`.
+    pub(crate) fn dob_hurdle_targets(&self, from: u8, to: u8, out: &mut [u8; 64]) -> usize {
+        let h = hurdle_square(from, to);
+        let hp = self.squares[h as usize].expect("hurdle");
+        let mover = self.squares[from as usize].expect("hopper");
+        let mut occ = self.occupied();
+        occ.clear(sq(from));
+        occ.set(sq(to));
+        let hs = sq(h);
+        let targets = match KINDS[hp.kind as usize].walk {
+            Walk::King => attacks::king_attacks(hs),
+            Walk::Queen => attacks::queen_attacks(hs, occ),
+            Walk::Rook => attacks::rook_attacks(hs, occ),
+            Walk::Bishop => attacks::bishop_attacks(hs, occ),
+            Walk::Knight => attacks::knight_attacks(hs),
+            Walk::Pawn => {
+                let gen = !mover.color;
+                let (dir, second, first, last): (i8, u8, u8, u8) =
+                    if gen == Color::White { (8, 1, 0, 7) } else { (-8, 6, 7, 0) };
+                let rank = h / 8;
+                let mut t = mysl_core::Bitboard(0);
+                if rank != first && rank != last {
+                    let one = (h as i8 + dir) as u8;
+                    if !occ.contains(sq(one)) {
+                        t.set(sq(one));
+                        let two = (one as i8 + dir) as u8;
+                        if rank == second && !occ.contains(sq(two)) {
+                            t.set(sq(two));
+                        }
+                    }
+                }
+                t
+            }
+            _ => {
+                // Fairy walks read the board: play the hop on a copy.
+                let mut b = self.clone();
+                b.clear(from);
+                b.put(to, mover);
+                b.fairy_targets(h, hp.kind, hp.color)
+            }
+        } & !occ;
+        let mut n = 0;
+        for t in targets {
+            out[n] = t as u8;
+            n += 1;
         }
         n
     }
