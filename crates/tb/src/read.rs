@@ -456,6 +456,26 @@ impl TableFile {
         out
     }
 
+    /// Compressed bytes of each of the six stream sections (WDL, DTZ, DTM, each White then Black to move).
+    pub fn section_bytes(&self) -> [u64; STREAMS] {
+        std::array::from_fn(|s| self.streams[s].section_len as u64)
+    }
+
+    /// The values stream `s` holds, in storage index order, as stored (entries that do not matter as the
+    /// encoder filled them; nothing resolved). For measurements (`examples/pair_coding.rs`).
+    pub fn stored_values(&self, s: usize) -> Result<Vec<i16>, TbError> {
+        let mut c = self.cursor(s);
+        let n = self.layout.storage_size as usize;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let v = c
+                .next_value()
+                .map_err(|why| TbError::Corrupt { path: self.path.clone(), why: format!("stream {s}: {why}") })?;
+            out.push(v);
+        }
+        Ok(out)
+    }
+
     /// A cursor over the values of stream `s` in storage order.
     fn cursor(&self, s: usize) -> SectionCursor<'_> {
         SectionCursor {

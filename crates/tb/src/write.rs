@@ -474,15 +474,41 @@ fn encode(t: &Table, subs: Option<&HashMap<Material, Arc<Table>>>) -> Result<Vec
         }
     }
     // the generation index of each storage index (u32::MAX for its holes)
+    let map = storage_map(t);
+    let jobs = stream_jobs(t, &map, &captures);
+    let mut encoded = encode_jobs(&jobs, 2);
+    let mut sections: Vec<Vec<u8>> = encoded.drain(..STREAMS).collect();
+    // DTM streams: DTM itself or DTM minus DTZ, whichever is smaller
+    let mut flags = if captures.is_some() { FLAG_CAPTURES | FLAG_ZEROING | FLAG_DTM_CAPTURES } else { 0 };
+    for (s, d) in (4..STREAMS).zip(encoded) {
+        if d.len() < sections[s].len() {
+            sections[s] = d;
+            flags |= 1 << s;
+        }
+    }
+    Ok(assemble(m, t.layout.storage_size, &sections, flags))
+}
+
+/// The generation index of each storage index of `t` (`u32::MAX` for its holes).
+fn storage_map(t: &Table) -> Vec<u32> {
     let mut map = Vec::with_capacity(t.layout.storage_size as usize);
     t.layout.storage_walk(&mut |g| map.push(g.map_or(u32::MAX, |g| g as u32)));
-    // the six streams, and the two DTM streams as DTM minus DTZ, encoded on two threads
-    let jobs: Vec<(Box<Walk>, usize)> = (0..STREAMS)
+    map
+}
+
+/// The walks of the six streams of `t` (storage order, `map` from [`storage_map`]) and then the two DTM
+/// streams as DTM minus DTZ, each with its block limit; `captures` (from [`capture_values`]) leaves what
+/// captures and zeroing moves decide to the reader.
+fn stream_jobs<'a>(
+    t: &'a Table,
+    map: &'a [u32],
+    captures: &'a Option<[Vec<Capture>; 2]>,
+) -> Vec<(Box<Walk<'a>>, usize)> {
+    (0..STREAMS)
         .map(|s| (s, false))
         .chain((4..STREAMS).map(|s| (s, true)))
         .map(|(s, delta)| {
             let side = s % 2;
-            let (map, captures) = (&map, &captures);
             let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
                 // the value last given (the encoder fills "don't care" entries with it)
                 let mut prev = -2i16;
@@ -518,18 +544,42 @@ fn encode(t: &Table, subs: Option<&HashMap<Material, Arc<Table>>>) -> Result<Vec
             });
             (walk, BLOCK_LIMIT[s / 2])
         })
-        .collect();
-    let mut encoded = encode_jobs(&jobs, 2);
-    let mut sections: Vec<Vec<u8>> = encoded.drain(..STREAMS).collect();
-    // DTM streams: DTM itself or DTM minus DTZ, whichever is smaller
-    let mut flags = if captures.is_some() { FLAG_CAPTURES | FLAG_ZEROING | FLAG_DTM_CAPTURES } else { 0 };
-    for (s, d) in (4..STREAMS).zip(encoded) {
-        if d.len() < sections[s].len() {
-            sections[s] = d;
-            flags |= 1 << s;
-        }
-    }
-    Ok(assemble(m, t.layout.storage_size, &sections, flags))
+        .collect()
+}
+
+/// The values the writer stores in the six streams of `t` (WDL, DTZ, DTM, each for White and Black to move;
+/// DTM as DTM itself), in storage index order, `None` where the value does not matter (before the encoder
+/// fills it): what [`encode_table_resolved`] (with `subs`) or [`encode_table`] (without) encodes. For
+/// measurements of other codes (`examples/pair_coding.rs`); [`fill_dont_care`] gives the filled sequence.
+pub fn stream_values(
+    t: &Table,
+    subs: Option<&HashMap<Material, Arc<Table>>>,
+) -> Result<Vec<Vec<Option<i16>>>, TbError> {
+    let captures = match subs {
+        Some(subs) => Some(capture_values(t, subs)?),
+        None => None,
+    };
+    let map = storage_map(t);
+    let jobs = stream_jobs(t, &map, &captures);
+    Ok(jobs[..STREAMS]
+        .iter()
+        .map(|(walk, _)| {
+            let mut v = Vec::with_capacity(map.len());
+            walk(&mut |x| v.push(x));
+            v
+        })
+        .collect())
+}
+
+/// The stream `values` (from [`stream_values`]) with the entries that do not matter filled as the encoder
+/// fills them: the value before them, the leading ones with the first value (the sequence the file codes).
+pub fn fill_dont_care(values: &[Option<i16>]) -> Vec<i16> {
+    let walk = |f: &mut dyn FnMut(Option<i16>)| values.iter().for_each(|&x| f(x));
+    let first = values.iter().find_map(|&x| x).unwrap_or(0);
+    let identity: Vec<u16> = (0..=u16::MAX).collect();
+    let mut out = Vec::with_capacity(values.len());
+    for_blocks(&walk, &[], first, 1 << 16, &identity, &mut |b| out.extend(b.iter().map(|&x| x as i16)));
+    out
 }
 
 /// Writes a table atomically: a temporary file in the same directory, then a rename.
