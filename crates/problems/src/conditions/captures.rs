@@ -7,6 +7,19 @@ use mysl_core::Color;
 use crate::board::{sq, Board, Move, Special, NO_EXTRA};
 use crate::walk::{self, Walk, KINDS};
 
+/// The squares an orthodox king, queen, rook, bishop or knight on `from` reaches over `occ`;
+/// `None` for the other walks (pawns, fairy pieces).
+fn piece_reach(walk: Walk, from: mysl_core::Square, occ: mysl_core::Bitboard) -> Option<mysl_core::Bitboard> {
+    Some(match walk {
+        Walk::King => attacks::king_attacks(from),
+        Walk::Queen => attacks::queen_attacks(from, occ),
+        Walk::Rook => attacks::rook_attacks(from, occ),
+        Walk::Bishop => attacks::bishop_attacks(from, occ),
+        Walk::Knight => attacks::knight_attacks(from),
+        _ => return None,
+    })
+}
+
 impl Board {
     /// BiCaptures: the side to move's pieces also capture its own pieces other than the king
     /// (Popeye recolours the mover's pieces to both colours while it generates the moves, and
@@ -25,12 +38,9 @@ impl Board {
         for from in own {
             let f = from as u8;
             let p = self.squares[f as usize].expect("bitboard and mailbox agree");
-            let targets = match KINDS[p.kind as usize].walk {
-                Walk::King => attacks::king_attacks(from),
-                Walk::Queen => attacks::queen_attacks(from, occ),
-                Walk::Rook => attacks::rook_attacks(from, occ),
-                Walk::Bishop => attacks::bishop_attacks(from, occ),
-                Walk::Knight => attacks::knight_attacks(from),
+            let walk = KINDS[p.kind as usize].walk;
+            let targets = match walk {
+                _ if let Some(b) = piece_reach(walk, from, occ) => b,
                 Walk::Pawn => {
                     if f / 8 == last || f / 8 == first {
                         continue;
@@ -92,12 +102,9 @@ impl Board {
         let from = sq(f);
         let theirs = self.color_bb(!by);
         let occ = self.occupied();
-        let targets = match KINDS[p.kind as usize].walk {
-            Walk::King => attacks::king_attacks(from),
-            Walk::Queen => attacks::queen_attacks(from, occ),
-            Walk::Rook => attacks::rook_attacks(from, occ),
-            Walk::Bishop => attacks::bishop_attacks(from, occ),
-            Walk::Knight => attacks::knight_attacks(from),
+        let walk = KINDS[p.kind as usize].walk;
+        let targets = match walk {
+            _ if let Some(b) = piece_reach(walk, from, occ) => b,
             Walk::Pawn => {
                 let rank = f / 8;
                 let (first, last) = if by == Color::White { (0, 7) } else { (7, 0) };
