@@ -45,8 +45,9 @@ impl Searcher {
             }
             return self.all_replies_reach_goal();
         }
-        let key = self.board.key() ^ salt(k, 3);
-        if let Some(v) = self.hash_get(key) {
+        // One entry for every budget: losing within k is losing within more.
+        let key = self.board.key() ^ salt(0, 3);
+        if let Some(v) = self.hash.get_monotone(key, k) {
             return v;
         }
         if self.tick() {
@@ -65,7 +66,7 @@ impl Searcher {
         let us = self.board.side;
         let mut res = true;
         let mut legal = 0;
-        let child_salt = salt(k, 4);
+        let child_salt = salt(0, 4);
         for d in ds {
             let u = self.board.make(d);
             if k > 0 {
@@ -87,7 +88,7 @@ impl Searcher {
         if legal == 0 {
             res = false;
         }
-        self.hash_put(key, res, k);
+        self.hash_put_monotone(key, res, k);
         res
     }
 
@@ -168,8 +169,9 @@ impl Searcher {
 
     /// Attacker to move: does it win within `n` moves?
     pub(super) fn wins(&mut self, n: u32) -> bool {
-        let key = self.board.key() ^ salt(n, 4);
-        if let Some(v) = self.hash_get(key) {
+        // One entry for every budget: a win within n is a win within more.
+        let key = self.board.key() ^ salt(0, 4);
+        if let Some(v) = self.hash.get_monotone(key, n) {
             return v;
         }
         if self.tick() {
@@ -187,7 +189,7 @@ impl Searcher {
                 self.board.unmake(m, u);
                 if g {
                     let q = self.opts.quodlibet;
-                    self.hash_put(key, q, n);
+                    self.hash_put_monotone(key, q, n);
                     return q;
                 }
             }
@@ -211,7 +213,7 @@ impl Searcher {
             }
             let u = self.board.make(m);
             if n > 1 || self.stip.play != Play::SelfPlay {
-                self.hash.prefetch(self.board.key() ^ salt(n - 1, 3));
+                self.hash.prefetch(self.board.key() ^ salt(0, 3));
             }
             if self.board.in_check(!self.board.side) {
                 self.board.unmake(m, u);
@@ -225,7 +227,7 @@ impl Searcher {
                 break;
             }
         }
-        self.hash_put(key, res, n);
+        self.hash_put_monotone(key, res, n);
         res
     }
 

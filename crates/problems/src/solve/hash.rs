@@ -51,13 +51,7 @@ impl SharedHash {
 
     #[inline]
     pub(super) fn get(&self, key: u64) -> Option<bool> {
-        for e in self.bucket(key) {
-            let d = e[1].load(Ordering::Relaxed);
-            if d != 0 && e[0].load(Ordering::Relaxed) ^ d == key {
-                return Some(d & 1 == 1);
-            }
-        }
-        None
+        self.load(key).map(|d| d & 1 == 1)
     }
 
     /// Starts loading the bucket of `key` into the cache: called right after a move is made, so
@@ -78,6 +72,56 @@ impl SharedHash {
     #[inline]
     pub(super) fn put(&self, key: u64, v: bool, depth: u32) {
         let data = v as u64 | (depth.min(1 << 20) as u64) << 1 | 1 << 63;
+        self.store(key, data);
+    }
+
+    /// A result of a node whose answer only grows with its move budget (battle play: a win within
+    /// n moves is a win within more, a failure within n a failure within fewer): true if the answer
+    /// is known for `n` from any budget stored under `key` (the key without the budget).
+    #[inline]
+    pub(super) fn get_monotone(&self, key: u64, n: u32) -> Option<bool> {
+        let d = self.load(key)?;
+        let (win_at, fail_below) = monotone_fields(d);
+        if n >= win_at as u32 {
+            Some(true)
+        } else if n < fail_below as u32 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Stores that the node of `key` wins (`v`) or fails within `n` moves, merged with what the entry
+    /// already knows for other budgets. Two threads merging at once may lose one's fact (a time cost);
+    /// every fact kept is true.
+    #[inline]
+    pub(super) fn put_monotone(&self, key: u64, v: bool, n: u32) {
+        let n = n.min(254) as u8;
+        let (mut win_at, mut fail_below) = self.load(key).map_or((u8::MAX, 0), monotone_fields);
+        if v {
+            win_at = win_at.min(n);
+        } else {
+            fail_below = fail_below.max(n + 1);
+        }
+        // The depth that decides replacement: the largest budget the entry speaks for.
+        let depth = if win_at == u8::MAX { fail_below } else { win_at.max(fail_below) };
+        let data = (depth as u64) << 1 | (win_at as u64) << 24 | (fail_below as u64) << 32 | 1 << 63;
+        self.store(key, data);
+    }
+
+    #[inline]
+    fn load(&self, key: u64) -> Option<u64> {
+        for e in self.bucket(key) {
+            let d = e[1].load(Ordering::Relaxed);
+            if d != 0 && e[0].load(Ordering::Relaxed) ^ d == key {
+                return Some(d);
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn store(&self, key: u64, data: u64) {
         let bucket = self.bucket(key);
         let mut victim = 0;
         let mut victim_depth = u64::MAX;
@@ -96,6 +140,13 @@ impl SharedHash {
         bucket[victim][0].store(key ^ data, Ordering::Relaxed);
         bucket[victim][1].store(data, Ordering::Relaxed);
     }
+}
+
+/// (fewest moves known to win, `u8::MAX` if none; one more than the most moves known to fail, 0 if
+/// none) of a [`SharedHash::put_monotone`] entry.
+#[inline]
+fn monotone_fields(d: u64) -> (u8, u8) {
+    ((d >> 24) as u8, (d >> 32) as u8)
 }
 
 /// Salts for the hash key: (moves left, node type).
@@ -123,6 +174,27 @@ mod tests {
                 assert_eq!(h.get(key), Some(key % 2 == 1));
             }
         }
+    }
+
+    #[test]
+    fn monotone_entries_answer_for_every_budget_they_imply() {
+        let h = SharedHash::new(64);
+        let key = 0x1234_5678_9abc_def1;
+        assert_eq!(h.get_monotone(key, 3), None);
+        h.put_monotone(key, false, 3);
+        assert_eq!(h.get_monotone(key, 1), Some(false));
+        assert_eq!(h.get_monotone(key, 3), Some(false));
+        assert_eq!(h.get_monotone(key, 4), None);
+        h.put_monotone(key, true, 6);
+        assert_eq!(h.get_monotone(key, 2), Some(false), "the failure is kept");
+        assert_eq!(h.get_monotone(key, 5), None);
+        assert_eq!(h.get_monotone(key, 6), Some(true));
+        assert_eq!(h.get_monotone(key, 60), Some(true));
+        h.put_monotone(key, true, 4);
+        h.put_monotone(key, false, 1);
+        assert_eq!(h.get_monotone(key, 4), Some(true));
+        assert_eq!(h.get_monotone(key, 3), Some(false));
+        assert_eq!(h.get_monotone(key ^ 1, 4), None);
     }
 
     /// Four threads put into and get from the smallest table at once (under Miri: the atomics over the

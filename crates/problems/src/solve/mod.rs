@@ -257,6 +257,15 @@ impl Searcher {
         self.hash.put(key, v, depth);
     }
 
+    /// Stores a battle-play result that holds for every larger budget (true) or smaller one (false).
+    #[inline]
+    fn hash_put_monotone(&mut self, key: u64, v: bool, n: u32) {
+        if self.stopped {
+            return;
+        }
+        self.hash.put_monotone(key, v, n);
+    }
+
     /// Is the goal reached for the side to move (the victim)?
     fn goal_reached(&mut self) -> bool {
         goal_reached(&mut self.board, self.stip.goal)
