@@ -221,3 +221,70 @@ fn intelligent_equals_exhaustive_on_random_helpmates() {
     eprintln!("random helpmates: {compared} compared, {with_solutions} with solutions");
     assert!(with_solutions >= 25, "too few positions with solutions ({with_solutions})");
 }
+
+/// Random helpmates with the mated king in a crowd of its own pieces (3-7 within two squares of it), the
+/// positions where the bound's blocking count (distinct pieces for distinct flights) decides: the same
+/// lines with and without the intelligent mode.
+#[test]
+fn intelligent_equals_exhaustive_with_crowded_kings() {
+    let seed0 = 0x2545_f491_4f6c_dd1du64;
+    let mut seed = seed0;
+    let mut rnd = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let kinds = [walk::QUEEN, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::PAWN, walk::PAWN];
+    let (mut compared, mut with_solutions, mut tried) = (0, 0, 0);
+    while compared < 150 && tried < 100_000 {
+        tried += 1;
+        let mut b = Board::empty();
+        let bk = rnd(64) as i32;
+        b.put(bk as u8, Piece { color: Color::Black, kind: walk::KING });
+        let mut ok = true;
+        let mut put = |b: &mut Board, s: i32, color: Color, kind| {
+            if !(0..64).contains(&s) || b.piece_at(s as u8).is_some() || (kind == walk::PAWN && !(8..56).contains(&s)) {
+                return false;
+            }
+            b.put(s as u8, Piece { color, kind });
+            true
+        };
+        let wk = rnd(64) as i32;
+        ok &= ((wk % 8) - (bk % 8)).abs() > 1 || ((wk / 8) - (bk / 8)).abs() > 1;
+        ok &= put(&mut b, wk, Color::White, walk::KING);
+        for _ in 0..1 + rnd(2) {
+            let k = kinds[rnd(5) as usize];
+            ok &= put(&mut b, rnd(64) as i32, Color::White, k);
+        }
+        for _ in 0..3 + rnd(5) {
+            let (df, dr) = (rnd(5) as i32 - 2, rnd(5) as i32 - 2);
+            let (f, r) = (bk % 8 + df, bk / 8 + dr);
+            let k = kinds[rnd(6) as usize];
+            ok &= (0..8).contains(&f) && put(&mut b, r * 8 + f, Color::Black, k);
+        }
+        if !ok {
+            continue;
+        }
+        b.side = Color::Black;
+        if b.in_check(Color::White) {
+            continue;
+        }
+        let series = rnd(4) == 0;
+        let moves = if series { 2 + rnd(2) as u32 } else { 1 + rnd(2) as u32 };
+        let half = !series && rnd(3) == 0;
+        let stip = Stipulation { play: Play::Help, goal: Goal::Mate, moves, half, series, parry: Parry::None };
+        let mut lines = Vec::new();
+        for on in [true, false] {
+            let opts = Options { intelligent: on, ..Options::default() };
+            let limits = Limits { threads: 1, hash_entries: 1 << 14, ..Limits::default() };
+            lines.push(sorted(solve_position(&b, stip, &opts, &limits).lines));
+        }
+        assert_eq!(lines[0], lines[1], "seed {seed0:#x}, position {tried}: {stip} {b:?}");
+        compared += 1;
+        with_solutions += !lines[0].is_empty() as u32;
+    }
+    eprintln!("crowded helpmates: {compared} compared in {tried} tries, {with_solutions} with solutions");
+    assert!(compared >= 150, "only {compared} positions");
+    assert!(with_solutions >= 15, "too few positions with solutions ({with_solutions})");
+}

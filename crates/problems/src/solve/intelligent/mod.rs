@@ -482,6 +482,49 @@ fn cover_sets(t: &Tables, s: &mut Scratch, pieces_key: u64, k: usize, w: u8) {
     }
 }
 
+/// Can distinct pieces of the mated side (`blockers`, colour index `vc`) stand on the `open` flights of
+/// a king on `k` within `budget` moves in all? The cheapest assignment of pieces to flights (each piece
+/// blocks one flight), by a dynamic program over the subsets of the open flights. The sum of per-flight
+/// minima that `mate_possible` tests first may count one piece for two flights.
+fn blocks_fit(t: &Tables, vc: usize, blockers: &[(u8, u8)], k: usize, open: u16, budget: i32) -> bool {
+    let (kf, kr) = coords(k);
+    let mut squares = [0usize; 8];
+    let mut n = 0;
+    for (i, (df, dr)) in DIRS.iter().enumerate() {
+        if open & (1 << i) != 0 {
+            squares[n] = ((kr + dr) * 8 + kf + df) as usize;
+            n += 1;
+        }
+    }
+    if blockers.len() < n {
+        return false;
+    }
+    let full = (1usize << n) - 1;
+    // best[m]: fewest moves for distinct pieces (of those seen so far) to stand on the flights of m.
+    let mut best = [u16::MAX; 256];
+    best[0] = 0;
+    let mut cost = [0u16; 8];
+    for &(kind, from) in blockers {
+        for (i, &sq) in squares[..n].iter().enumerate() {
+            cost[i] = cost_to(t, vc, kind, from as usize, sq) as u16;
+        }
+        // Larger sets first, so that this piece is counted once per set.
+        for m in (0..full).rev() {
+            let c0 = best[m];
+            if c0 == u16::MAX {
+                continue;
+            }
+            for (i, &c) in cost[..n].iter().enumerate() {
+                if m & (1 << i) == 0 && c != NEVER as u16 {
+                    let to = m | 1 << i;
+                    best[to] = best[to].min(c0 + c);
+                }
+            }
+        }
+    }
+    (best[full] as i32) <= budget
+}
+
 /// Can `mating` (with `w` moves left, its last move included) mate the other king while that
 /// side makes at most `b` moves? `false` only when no line can end in mate (see the module
 /// comment); call only when [`applicable`].
@@ -576,7 +619,7 @@ pub fn mate_possible(board: &Board, mating: Color, w: u32, b: u32, s: &mut Scrat
                         sum += c as i32;
                     }
                 }
-                if sum <= budget {
+                if sum <= budget && (open.count_ones() <= 1 || blocks_fit(t, vc, &s.blockers, k, open, budget)) {
                     return true;
                 }
             }
