@@ -28,6 +28,16 @@ fn set_path() -> Option<PathBuf> {
     }
 }
 
+/// A seeded xorshift64 generator: `rnd(n)` is in 0..n.
+fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    }
+}
+
 fn sorted(mut v: Vec<String>) -> Vec<String> {
     for l in &mut v {
         *l = l.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -149,13 +159,7 @@ fn intelligent_equals_exhaustive_on_slow_set_entries() {
 /// and without the intelligent mode.
 #[test]
 fn intelligent_equals_exhaustive_on_random_helpmates() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut rnd = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut rnd = xorshift(0x9e37_79b9_7f4a_7c15);
     let kinds = [walk::QUEEN, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::PAWN];
     let mut compared = 0;
     let mut with_solutions = 0;
@@ -228,13 +232,7 @@ fn intelligent_equals_exhaustive_on_random_helpmates() {
 #[test]
 fn intelligent_equals_exhaustive_with_crowded_kings() {
     let seed0 = 0x2545_f491_4f6c_dd1du64;
-    let mut seed = seed0;
-    let mut rnd = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut rnd = xorshift(seed0);
     let kinds = [walk::QUEEN, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::PAWN, walk::PAWN];
     let (mut compared, mut with_solutions, mut tried) = (0, 0, 0);
     while compared < 150 && tried < 100_000 {
@@ -243,7 +241,7 @@ fn intelligent_equals_exhaustive_with_crowded_kings() {
         let bk = rnd(64) as i32;
         b.put(bk as u8, Piece { color: Color::Black, kind: walk::KING });
         let mut ok = true;
-        let mut put = |b: &mut Board, s: i32, color: Color, kind| {
+        let put = |b: &mut Board, s: i32, color: Color, kind| {
             if !(0..64).contains(&s) || b.piece_at(s as u8).is_some() || (kind == walk::PAWN && !(8..56).contains(&s)) {
                 return false;
             }

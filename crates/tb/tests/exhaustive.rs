@@ -182,7 +182,7 @@ struct Gaviota {
     paths: usize,
     /// The directory string the path list points into (kept alive for the library's whole use).
     _dir: std::ffi::CString,
-    _lib: libloading::Library,
+    lib: libloading::Library,
 }
 
 const TB_NOSQUARE: u32 = 64;
@@ -200,13 +200,13 @@ impl Drop for Gaviota {
         // SAFETY: same signatures as in gtb-probe.h; called once, after the last probe, with the list
         // `tbpaths_init`/`tbpaths_add` returned.
         unsafe {
-            if let Ok(cache_done) = self._lib.get::<Done>(b"tbcache_done") {
+            if let Ok(cache_done) = self.lib.get::<Done>(b"tbcache_done") {
                 cache_done();
             }
-            if let Ok(tb_done) = self._lib.get::<TbDone>(b"tb_done") {
+            if let Ok(tb_done) = self.lib.get::<TbDone>(b"tb_done") {
                 tb_done();
             }
-            if let Ok(paths_done) = self._lib.get::<PathsDone>(b"tbpaths_done") {
+            if let Ok(paths_done) = self.lib.get::<PathsDone>(b"tbpaths_done") {
                 paths_done(self.paths as *const *const i8);
             }
         }
@@ -233,7 +233,7 @@ impl Gaviota {
         let dir = std::ffi::CString::new(dir.to_str().expect("utf-8 path")).expect("path without NUL");
         // SAFETY: the symbols have these C signatures (gtb-probe.h); the path list and `dir` are kept in
         // `Gaviota` until `Drop` has shut the library down. `tb_probe_hard` is copied out as a plain function
-        // pointer, valid while `lib` stays loaded: it is kept beside it in `Gaviota` (`_lib`).
+        // pointer, valid while `lib` stays loaded: it is kept beside it in `Gaviota` (`lib`).
         unsafe {
             let paths_init: libloading::Symbol<PathsInit> = lib.get(b"tbpaths_init").expect("tbpaths_init");
             let paths_add: libloading::Symbol<PathsAdd> = lib.get(b"tbpaths_add").expect("tbpaths_add");
@@ -251,7 +251,7 @@ impl Gaviota {
                 dir = "../shared/data/gaviota"
             );
             let probe = *lib.get(b"tb_probe_hard").expect("tb_probe_hard");
-            Some(Gaviota { probe, paths: paths as usize, _dir: dir, _lib: lib })
+            Some(Gaviota { probe, paths: paths as usize, _dir: dir, lib })
         }
     }
 
@@ -273,7 +273,7 @@ impl Gaviota {
         }
         let stm = if p.stm == Color::White { 0 } else { 1 };
         let (mut info, mut plies) = (0u32, 0u32);
-        // SAFETY: `probe` points into the library `self._lib` keeps loaded; the square and piece arrays
+        // SAFETY: `probe` points into the library `self.lib` keeps loaded; the square and piece arrays
         // have 17 entries, at most 5 used, the rest tb_NOSQUARE / 0 (tb_NOPIECE) as the library expects
         // as terminators; the outputs are valid `u32`s to write.
         let ok = unsafe {
