@@ -286,3 +286,80 @@ fn intelligent_equals_exhaustive_with_crowded_kings() {
     assert!(compared >= 150, "only {compared} positions");
     assert!(with_solutions >= 15, "too few positions with solutions ({with_solutions})");
 }
+
+/// Random helpmates with mating pieces next to the mated king (or a knight's move from it): the positions
+/// where the bound's rules for contact checks decide (a contact checker already in place leaves and comes
+/// back, a mating piece on a flight must be covered by another). The same lines with and without the
+/// intelligent mode.
+#[test]
+fn intelligent_equals_exhaustive_with_contact_checks() {
+    let seed0 = 0x6a09_e667_f3bc_c908u64;
+    let mut rnd = xorshift(seed0);
+    let kinds = [walk::QUEEN, walk::ROOK, walk::BISHOP, walk::KNIGHT, walk::KNIGHT, walk::PAWN, walk::PAWN];
+    let (mut compared, mut with_solutions, mut tried) = (0, 0, 0);
+    while compared < 600 && tried < 100_000 {
+        tried += 1;
+        let mut b = Board::empty();
+        let bk = rnd(64) as i32;
+        b.put(bk as u8, Piece { color: Color::Black, kind: walk::KING });
+        let put = |b: &mut Board, s: i32, color: Color, kind| {
+            if !(0..64).contains(&s) || b.piece_at(s as u8).is_some() || (kind == walk::PAWN && !(8..56).contains(&s)) {
+                return false;
+            }
+            b.put(s as u8, Piece { color, kind });
+            true
+        };
+        let near = |rnd: &mut dyn FnMut(u64) -> u64| {
+            let (df, dr) = (rnd(5) as i32 - 2, rnd(5) as i32 - 2);
+            let f = bk % 8 + df;
+            if (0..8).contains(&f) {
+                bk + dr * 8 + df
+            } else {
+                -1
+            }
+        };
+        let wk = rnd(64) as i32;
+        let mut ok = ((wk % 8) - (bk % 8)).abs() > 1 || ((wk / 8) - (bk / 8)).abs() > 1;
+        ok &= put(&mut b, wk, Color::White, walk::KING);
+        // Half the time a knight that guards a flight now: a mate from there has it leave and come back.
+        if rnd(2) == 0 {
+            let (df, dr) = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)][rnd(8) as usize];
+            let f = near(&mut rnd);
+            ok &= f >= 0 && (0..8).contains(&(f % 8 + df)) && f != bk;
+            ok &= put(&mut b, f + dr * 8 + df, Color::White, walk::KNIGHT);
+        }
+        for _ in 0..1 + rnd(2) {
+            let k = kinds[rnd(7) as usize];
+            let s = near(&mut rnd);
+            ok &= put(&mut b, s, Color::White, k);
+        }
+        for _ in 0..1 + rnd(4) {
+            let k = kinds[rnd(7) as usize];
+            let s = if rnd(3) == 0 { rnd(64) as i32 } else { near(&mut rnd) };
+            ok &= put(&mut b, s, Color::Black, k);
+        }
+        if !ok {
+            continue;
+        }
+        b.side = Color::Black;
+        if b.in_check(Color::White) {
+            continue;
+        }
+        let series = rnd(4) == 0;
+        let moves = if series { 2 + rnd(3) as u32 } else { 1 + rnd(2) as u32 };
+        let half = !series && rnd(3) == 0;
+        let stip = Stipulation { play: Play::Help, goal: Goal::Mate, moves, half, series, parry: Parry::None };
+        let mut lines = Vec::new();
+        for on in [true, false] {
+            let opts = Options { intelligent: on, ..Options::default() };
+            let limits = Limits { threads: 1, hash_entries: 1 << 14, ..Limits::default() };
+            lines.push(sorted(solve_position(&b, stip, &opts, &limits).lines));
+        }
+        assert_eq!(lines[0], lines[1], "seed {seed0:#x}, position {tried}: {stip} {b:?}");
+        compared += 1;
+        with_solutions += !lines[0].is_empty() as u32;
+    }
+    eprintln!("contact helpmates: {compared} compared in {tried} tries, {with_solutions} with solutions");
+    assert!(compared >= 600, "only {compared} positions");
+    assert!(with_solutions >= 40, "too few positions with solutions ({with_solutions})");
+}

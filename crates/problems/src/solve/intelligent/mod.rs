@@ -15,8 +15,12 @@
 //!   empty board; it needs at least its empty-board move count to t (a pawn: ranks, one file a
 //!   move, the double step; promotion: to the last rank, then the promoted piece's count). The
 //!   pieces' moves add up (each move moves one piece: no castling rights, checked). The king may
-//!   not end next to K. The cheapest cover of each set of the nine squares is found by a
-//!   dynamic program over the pieces.
+//!   not end next to K. A mating piece that ends on a flight must be covered by another one (else
+//!   the king takes it), and no piece of the mated side blocks that flight. The mating move gives
+//!   the check, so a piece that checks K from where it stands now as a knight, a pawn or a rider
+//!   next to K (a check that cannot be discovered) must leave and come back: two moves, never
+//!   for a pawn. The cheapest cover of each set of the nine squares, with the flights the pieces
+//!   stand on, is found by a dynamic program over the pieces.
 //!
 //! If no K passes, no line of that length ends in mate: the node is cut. Only orthodox pieces,
 //! no condition, no castling rights (otherwise the bound says "possible").
@@ -43,6 +47,16 @@ const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1)
 
 /// Bit of K itself in a cover mask (bits 0..8: the neighbours in `DIRS` order).
 const CHECK_BIT: u16 = 1 << 8;
+/// A cover state: the covered bits (0..=8) and, from `OCC_SHIFT` on, the flights that mating pieces
+/// stand on (each must be covered by another piece, or the king takes it, and none can be blocked).
+const OCC_SHIFT: u32 = 9;
+const STATES: usize = 1 << 17;
+const COVER_BITS: u32 = (1 << OCC_SHIFT) - 1;
+
+/// The flights a state's pieces stand on, as cover bits.
+fn occupied(state: u32) -> u32 {
+    state >> OCC_SHIFT
+}
 
 struct Tables {
     /// `[kind N B R Q K][from][to]`: moves on an empty board.
@@ -226,14 +240,14 @@ fn block(t: &Tables, ct: usize, from: usize) -> &Block {
     t.blocks[ct * 64 + from].get_or_init(|| {
         let (dist, pawn, promo, mask) = (&t.dist, &t.pawn, &t.promo, &t.mask);
         let mut index = [(0u16, 0u16); 64];
-        let mut cover: Vec<u32> = Vec::new();
+        let mut cover: Vec<u64> = Vec::new();
         let mut checks = [0u64; 8];
-        let mut arr = [NEVER; 512];
-        let mut pairs: Vec<(u8, u16)> = Vec::new();
+        let mut arr = vec![NEVER; STATES];
+        let mut pairs: Vec<(u8, u32)> = Vec::new();
         for k in 0..64 {
             pairs.clear();
-            let mut put = |m: u16, c: u8, pairs: &mut Vec<(u8, u16)>| {
-                if m == 0 || c == NEVER {
+            let mut put = |m: u32, c: u8, pairs: &mut Vec<(u8, u32)>| {
+                if m & COVER_BITS == 0 || c == NEVER {
                     return;
                 }
                 if arr[m as usize] == NEVER {
@@ -241,12 +255,28 @@ fn block(t: &Tables, ct: usize, from: usize) -> &Block {
                 }
                 arr[m as usize] = arr[m as usize].min(c);
             };
+            let (kf, kr) = coords(k);
             for to in 0..64 {
                 if to == k {
                     continue;
                 }
-                let at = |typ: usize| mask[(typ * 64 + to) * 64 + k];
+                let (tf, tr) = coords(to);
+                let occ = DIRS
+                    .iter()
+                    .position(|&(df, dr)| (kf + df, kr + dr) == (tf, tr))
+                    .map_or(0, |i| 1u32 << (OCC_SHIFT as usize + i));
+                let at = |typ: usize| mask[(typ * 64 + to) * 64 + k] as u32 | occ;
+                // The mating move gives the check (the mated side cannot be in check before it). A
+                // piece that checks K from the square it stands on now as a knight, a pawn or a rider
+                // next to K cannot have its check discovered: it leaves and comes back (two moves; a
+                // pawn cannot). It covers flights from there for nothing.
+                let stays = to == from;
+                let contact = |typ: usize| typ == T_KNIGHT || king_dist(to, k) == 1;
                 match ct {
+                    0..=3 if stays && at(ct) & CHECK_BIT as u32 != 0 && contact(ct) => {
+                        put(at(ct) & !(CHECK_BIT as u32), 0, &mut pairs);
+                        put(at(ct), 2, &mut pairs);
+                    }
                     0..=3 => put(at(ct), dist[(ct * 64 + from) * 64 + to], &mut pairs),
                     4 => {
                         if king_dist(to, k) >= 2 {
@@ -255,7 +285,8 @@ fn block(t: &Tables, ct: usize, from: usize) -> &Block {
                     }
                     _ => {
                         let c = ct - 5;
-                        put(at(T_WPAWN + c), pawn[(c * 64 + from) * 64 + to], &mut pairs);
+                        let m = if stays { at(T_WPAWN + c) & !(CHECK_BIT as u32) } else { at(T_WPAWN + c) };
+                        put(m, pawn[(c * 64 + from) * 64 + to], &mut pairs);
                         for (ki, &typ) in D_KINDS.iter().take(4).enumerate() {
                             put(at(typ), promo[((c * 64 + from) * 4 + ki) * 64 + to], &mut pairs);
                         }
@@ -266,18 +297,22 @@ fn block(t: &Tables, ct: usize, from: usize) -> &Block {
                 p.0 = arr[p.1 as usize];
                 arr[p.1 as usize] = NEVER;
             }
-            // By cost, larger sets first; keep the pairs no kept pair dominates.
-            pairs.sort_by_key(|&(c, m)| (c, std::cmp::Reverse(m.count_ones()), m));
+            // By cost, larger sets first; keep the pairs no kept pair dominates (covers a superset
+            // standing on a subset of the flights, for no more moves).
+            pairs.sort_by_key(|&(c, m)| (c, std::cmp::Reverse((m & COVER_BITS).count_ones()), m));
             let start = cover.len();
             for &(c, m) in pairs.iter() {
-                let dominated = cover[start..].iter().any(|&e: &u32| (e as u16) & m == m);
+                let dominated = cover[start..].iter().any(|&e: &u64| {
+                    let e = e as u32;
+                    e & m & COVER_BITS == m & COVER_BITS && occupied(e) & !occupied(m) == 0
+                });
                 if !dominated {
-                    cover.push(m as u32 | (c as u32) << 16);
+                    cover.push(m as u64 | (c as u64) << 32);
                 }
             }
             index[k] = (start as u16, (cover.len() - start) as u16);
             let first =
-                cover[start..].iter().filter(|&&e| e as u16 & CHECK_BIT != 0).map(|&e| (e >> 16) as usize).min();
+                cover[start..].iter().filter(|&&e| e as u32 & CHECK_BIT as u32 != 0).map(|&e| (e >> 32) as usize).min();
             if let Some(c) = first {
                 for bits in checks.iter_mut().skip(c.min(8)) {
                     *bits |= 1 << k;
@@ -292,11 +327,11 @@ fn block(t: &Tables, ct: usize, from: usize) -> &Block {
 #[derive(Debug)]
 struct Block {
     /// `[k]` -> `(start, len)` into `cover`: the (mask, cost) pairs of the piece (ending on any
-    /// square but k; a king not next to k), Pareto-minimal (no other pair covers a superset for
-    /// no more moves), by increasing cost.
+    /// square but k; a king not next to k), Pareto-minimal (no other pair covers a superset
+    /// standing on a subset of the flights for no more moves), by increasing cost.
     index: [(u16, u16); 64],
-    /// `mask | cost << 16`.
-    cover: Vec<u32>,
+    /// `state | cost << 32` (a state: see `OCC_SHIFT`).
+    cover: Vec<u64>,
     /// `[w 0..=7]`: the squares k the piece can attack within w moves.
     checks: [u64; 8],
 }
@@ -353,10 +388,10 @@ struct CacheEntry {
 pub struct Scratch {
     best: Vec<u8>,
     next: Vec<u8>,
-    active: Vec<u16>,
-    next_active: Vec<u16>,
+    active: Vec<u32>,
+    next_active: Vec<u32>,
     piece_cost: Vec<u8>,
-    piece_masks: Vec<u16>,
+    piece_masks: Vec<u32>,
     /// Mating pieces: (cover type, square).
     pieces: Vec<(u8, u8)>,
     /// Mated side's non-king pieces: (kind, square).
@@ -369,11 +404,11 @@ pub struct Scratch {
 impl Default for Scratch {
     fn default() -> Self {
         Scratch {
-            best: vec![NEVER; 512],
-            next: vec![NEVER; 512],
-            active: Vec::with_capacity(512),
-            next_active: Vec::with_capacity(512),
-            piece_cost: vec![NEVER; 512],
+            best: vec![NEVER; STATES],
+            next: vec![NEVER; STATES],
+            active: Vec::with_capacity(4096),
+            next_active: Vec::with_capacity(4096),
+            piece_cost: vec![NEVER; STATES],
             piece_masks: Vec::with_capacity(512),
             pieces: Vec::with_capacity(32),
             blockers: Vec::with_capacity(32),
@@ -414,11 +449,11 @@ fn cover_sets(t: &Tables, s: &mut Scratch, pieces_key: u64, k: usize, w: u8) {
         let (st, len) = bl.index[k];
         s.piece_masks.clear();
         for &e in &bl.cover[st as usize..(st + len) as usize] {
-            let cost = (e >> 16) as u8;
+            let cost = (e >> 32) as u8;
             if cost > w {
                 break;
             }
-            let m = e as u16;
+            let m = e as u32;
             s.piece_masks.push(m);
             s.piece_cost[m as usize] = cost;
         }
@@ -441,7 +476,7 @@ fn cover_sets(t: &Tables, s: &mut Scratch, pieces_key: u64, k: usize, w: u8) {
                 }
                 let m = (m0 | pm) as usize;
                 if s.next[m] == NEVER {
-                    s.next_active.push(m as u16);
+                    s.next_active.push(m as u32);
                     s.next[m] = c;
                 } else if c < s.next[m] {
                     s.next[m] = c;
@@ -457,11 +492,12 @@ fn cover_sets(t: &Tables, s: &mut Scratch, pieces_key: u64, k: usize, w: u8) {
             s.next[m as usize] = NEVER;
         }
     }
-    // The maximal sets with K attacked (a subset of a coverable set is coverable, and the test
-    // in `mate_possible` only gets easier with a larger set).
+    // The maximal sets with K attacked and every flight a mating piece stands on covered (a
+    // subset of a coverable set is coverable, and the test in `mate_possible` only gets easier
+    // with a larger set).
     for &m in &s.active {
-        if m & CHECK_BIT != 0 {
-            s.sets.push(m);
+        if m & CHECK_BIT as u32 != 0 && occupied(m) & !m == 0 {
+            s.sets.push((m & COVER_BITS) as u16);
         }
     }
     s.sets.sort_unstable_by_key(|m| std::cmp::Reverse(m.count_ones()));
