@@ -38,6 +38,24 @@ fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
     }
 }
 
+/// Puts a piece on square `s` if it is on the board and free (a pawn not on its first or last rank).
+fn put_piece(b: &mut Board, s: i32, color: Color, kind: u8) -> bool {
+    if !(0..64).contains(&s) || b.piece_at(s as u8).is_some() || (kind == walk::PAWN && !(8..56).contains(&s)) {
+        return false;
+    }
+    b.put(s as u8, Piece { color, kind });
+    true
+}
+
+/// The sorted solution lines with the intelligent mode and without it (one thread, a small hash).
+fn lines_both_ways(b: &Board, stip: Stipulation) -> [Vec<String>; 2] {
+    [true, false].map(|on| {
+        let opts = Options { intelligent: on, ..Options::default() };
+        let limits = Limits { threads: 1, hash_entries: 1 << 14, ..Limits::default() };
+        sorted(solve_position(b, stip, &opts, &limits).lines)
+    })
+}
+
 fn sorted(mut v: Vec<String>) -> Vec<String> {
     for l in &mut v {
         *l = l.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -170,23 +188,15 @@ fn intelligent_equals_exhaustive_on_random_helpmates() {
         let mut ok = true;
         let nw = 1 + rnd(3);
         let nb = 1 + rnd(4);
-        let place = |b: &mut Board, color: Color, kind, rnd: &mut dyn FnMut(u64) -> u64| {
-            let s = rnd(64) as u8;
-            if b.piece_at(s).is_some() || (kind == walk::PAWN && !(8..56).contains(&s)) {
-                return false;
-            }
-            b.put(s, Piece { color, kind });
-            true
-        };
-        ok &= place(&mut b, Color::White, walk::KING, &mut rnd);
-        ok &= place(&mut b, Color::Black, walk::KING, &mut rnd);
+        ok &= put_piece(&mut b, rnd(64) as i32, Color::White, walk::KING);
+        ok &= put_piece(&mut b, rnd(64) as i32, Color::Black, walk::KING);
         for _ in 0..nw {
             let k = kinds[rnd(5) as usize];
-            ok &= place(&mut b, Color::White, k, &mut rnd);
+            ok &= put_piece(&mut b, rnd(64) as i32, Color::White, k);
         }
         for _ in 0..nb {
             let k = kinds[rnd(5) as usize];
-            ok &= place(&mut b, Color::Black, k, &mut rnd);
+            ok &= put_piece(&mut b, rnd(64) as i32, Color::Black, k);
         }
         if !ok {
             continue;
@@ -208,13 +218,7 @@ fn intelligent_equals_exhaustive_on_random_helpmates() {
         let half = !series && moves < 3 && rnd(3) == 0;
         let play = if direct { Play::Direct } else { Play::Help };
         let stip = Stipulation { play, goal: Goal::Mate, moves, half, series, parry: Parry::None };
-        let mut lines = Vec::new();
-        for on in [true, false] {
-            let opts = Options { intelligent: on, ..Options::default() };
-            let limits = Limits { threads: 1, hash_entries: 1 << 14, ..Limits::default() };
-            let sol = solve_position(&b, stip, &opts, &limits);
-            lines.push(sorted(sol.lines));
-        }
+        let lines = lines_both_ways(&b, stip);
         assert_eq!(lines[0], lines[1], "{stip} {b:?}");
         compared += 1;
         if !lines[0].is_empty() {
@@ -241,25 +245,18 @@ fn intelligent_equals_exhaustive_with_crowded_kings() {
         let bk = rnd(64) as i32;
         b.put(bk as u8, Piece { color: Color::Black, kind: walk::KING });
         let mut ok = true;
-        let put = |b: &mut Board, s: i32, color: Color, kind| {
-            if !(0..64).contains(&s) || b.piece_at(s as u8).is_some() || (kind == walk::PAWN && !(8..56).contains(&s)) {
-                return false;
-            }
-            b.put(s as u8, Piece { color, kind });
-            true
-        };
         let wk = rnd(64) as i32;
         ok &= ((wk % 8) - (bk % 8)).abs() > 1 || ((wk / 8) - (bk / 8)).abs() > 1;
-        ok &= put(&mut b, wk, Color::White, walk::KING);
+        ok &= put_piece(&mut b, wk, Color::White, walk::KING);
         for _ in 0..1 + rnd(2) {
             let k = kinds[rnd(5) as usize];
-            ok &= put(&mut b, rnd(64) as i32, Color::White, k);
+            ok &= put_piece(&mut b, rnd(64) as i32, Color::White, k);
         }
         for _ in 0..3 + rnd(5) {
             let (df, dr) = (rnd(5) as i32 - 2, rnd(5) as i32 - 2);
             let (f, r) = (bk % 8 + df, bk / 8 + dr);
             let k = kinds[rnd(6) as usize];
-            ok &= (0..8).contains(&f) && put(&mut b, r * 8 + f, Color::Black, k);
+            ok &= (0..8).contains(&f) && put_piece(&mut b, r * 8 + f, Color::Black, k);
         }
         if !ok {
             continue;
@@ -272,12 +269,7 @@ fn intelligent_equals_exhaustive_with_crowded_kings() {
         let moves = if series { 2 + rnd(2) as u32 } else { 1 + rnd(2) as u32 };
         let half = !series && rnd(3) == 0;
         let stip = Stipulation { play: Play::Help, goal: Goal::Mate, moves, half, series, parry: Parry::None };
-        let mut lines = Vec::new();
-        for on in [true, false] {
-            let opts = Options { intelligent: on, ..Options::default() };
-            let limits = Limits { threads: 1, hash_entries: 1 << 14, ..Limits::default() };
-            lines.push(sorted(solve_position(&b, stip, &opts, &limits).lines));
-        }
+        let lines = lines_both_ways(&b, stip);
         assert_eq!(lines[0], lines[1], "seed {seed0:#x}, position {tried}: {stip} {b:?}");
         compared += 1;
         with_solutions += !lines[0].is_empty() as u32;
@@ -302,13 +294,6 @@ fn intelligent_equals_exhaustive_with_contact_checks() {
         let mut b = Board::empty();
         let bk = rnd(64) as i32;
         b.put(bk as u8, Piece { color: Color::Black, kind: walk::KING });
-        let put = |b: &mut Board, s: i32, color: Color, kind| {
-            if !(0..64).contains(&s) || b.piece_at(s as u8).is_some() || (kind == walk::PAWN && !(8..56).contains(&s)) {
-                return false;
-            }
-            b.put(s as u8, Piece { color, kind });
-            true
-        };
         let near = |rnd: &mut dyn FnMut(u64) -> u64| {
             let (df, dr) = (rnd(5) as i32 - 2, rnd(5) as i32 - 2);
             let f = bk % 8 + df;
@@ -320,23 +305,23 @@ fn intelligent_equals_exhaustive_with_contact_checks() {
         };
         let wk = rnd(64) as i32;
         let mut ok = ((wk % 8) - (bk % 8)).abs() > 1 || ((wk / 8) - (bk / 8)).abs() > 1;
-        ok &= put(&mut b, wk, Color::White, walk::KING);
+        ok &= put_piece(&mut b, wk, Color::White, walk::KING);
         // Half the time a knight that guards a flight now: a mate from there has it leave and come back.
         if rnd(2) == 0 {
             let (df, dr) = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)][rnd(8) as usize];
             let f = near(&mut rnd);
             ok &= f >= 0 && (0..8).contains(&(f % 8 + df)) && f != bk;
-            ok &= put(&mut b, f + dr * 8 + df, Color::White, walk::KNIGHT);
+            ok &= put_piece(&mut b, f + dr * 8 + df, Color::White, walk::KNIGHT);
         }
         for _ in 0..1 + rnd(2) {
             let k = kinds[rnd(7) as usize];
             let s = near(&mut rnd);
-            ok &= put(&mut b, s, Color::White, k);
+            ok &= put_piece(&mut b, s, Color::White, k);
         }
         for _ in 0..1 + rnd(4) {
             let k = kinds[rnd(7) as usize];
             let s = if rnd(3) == 0 { rnd(64) as i32 } else { near(&mut rnd) };
-            ok &= put(&mut b, s, Color::Black, k);
+            ok &= put_piece(&mut b, s, Color::Black, k);
         }
         if !ok {
             continue;
@@ -349,12 +334,7 @@ fn intelligent_equals_exhaustive_with_contact_checks() {
         let moves = if series { 2 + rnd(3) as u32 } else { 1 + rnd(2) as u32 };
         let half = !series && rnd(3) == 0;
         let stip = Stipulation { play: Play::Help, goal: Goal::Mate, moves, half, series, parry: Parry::None };
-        let mut lines = Vec::new();
-        for on in [true, false] {
-            let opts = Options { intelligent: on, ..Options::default() };
-            let limits = Limits { threads: 1, hash_entries: 1 << 14, ..Limits::default() };
-            lines.push(sorted(solve_position(&b, stip, &opts, &limits).lines));
-        }
+        let lines = lines_both_ways(&b, stip);
         assert_eq!(lines[0], lines[1], "seed {seed0:#x}, position {tried}: {stip} {b:?}");
         compared += 1;
         with_solutions += !lines[0].is_empty() as u32;

@@ -51,6 +51,8 @@ const CHECK_BIT: u16 = 1 << 8;
 /// stand on (each must be covered by another piece, or the king takes it, and none can be blocked).
 const OCC_SHIFT: u32 = 9;
 const STATES: usize = 1 << 17;
+/// `CHECK_BIT` in a state.
+const CHECK_STATE: u32 = CHECK_BIT as u32;
 const COVER_BITS: u32 = (1 << OCC_SHIFT) - 1;
 
 /// The flights a state's pieces stand on, as cover bits.
@@ -273,8 +275,8 @@ fn block(t: &Tables, ct: usize, from: usize) -> &Block {
                 let stays = to == from;
                 let contact = |typ: usize| typ == T_KNIGHT || king_dist(to, k) == 1;
                 match ct {
-                    0..=3 if stays && at(ct) & CHECK_BIT as u32 != 0 && contact(ct) => {
-                        put(at(ct) & !(CHECK_BIT as u32), 0, &mut pairs);
+                    0..=3 if stays && at(ct) & CHECK_STATE != 0 && contact(ct) => {
+                        put(at(ct) & !CHECK_STATE, 0, &mut pairs);
                         put(at(ct), 2, &mut pairs);
                     }
                     0..=3 => put(at(ct), dist[(ct * 64 + from) * 64 + to], &mut pairs),
@@ -285,7 +287,7 @@ fn block(t: &Tables, ct: usize, from: usize) -> &Block {
                     }
                     _ => {
                         let c = ct - 5;
-                        let m = if stays { at(T_WPAWN + c) & !(CHECK_BIT as u32) } else { at(T_WPAWN + c) };
+                        let m = if stays { at(T_WPAWN + c) & !CHECK_STATE } else { at(T_WPAWN + c) };
                         put(m, pawn[(c * 64 + from) * 64 + to], &mut pairs);
                         for (ki, &typ) in D_KINDS.iter().take(4).enumerate() {
                             put(at(typ), promo[((c * 64 + from) * 4 + ki) * 64 + to], &mut pairs);
@@ -312,7 +314,7 @@ fn block(t: &Tables, ct: usize, from: usize) -> &Block {
             }
             index[k] = (start as u16, (cover.len() - start) as u16);
             let first =
-                cover[start..].iter().filter(|&&e| e as u32 & CHECK_BIT as u32 != 0).map(|&e| (e >> 32) as usize).min();
+                cover[start..].iter().filter(|&&e| e as u32 & CHECK_STATE != 0).map(|&e| (e >> 32) as usize).min();
             if let Some(c) = first {
                 for bits in checks.iter_mut().skip(c.min(8)) {
                     *bits |= 1 << k;
@@ -383,8 +385,8 @@ struct CacheEntry {
 }
 
 /// Scratch buffers and the cover-set cache of the bound (one per search thread: no allocation
-/// per node).
-#[derive(Clone, Debug)]
+/// per node; sized at the first use, so a search without the intelligent mode pays nothing).
+#[derive(Clone, Debug, Default)]
 pub struct Scratch {
     best: Vec<u8>,
     next: Vec<u8>,
@@ -401,19 +403,14 @@ pub struct Scratch {
     cache: Vec<CacheEntry>,
 }
 
-impl Default for Scratch {
-    fn default() -> Self {
-        Scratch {
-            best: vec![NEVER; STATES],
-            next: vec![NEVER; STATES],
-            active: Vec::with_capacity(4096),
-            next_active: Vec::with_capacity(4096),
-            piece_cost: vec![NEVER; STATES],
-            piece_masks: Vec::with_capacity(512),
-            pieces: Vec::with_capacity(32),
-            blockers: Vec::with_capacity(32),
-            sets: Vec::with_capacity(512),
-            cache: vec![CacheEntry { key: 0, n: 0, sets: [0; CACHE_SETS] }; CACHE],
+impl Scratch {
+    /// Sizes the buffers (once).
+    fn ready(&mut self) {
+        if self.cache.is_empty() {
+            self.best = vec![NEVER; STATES];
+            self.next = vec![NEVER; STATES];
+            self.piece_cost = vec![NEVER; STATES];
+            self.cache = vec![CacheEntry { key: 0, n: 0, sets: [0; CACHE_SETS] }; CACHE];
         }
     }
 }
@@ -496,7 +493,7 @@ fn cover_sets(t: &Tables, s: &mut Scratch, pieces_key: u64, k: usize, w: u8) {
     // subset of a coverable set is coverable, and the test in `mate_possible` only gets easier
     // with a larger set).
     for &m in &s.active {
-        if m & CHECK_BIT as u32 != 0 && occupied(m) & !m == 0 {
+        if m & CHECK_STATE != 0 && occupied(m) & !m == 0 {
             s.sets.push((m & COVER_BITS) as u16);
         }
     }
@@ -567,6 +564,7 @@ fn blocks_fit(t: &Tables, vc: usize, blockers: &[(u8, u8)], k: usize, open: u16,
 pub fn mate_possible(board: &Board, mating: Color, w: u32, b: u32, s: &mut Scratch) -> bool {
     let Some(king) = board.king_square(!mating) else { return true };
     let t = tables();
+    s.ready();
     let king = king as usize;
     let w = w.min(100) as u8;
     let b = b.min(100) as i32;
