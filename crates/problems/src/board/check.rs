@@ -93,6 +93,53 @@ impl Board {
         Some(mask)
     }
 
+    /// Orthodox rules on this board: orthodox pieces only (no neutral, Bul or Dob pieces, royal
+    /// kings that walk as kings), no holes, and no condition (SingleBox included) that changes what attacks, what a
+    /// move does or which moves are allowed. The in-check shortcut
+    /// ([`Board::evasion_targets`]) holds only then.
+    #[inline]
+    pub(crate) fn orthodox_rules(&self) -> bool {
+        !(self.attack_conditions()
+            | self.ext_active()
+            | self.danger_circe
+            | self.bicaptures
+            | self.cast_inverse
+            | self.circe_rex
+            | self.restricts_moves()
+            | self.singlebox
+            | self.has_fairy(mysl_core::Color::White)
+            | self.has_fairy(mysl_core::Color::Black))
+            && self.circe == Circe::Off
+            && self.mars == super::Mars::Off
+            && (self.holes | self.neutral | self.bul | self.dob).is_empty()
+            && self.royal_walk == [walk::KING; 2]
+    }
+
+    /// The side to move is in check under orthodox rules ([`Board::orthodox_rules`]): the squares
+    /// on which a move of a piece other than the king, other than en passant, must land to be
+    /// legal: the single checker's square and the squares between it and the king (none in
+    /// double check). Such a move changes the occupancy of its two squares only, so elsewhere
+    /// the check stays. `None`: not in check, no king, or other rules.
+    pub fn evasion_targets(&self) -> Option<Bitboard> {
+        if !self.orthodox_rules() {
+            return None;
+        }
+        let us = self.side;
+        let them = !us;
+        let k = sq(self.king_square(us)?);
+        let occ = self.occupied();
+        let q = self.kind_bb(them, walk::QUEEN);
+        let checkers = (attacks::knight_attacks(k) & self.kind_bb(them, walk::KNIGHT))
+            | (attacks::pawn_attacks(us, k) & self.kind_bb(them, walk::PAWN))
+            | (attacks::bishop_attacks(k, occ) & (self.kind_bb(them, walk::BISHOP) | q))
+            | (attacks::rook_attacks(k, occ) & (self.kind_bb(them, walk::ROOK) | q));
+        match checkers.count() {
+            0 => None,
+            1 => Some(checkers | attacks::between(k, checkers.lsb())),
+            _ => Some(Bitboard(0)),
+        }
+    }
+
     /// With the mask of [`Board::needs_legality_test`]: must move `m` be tested?
     #[inline(always)]
     pub fn must_test(mask: Option<Bitboard>, m: Move) -> bool {

@@ -301,7 +301,68 @@ impl Board {
 
     /// Is the side to move mated?
     pub fn is_mate(&mut self) -> bool {
-        self.in_check(self.side) && !self.has_legal_move()
+        if !self.in_check(self.side) {
+            return false;
+        }
+        match (self.evasion_targets(), self.king_square(self.side)) {
+            (Some(targets), Some(ksq)) => !self.has_legal_evasion(targets, ksq),
+            _ => !self.has_legal_move(),
+        }
+    }
+
+    /// [`Board::has_legal_move`] for the side to move in check under orthodox rules, with the
+    /// squares of [`Board::evasion_targets`]: the king's moves first (the likeliest escapes),
+    /// then only the moves that capture the checker or block it are played out.
+    fn has_legal_evasion(&mut self, targets: Bitboard, ksq: u8) -> bool {
+        thread_local! {
+            static BUF: std::cell::Cell<Vec<Move>> = const { std::cell::Cell::new(Vec::new()) };
+        }
+        let mut moves = BUF.take();
+        moves.clear();
+        self.evasion_candidates(targets, ksq, &mut moves);
+        let us = self.side;
+        let mut found = false;
+        for &m in &moves {
+            let u = self.make(m);
+            found = !self.in_check(us);
+            self.unmake(m, u);
+            if found {
+                break;
+            }
+        }
+        BUF.set(moves);
+        found
+    }
+
+    /// The side to move in check under orthodox rules, `targets` from [`Board::evasion_targets`],
+    /// its king on `ksq`: the pseudo-legal moves that may be legal, appended to `out`: the
+    /// king's first (the likeliest escapes), then the other pieces' moves that land on `targets`
+    /// (a pawn's also by en passant). Every legal move of [`Board::pseudo_moves`] is among them
+    /// ([`Board::evasion_targets`] says why); castling is never legal in check.
+    pub fn evasion_candidates(&self, targets: Bitboard, ksq: u8, out: &mut Vec<Move>) {
+        let us = self.side;
+        let own = self.color_bb(us);
+        let theirs = self.color_bb(!us);
+        let occ = own | theirs;
+        let king = sq(ksq);
+        self.piece_moves_plain(king, us, theirs, occ, own, out);
+        if targets.is_empty() {
+            return;
+        }
+        let start = out.len();
+        // `blocked` limits the arrivals of every walk but the pawn's (filtered below).
+        for from in own & !Bitboard::from_square(king) {
+            self.piece_moves_plain(from, us, theirs, occ, own | !targets, out);
+        }
+        let mut w = start;
+        for i in start..out.len() {
+            let m = out[i];
+            if targets.contains(sq(m.to)) || matches!(m.special, Special::EnPassant { .. }) {
+                out[w] = m;
+                w += 1;
+            }
+        }
+        out.truncate(w);
     }
 
     /// Is the side to move stalemated?

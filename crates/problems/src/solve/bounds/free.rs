@@ -127,8 +127,10 @@ impl Searcher {
         let sqr = |i: u8| mysl_core::Square::from_index(i as u32);
         let (ak, dk) = (sqr(ak), sqr(dk));
         let ep = if null { Some(self.board.make_null()) } else { None };
-        // Stalemate: legality alone, so a move of an unpinned piece (not the king) needs no test.
-        let test = if stalemate { self.board.needs_legality_test() } else { None };
+        // A move of an unpinned piece (not the king) needs no legality test; a move that
+        // certainly gives no check ([`Board::could_check_with`]) needs no check test.
+        let test = self.board.needs_legality_test();
+        let no_check_info = if stalemate { None } else { Some(self.board.check_info(ak as u8)) };
         let mut moves = self.take_buf(0);
         self.board.pseudo_moves(&mut moves);
         let mut n = 0;
@@ -147,7 +149,8 @@ impl Searcher {
             {
                 continue;
             }
-            let free = if Board::must_test(test, d) {
+            let may_check = no_check_info.as_ref().is_some_and(|ci| self.board.could_check_with(ci, d));
+            let free = if may_check || Board::must_test(test, d) {
                 let u = self.board.make(d);
                 let free = !self.board.in_check(mover) && (stalemate || !self.board.in_check(!mover));
                 self.board.unmake(d, u);
