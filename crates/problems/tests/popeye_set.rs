@@ -27,8 +27,6 @@ const SLOW: &[&str] = &[
     // h=4 with Option Intelligent: solved by the search with the stalemate bounds (about 60 s CPU;
     // Popeye's intelligent mode 1.9 s).
     "pyset-084",
-    // s#6: Popeye 14 s; our search more than 120 s.
-    "pyset-034",
     // h#4 with Bul grasshoppers and no white king: Popeye 43 s, ours about 28 s.
     "pyset-076",
     // hs#3 BiCaptures, twins: Popeye 9.9 s, ours about 5 s.
@@ -224,7 +222,7 @@ fn popeye_set_fast_entries_match() {
 }
 
 #[test]
-#[ignore = "slow: helpmates Popeye solves in intelligent mode, an s#6, a Bul h#4 (120 s cap each)"]
+#[ignore = "slow: helpmates Popeye solves in intelligent mode, an h=4, a Bul h#4, AllInChess #5 (120 s cap each)"]
 fn popeye_set_slow_entries_match() {
     let Some(rep) = run(|id| SLOW.contains(&id)) else { return };
     assert!(rep.failing.is_empty(), "failing: {:?}", rep.failing);

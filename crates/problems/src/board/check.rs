@@ -94,8 +94,8 @@ impl Board {
     }
 
     /// Orthodox rules on this board: orthodox pieces only (no neutral, Bul or Dob pieces, royal
-    /// kings that walk as kings), no holes, and no condition (SingleBox included) that changes what attacks, what a
-    /// move does or which moves are allowed. The in-check shortcut
+    /// kings that walk as kings), no holes, and no condition (SingleBox included) that changes
+    /// what attacks, what a move does or which moves are allowed. The in-check shortcut
     /// ([`Board::evasion_targets`]) holds only then.
     #[inline]
     pub(crate) fn orthodox_rules(&self) -> bool {
