@@ -14,6 +14,16 @@ use crate::stipulation::{Goal, Play};
 /// attacker's replies ([`Searcher::order_by_replies`]).
 const FEW_REPLIES_MIN: u32 = 2;
 
+/// The move buffer of a defender node with `k` attacker moves left, and of an attacker node
+/// with `n` (each recursion level its own; index 0 is the leaves' scratch).
+fn defender_buf(k: u32) -> u32 {
+    2 * k.min(63) + 2
+}
+
+fn attacker_buf(n: u32) -> u32 {
+    2 * n.min(63) + 1
+}
+
 impl Searcher {
     fn is_direct(&self) -> bool {
         self.stip.play == Play::Direct
@@ -58,14 +68,13 @@ impl Searcher {
             return false;
         }
         let reflex = matches!(self.stip.play, Play::Reflex | Play::SemiReflex);
-        let ds = if reflex {
-            self.defences()
+        let buf = defender_buf(k);
+        let mut ds = self.take_buf(buf);
+        if reflex {
+            ds = self.defences();
         } else {
-            let mut v = Vec::with_capacity(64);
-            self.board.pseudo_moves(&mut v);
-            v
-        };
-        let mut ds = ds;
+            self.board.pseudo_moves(&mut ds);
+        }
         if k >= FEW_REPLIES_MIN {
             self.order_by_replies(&mut ds);
         } else {
@@ -75,7 +84,7 @@ impl Searcher {
         let mut res = true;
         let mut legal = 0;
         let child_salt = salt(0, 4);
-        for d in ds {
+        for &d in &ds {
             let u = self.board.make(d);
             if k > 0 {
                 self.hash.prefetch(self.board.key() ^ child_salt);
@@ -93,6 +102,7 @@ impl Searcher {
                 break;
             }
         }
+        self.bufs[buf as usize] = ds;
         if legal == 0 {
             res = false;
         }
@@ -109,7 +119,8 @@ impl Searcher {
     fn order_by_replies(&mut self, ds: &mut [Move]) {
         let us = self.board.side;
         let mut scratch = self.take_buf(0);
-        let mut keyed: Vec<(u32, Move)> = Vec::with_capacity(ds.len());
+        let mut keyed = std::mem::take(&mut self.reply_counts);
+        keyed.clear();
         for &d in ds.iter() {
             let u = self.board.make(d);
             let count = if self.board.in_check(us) {
@@ -127,9 +138,10 @@ impl Searcher {
             keyed.push((count, d));
         }
         keyed.sort_by_key(|&(c, _)| c);
-        for (slot, (_, d)) in ds.iter_mut().zip(keyed) {
+        for (slot, &(_, d)) in ds.iter_mut().zip(&keyed) {
             *slot = d;
         }
+        self.reply_counts = keyed;
         self.bufs[0] = scratch;
     }
 
@@ -142,7 +154,7 @@ impl Searcher {
     /// first and need only their legality tested: a legal defence that gives no check mates no
     /// king, so it refutes at once. This order changes nothing but the time (the answer is an
     /// "every defence" test). The moves that may check are then played out in full.
-    fn all_replies_reach_goal(&mut self) -> bool {
+    pub(super) fn all_replies_reach_goal(&mut self) -> bool {
         let us = self.board.side;
         let mut moves = self.take_buf(0);
         let test = self.board.needs_legality_test();
@@ -224,8 +236,23 @@ impl Searcher {
         if self.tick() {
             return false;
         }
-        let mut moves = Vec::with_capacity(64);
-        self.board.pseudo_moves(&mut moves);
+        let mate_in_1 = n == 1 && self.stip.play == Play::Direct && self.stip.goal == Goal::Mate;
+        let enemy_king = self.board.king_square(!self.board.side);
+        let buf = attacker_buf(n);
+        let mut moves = self.take_buf(buf);
+        // Mate in 1: only the moves that may give check are generated (mate needs check);
+        // candidate generation skips the conditions' move restrictions.
+        let checks_only = match enemy_king {
+            Some(k) if mate_in_1 && !self.board.restricts_moves() => Some(self.board.check_info(k)),
+            _ => None,
+        };
+        match &checks_only {
+            Some(ci) => {
+                self.board.checking_candidates(ci, &mut moves);
+                moves.retain(|&m| self.board.could_check_with(ci, m));
+            }
+            None => self.board.pseudo_moves(&mut moves),
+        }
         let mut res = false;
         if self.stip.play == Play::Reflex {
             moves = self.board.legal_moves();
@@ -236,6 +263,7 @@ impl Searcher {
                 self.board.unmake(m, u);
                 if g {
                     let q = self.opts.quodlibet;
+                    self.bufs[buf as usize] = moves;
                     self.hash_put_monotone(key, q, n);
                     return q;
                 }
@@ -247,10 +275,8 @@ impl Searcher {
         let nfree = if n == 1 && self.self_free { self.free_defences(&mut free) } else { 0 };
         let their_king_info =
             if nfree > 0 { self.board.king_square(!self.board.side).map(|k| self.board.check_info(k)) } else { None };
-        let mate_in_1 = n == 1 && self.stip.play == Play::Direct && self.stip.goal == Goal::Mate;
-        let enemy_king = self.board.king_square(!self.board.side);
-        for m in moves {
-            if mate_in_1 && enemy_king.is_some_and(|k| !self.board.could_check(m, k)) {
+        for &m in &moves {
+            if mate_in_1 && checks_only.is_none() && enemy_king.is_some_and(|k| !self.board.could_check(m, k)) {
                 continue;
             }
             if let Some(ci) = &their_king_info {
@@ -259,7 +285,9 @@ impl Searcher {
                 }
             }
             let u = self.board.make(m);
-            if n > 1 || self.stip.play != Play::SelfPlay {
+            // The defender node's entry, where it will be probed (the last layers of direct and
+            // self play are computed, not hashed).
+            if n > 1 || matches!(self.stip.play, Play::Reflex | Play::SemiReflex) {
                 self.hash.prefetch(self.board.key() ^ salt(0, 3));
             }
             if self.board.in_check(!self.board.side) {
@@ -274,6 +302,7 @@ impl Searcher {
                 break;
             }
         }
+        self.bufs[buf as usize] = moves;
         self.hash_put_monotone(key, res, n);
         res
     }

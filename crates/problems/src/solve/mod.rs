@@ -102,6 +102,8 @@ struct Searcher {
     series_mate: bool,
     /// Move buffers per number of half moves left (no allocation per node).
     bufs: Vec<Vec<Move>>,
+    /// Battle play: defences keyed by the attacker's reply count ([`Searcher::order_by_replies`]).
+    reply_counts: Vec<(u32, Move)>,
     /// Intelligent mode (`Option Intelligent`, `--intelligent`) and its bound applies
     /// ([`crate::intelligent::applicable`], checked once: no move changes it).
     intel: bool,
@@ -193,6 +195,7 @@ impl Searcher {
                 && stip.goal == Goal::Mate
                 && stip.parry == Parry::None,
             bufs: Vec::new(),
+            reply_counts: Vec::new(),
             intel,
             intel_scratch: crate::intelligent::Scratch::default(),
             self_free,

@@ -65,6 +65,15 @@ impl Searcher {
                 help_skip = true;
             }
         }
+        // ser-s#: after the last series move every defence must mate, so that move must take
+        // away each free defence, as the key of an s#1 ([`Searcher::free_defences`]).
+        let mut their_king_info = None;
+        if k == 1 && self.self_free {
+            nfree = self.free_defences(&mut free);
+            if nfree > 0 {
+                their_king_info = self.board.king_square(!self.board.side).map(|ksq| self.board.check_info(ksq));
+            }
+        }
         let us = self.board.side;
         let mut moves = self.take_buf(k);
         self.board.pseudo_moves(&mut moves);
@@ -73,6 +82,11 @@ impl Searcher {
         for &m in &moves {
             if last_filter && nfree > 0 && self.misses_a_free_move(m, &free[..nfree]) {
                 continue;
+            }
+            if let Some(ci) = &their_king_info {
+                if self.misses_a_free_defence(m, ci, &free[..nfree]) {
+                    continue;
+                }
             }
             if help_skip && nfree >= 2 && self.stalemate_skips(m, &free[..nfree], castle) {
                 continue;
@@ -222,19 +236,10 @@ impl Searcher {
                 !g.is_empty()
             }
             Play::SelfPlay => {
-                let replies = self.board.legal_moves();
-                if replies.is_empty() {
+                if !self.all_replies_reach_goal() {
                     return false;
                 }
-                for &r in &replies {
-                    let u = self.board.make(r);
-                    let g = self.goal_reached();
-                    self.board.unmake(r, u);
-                    if !g {
-                        return false;
-                    }
-                }
-                for &r in &replies {
+                for &r in &self.board.legal_moves() {
                     let mut l = line.to_vec();
                     l.push(r);
                     out.push(l);

@@ -120,13 +120,14 @@ fn check_reachable_is_sound() {
 }
 
 /// The s#1 free-defence bound ([`Searcher::free_defences`]) never changes an answer: random
-/// positions, s#1 and s#2, `wins` with the bound against `wins` without it.
+/// positions, s#1 and s#2, `wins` with the bound against `wins` without it, and ser-s#1-3
+/// (the series' last move) solved both ways.
 #[test]
 fn free_defence_bound_is_sound() {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut rnd = |n: u64| xorshift(&mut seed) % n;
     let limits = Limits { hash_entries: 1 << 12, threads: 1, ..Limits::default() };
-    let (mut tried, mut wins, mut skipped_before) = (0, 0, 0u64);
+    let (mut tried, mut wins, mut skipped_before, mut series_solved) = (0, 0, 0u64, 0u32);
     // Release test runs take more positions (most are lost: about one in 500 s#1 is won).
     let positions = if cfg!(debug_assertions) { 5000 } else { 20000 };
     while tried < positions {
@@ -185,9 +186,34 @@ fn free_defence_bound_is_sound() {
             wins += x as u32;
             skipped_before += without.nodes.saturating_sub(with.nodes);
         }
+        // ser-s# (the series' last move must take the free defences away): 1 to 3 moves, the
+        // same lines with and without the bound.
+        if tried % 4 == 0 {
+            let stip = Stipulation {
+                play: Play::SelfPlay,
+                series: true,
+                goal: Goal::Mate,
+                moves: if tried % 40 == 0 { 3 } else { 1 + (tried / 4) % 2 },
+                half: false,
+                parry: Parry::None,
+            };
+            let mut lines = Vec::new();
+            for on in [true, false] {
+                let mut s = Searcher::new(b.clone(), stip, Options::default(), &limits);
+                assert!(s.self_free);
+                s.self_free = on;
+                let mut sol = Solution::default();
+                solve_series(&mut s, 1, &mut sol);
+                sol.lines.sort();
+                lines.push(sol.lines);
+            }
+            assert_eq!(lines[0], lines[1], "{stip}: {b:?}");
+            series_solved += !lines[0].is_empty() as u32;
+        }
     }
-    eprintln!("free-defence test: {wins} won, {skipped_before} nodes saved");
+    eprintln!("free-defence test: {wins} won, {skipped_before} nodes saved, {series_solved} ser-s# solved");
     assert!(wins > 5, "some positions should be won ({wins})");
+    assert!(series_solved > 5, "some ser-s# should have solutions ({series_solved})");
     assert!(skipped_before > 0, "the bound should save some nodes");
 }
 /// The stalemate bounds (the last move must take away every free move of the stalemated
