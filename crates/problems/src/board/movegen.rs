@@ -318,14 +318,24 @@ impl Board {
             static BUF: std::cell::Cell<Vec<Move>> = const { std::cell::Cell::new(Vec::new()) };
         }
         let mut moves = BUF.take();
-        moves.clear();
-        self.evasion_candidates(targets, ksq, &mut moves);
         let us = self.side;
         let mut found = false;
-        for &m in &moves {
-            let u = self.make(m);
-            found = !self.in_check(us);
-            self.unmake(m, u);
+        // The king's moves first, and the others generated only if none of them is legal.
+        for king in [true, false] {
+            moves.clear();
+            if king {
+                self.king_evasion_candidates(ksq, &mut moves);
+            } else {
+                self.other_evasion_candidates(targets, ksq, &mut moves);
+            }
+            for &m in &moves {
+                let u = self.make(m);
+                found = !self.in_check(us);
+                self.unmake(m, u);
+                if found {
+                    break;
+                }
+            }
             if found {
                 break;
             }
@@ -340,18 +350,36 @@ impl Board {
     /// (a pawn's also by en passant). Every legal move of [`Board::pseudo_moves`] is among them
     /// ([`Board::evasion_targets`] says why); castling is never legal in check.
     pub fn evasion_candidates(&self, targets: Bitboard, ksq: u8, out: &mut Vec<Move>) {
+        self.king_evasion_candidates(ksq, out);
+        self.other_evasion_candidates(targets, ksq, out);
+    }
+
+    /// The king's part of [`Board::evasion_candidates`].
+    fn king_evasion_candidates(&self, ksq: u8, out: &mut Vec<Move>) {
+        let us = self.side;
+        let own = self.color_bb(us);
+        self.piece_moves_plain(sq(ksq), us, self.color_bb(!us), own | self.color_bb(!us), own, out);
+    }
+
+    /// The other pieces' part of [`Board::evasion_candidates`].
+    fn other_evasion_candidates(&self, targets: Bitboard, ksq: u8, out: &mut Vec<Move>) {
+        if targets.is_empty() {
+            return;
+        }
         let us = self.side;
         let own = self.color_bb(us);
         let theirs = self.color_bb(!us);
         let occ = own | theirs;
-        let king = sq(ksq);
-        self.piece_moves_plain(king, us, theirs, occ, own, out);
-        if targets.is_empty() {
-            return;
-        }
         let start = out.len();
+        // A pawn whose steps and captures all miss the targets has no candidate (en passant:
+        // its victim, the checker, is a target square's neighbour; such pawns are kept).
+        let pawns = self.kind_bb(us, walk::PAWN);
+        let ep = self.ep.is_some();
         // `blocked` limits the arrivals of every walk but the pawn's (filtered below).
-        for from in own & !Bitboard::from_square(king) {
+        for from in own & !Bitboard::from_square(sq(ksq)) {
+            if !ep && pawns.contains(from) && (pawn_reach(us, from) & targets).is_empty() {
+                continue;
+            }
             self.piece_moves_plain(from, us, theirs, occ, own | !targets, out);
         }
         let mut w = start;
@@ -380,4 +408,19 @@ impl Board {
         self.unmake_null(ep);
         other
     }
+}
+
+/// The squares a pawn of `us` on `from` can step to (one or two squares ahead) or capture on.
+fn pawn_reach(us: Color, from: Square) -> Bitboard {
+    let f = from as i32;
+    let ahead = if us == Color::White { f + 8 } else { f - 8 };
+    let mut reach = attacks::pawn_attacks(us, from);
+    if (0..64).contains(&ahead) {
+        reach |= Bitboard::from_square(Square::from_index(ahead as u32));
+        let two = if us == Color::White { f + 16 } else { f - 16 };
+        if (0..64).contains(&two) {
+            reach |= Bitboard::from_square(Square::from_index(two as u32));
+        }
+    }
+    reach
 }
