@@ -31,7 +31,7 @@ impl Searcher {
         if self.hash_get(key) == Some(false) {
             return false;
         }
-        if self.help_mate && self.help_flights {
+        if self.help_mate && self.help_flights && !(self.intel && plies >= INTEL_MIN_PLIES) {
             let mating = if plies % 2 == 1 { self.board.side } else { !self.board.side };
             if !flights_coverable(&self.board, mating, plies.div_ceil(2), plies / 2) {
                 self.hash_put(key, false, plies);
