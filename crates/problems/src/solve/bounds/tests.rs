@@ -119,6 +119,27 @@ fn check_reachable_is_sound() {
     assert!(pruned > 50, "the bound should prune some of these positions ({pruned})");
 }
 
+/// A series stipulation solved with a bound on and off (`switch` turns it); the lines must be the
+/// same. Returns them.
+fn series_lines_both_ways(
+    b: &Board,
+    stip: Stipulation,
+    limits: &Limits,
+    switch: fn(&mut Searcher, bool),
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    for on in [true, false] {
+        let mut s = Searcher::new(b.clone(), stip, Options::default(), limits);
+        switch(&mut s, on);
+        let mut sol = Solution::default();
+        solve_series(&mut s, 1, &mut sol);
+        sol.lines.sort();
+        lines.push(sol.lines);
+    }
+    assert_eq!(lines[0], lines[1], "{stip}: {b:?}");
+    lines.swap_remove(0)
+}
+
 /// The s#1 free-defence bound ([`Searcher::free_defences`]) never changes an answer: random
 /// positions, s#1 and s#2, `wins` with the bound against `wins` without it, and ser-s#1-3
 /// (the series' last move) solved both ways.
@@ -197,18 +218,11 @@ fn free_defence_bound_is_sound() {
                 half: false,
                 parry: Parry::None,
             };
-            let mut lines = Vec::new();
-            for on in [true, false] {
-                let mut s = Searcher::new(b.clone(), stip, Options::default(), &limits);
+            let lines = series_lines_both_ways(&b, stip, &limits, |s, on| {
                 assert!(s.self_free);
                 s.self_free = on;
-                let mut sol = Solution::default();
-                solve_series(&mut s, 1, &mut sol);
-                sol.lines.sort();
-                lines.push(sol.lines);
-            }
-            assert_eq!(lines[0], lines[1], "{stip}: {b:?}");
-            series_solved += !lines[0].is_empty() as u32;
+            });
+            series_solved += !lines.is_empty() as u32;
         }
     }
     eprintln!("free-defence test: {wins} won, {skipped_before} nodes saved, {series_solved} ser-s# solved");
@@ -313,18 +327,11 @@ fn stalemate_bounds_are_sound() {
                 half: false,
                 parry: Parry::None,
             };
-            let mut lines = Vec::new();
-            for on in [true, false] {
-                let mut s = Searcher::new(b.clone(), stip, Options::default(), &limits);
+            let lines = series_lines_both_ways(&b, stip, &limits, |s, on| {
                 assert!(s.stale_free);
                 s.stale_free = on;
-                let mut sol = Solution::default();
-                solve_series(&mut s, 1, &mut sol);
-                sol.lines.sort();
-                lines.push(sol.lines);
-            }
-            assert_eq!(lines[0], lines[1], "{stip}: {b:?}");
-            series_solved += !lines[0].is_empty() as u32;
+            });
+            series_solved += !lines.is_empty() as u32;
         }
     }
     eprintln!("series: {series_solved} with a solution");
