@@ -285,16 +285,7 @@ impl Board {
         let mut pseudo = BUF.take();
         pseudo.clear();
         self.pseudo_moves(&mut pseudo);
-        let us = self.side;
-        let mut found = false;
-        for &m in &pseudo {
-            let u = self.make(m);
-            found = !self.in_check(us);
-            self.unmake(m, u);
-            if found {
-                break;
-            }
-        }
+        let found = self.any_legal(&pseudo);
         BUF.set(pseudo);
         found
     }
@@ -318,7 +309,6 @@ impl Board {
             static BUF: std::cell::Cell<Vec<Move>> = const { std::cell::Cell::new(Vec::new()) };
         }
         let mut moves = BUF.take();
-        let us = self.side;
         let mut found = false;
         // The king's moves first, and the others generated only if none of them is legal.
         for king in [true, false] {
@@ -328,14 +318,7 @@ impl Board {
             } else {
                 self.other_evasion_candidates(targets, ksq, &mut moves);
             }
-            for &m in &moves {
-                let u = self.make(m);
-                found = !self.in_check(us);
-                self.unmake(m, u);
-                if found {
-                    break;
-                }
-            }
+            found = self.any_legal(&moves);
             if found {
                 break;
             }
@@ -391,6 +374,17 @@ impl Board {
             }
         }
         out.truncate(w);
+    }
+
+    /// Is one of the pseudo-legal `moves` of the side to move legal?
+    fn any_legal(&mut self, moves: &[Move]) -> bool {
+        let us = self.side;
+        moves.iter().any(|&m| {
+            let u = self.make(m);
+            let legal = !self.in_check(us);
+            self.unmake(m, u);
+            legal
+        })
     }
 
     /// Is the side to move stalemated?
