@@ -172,21 +172,30 @@ fn dob_input() {
 }
 
 #[test]
-fn dob_pawn_hurdle_promotes_on_the_first_rank() {
-    // dGb2 hops along the rank over the white pawn c2 to d2; the pawn steps c2-c1 (as Black's
-    // pawns move) and promotes there (Q R B S and the fairy kinds present: G; a queen or rook
-    // on c1 checks the king h1).
+fn dob_pawn_hurdle_promotes_only_on_its_own_last_rank() {
+    // dGb2 hops along the rank over the pawn c2 to d2; the pawn steps c2-c1 as Black's pawns
+    // move (the mover's opponent's). Popeye promotes a hurdle pawn only as the side whose
+    // promotion square it reached (`find_potential_promotion_square`,
+    // `is_square_occupied_by_promotable_pawn`): a white pawn on c1 stays a pawn.
     let mut b = dob_board(&[(W, "K", "h8"), (W, "G", "b2"), (W, "P", "c2"), (B, "K", "h1")], &["b2"]);
     let t = piece_texts(&mut b, "b2");
     let hops: Vec<&String> = t.iter().filter(|x| x.starts_with("dGb2-d2")).collect();
+    assert_eq!(hops, ["dGb2-d2[wPc2->c1]"], "{t:?}");
+    // A black pawn there reaches its own last rank and promotes (Q R B S and the fairy kinds
+    // present: G).
+    let mut b = dob_board(&[(W, "K", "h8"), (W, "G", "b2"), (B, "P", "c2"), (B, "K", "h1")], &["b2"]);
+    let t = piece_texts(&mut b, "b2");
+    let mut hops: Vec<String> =
+        t.iter().filter(|x| x.starts_with("dGb2-d2")).map(|x| x.trim_end_matches(" +").to_string()).collect();
+    hops.sort();
     assert_eq!(
         hops,
         [
-            "dGb2-d2[wPc2->c1=B]",
-            "dGb2-d2[wPc2->c1=G]",
-            "dGb2-d2[wPc2->c1=Q] +",
-            "dGb2-d2[wPc2->c1=R] +",
-            "dGb2-d2[wPc2->c1=S]"
+            "dGb2-d2[bPc2->c1=B]",
+            "dGb2-d2[bPc2->c1=G]",
+            "dGb2-d2[bPc2->c1=Q]",
+            "dGb2-d2[bPc2->c1=R]",
+            "dGb2-d2[bPc2->c1=S]"
         ],
         "{t:?}"
     );

@@ -36,11 +36,13 @@ impl Board {
                 n
             };
             for &t2 in &targets[..n] {
-                // Popeye promotes a pawn that a hurdle move brings to the first or last rank as
-                // the side whose promotion square it is (`find_potential_promotion_square`,
-                // `move_effect_reason_bul`); a Bul hurdle moves as a hopper, so only its own last
-                // rank is taken here, a Dob pawn (moving as the mover's opponent's) either.
-                let promote = hp.kind == walk::PAWN && (t2 / 8 == last || (dob && (t2 / 8 == 0 || t2 / 8 == 7)));
+                // Popeye promotes a pawn that a hurdle move brings to a promotion square as the
+                // side whose square it is (`find_potential_promotion_square`,
+                // `move_effect_reason_bul`), and only a pawn of that side
+                // (`is_square_occupied_by_promotable_pawn`): so only on its own last rank, also a
+                // Dob pawn that moved as the mover's opponent's (a white one reaching the first
+                // rank stays a pawn there).
+                let promote = hp.kind == walk::PAWN && t2 / 8 == last;
                 let mut push = |special: Special| {
                     let v = Move { special, extra: t2, ..m };
                     if first {
@@ -104,7 +106,7 @@ impl Board {
     /// own walk, on the board after the hop (`from` empty, `to` occupied). The moves are
     /// generated for the mover's opponent, as Popeye's Bul generates its hurdle moves
     /// (`bul_solve`: a sibling ply of the other side): that decides only a pawn's direction (a
-    /// pawn hurdle of the mover's colour goes the other way; it promotes on the first or last
+    /// pawn hurdle of the mover's colour goes the other way; it promotes only on its own last
     /// rank, see [`Board::bul_choices`]); a king does not castle. Returns how many were
     /// written to `out`.
     pub(crate) fn dob_hurdle_targets(&self, from: u8, to: u8, out: &mut [u8; 64]) -> usize {
