@@ -2112,3 +2112,30 @@ fn castling_conditions_h2_match_plain_enumeration() {
     eprintln!("{with_lines} positions with h#2 lines, {special_lines} lines with castling moves");
     assert!(with_lines > 3 && special_lines > 0, "{with_lines} {special_lines}");
 }
+
+// ------------------------------------------------------------------------- threat equality
+
+/// The lines of the key `key` in a #2's solution: from `key` to the next key or try.
+fn key_block(text: &str, key: &str) -> Vec<String> {
+    let p = parse_problems(text).remove(0).expect("parsed");
+    let r = solve_problem(&p, &Limits::default()).expect("supported");
+    let lines = &r.twins[0].lines;
+    let start = lines.iter().position(|l| l.starts_with(key)).unwrap_or_else(|| panic!("no {key}: {lines:?}"));
+    let end = lines[start + 1..].iter().position(|l| l.starts_with("1.")).map_or(lines.len(), |e| start + 1 + e);
+    lines[start..end].to_vec()
+}
+
+/// Popeye takes a threat move as still there after a defence when a move with its departure
+/// and arrival squares is (`utilities/table.c`): which piece moves and how does not count. In
+/// AndernachChess 1...Qb4*d2=w leaves a white queen on d2: 2.Qd2-d4 # repeats the threat
+/// 2.d2-d4 #, so the defence defeats no threat and is no variation.
+#[test]
+fn a_recoloured_piece_between_the_threat_squares_keeps_the_threat() {
+    let pieces = "Pieces White Kf2 Pd2 Rh6 Qc4 Qc6 Black Ke5 Qb4\nStipulation #2\nOption Variation\n";
+    let andernach = key_block(&format!("BeginProblem\nCondition AndernachChess\n{pieces}EndProblem\n"), "1.Qc6-f3 ");
+    assert_eq!(andernach[0], "1.Qc6-f3 ! threat:");
+    assert!(andernach.iter().any(|l| l == "2.d2-d4 #"), "{andernach:?}");
+    assert!(!andernach.iter().any(|l| l.starts_with("1...Qb4*d2")), "{andernach:?}");
+    // (Comparing the moves themselves, the pawn's double step is gone and the defence was
+    // printed with its 28 mates.)
+}

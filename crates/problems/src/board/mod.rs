@@ -20,6 +20,7 @@ mod check;
 mod make;
 mod movegen;
 mod neutral;
+mod threat;
 mod zobrist;
 
 use mysl_core::{Bitboard, Color, Square};

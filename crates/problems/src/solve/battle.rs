@@ -446,14 +446,20 @@ impl Searcher {
                     if !all_still {
                         break;
                     }
-                    if legal.contains(&t) {
-                        let u2 = self.board.make(t);
-                        let w = self.move_wins(*kt);
-                        self.board.unmake(t, u2);
-                        all_still &= w;
-                    } else {
-                        all_still = false;
+                    // The threat move may be there with another castling partner or hurdle
+                    // move (`Board::same_threat_move`).
+                    let same: Vec<Move> =
+                        legal.iter().copied().filter(|&l| self.board.same_threat_move(l, t)).collect();
+                    let mut w = false;
+                    for l in same {
+                        let u2 = self.board.make(l);
+                        w = self.move_wins(*kt);
+                        self.board.unmake(l, u2);
+                        if w {
+                            break;
+                        }
                     }
+                    all_still &= w;
                 }
                 let short = kmin < *kt;
                 if short || all_still {
