@@ -804,3 +804,31 @@ fn pawns_promote_to_locusts_and_orphans_present() {
     let t = move_texts(&mut b, "c7");
     assert!(t.contains(&"c7-c8=L".to_string()) && t.contains(&"c7-c8=O".to_string()), "{t:?}");
 }
+
+#[test]
+fn orphan_on_its_first_rank_steps_and_captures_as_a_pawn() {
+    // The white pawn g7 observes the black orphan h8, which moves as a black pawn from its own
+    // first rank: one step and the capture (Popeye's `pawn_get_no_capture_length` gives a
+    // "pawned" orphan there one step; a pawn itself could not move).
+    let mut b = board(&[(W, "K", "a1"), (W, "P", "g7"), (B, "K", "c6"), (B, "O", "h8")]);
+    b.side = B;
+    let mut t: Vec<String> = b
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.from == sq("h8"))
+        .map(|m| mysl_problems::board::square_name(m.to))
+        .collect();
+    t.sort();
+    assert_eq!(t, ["g7", "h7"]);
+    // The same for White: the black pawn b2 observes the white orphan a1.
+    let mut b = board(&[(W, "K", "h1"), (W, "O", "a1"), (B, "K", "h8"), (B, "P", "b2")]);
+    b.side = W;
+    let mut t: Vec<String> = b
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.from == sq("a1"))
+        .map(|m| mysl_problems::board::square_name(m.to))
+        .collect();
+    t.sort();
+    assert_eq!(t, ["a2", "b2"]);
+}

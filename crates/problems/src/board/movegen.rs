@@ -138,8 +138,22 @@ impl Board {
 
     /// Pawn moves of a piece that only borrows the pawn's walk (an orphan, ...): no promotion (one move
     /// per arrival square) and no en-passant right.
+    /// On its own first rank (only an orphan gets there: Annan's borrower stands in front of
+    /// its pawn) it steps one square and captures, as Popeye's `pawn_get_no_capture_length`
+    /// lets a "pawned" orphan do.
     pub(crate) fn borrowed_pawn_moves(&self, f: u8, us: Color, theirs: Bitboard, occ: Bitboard, out: &mut Vec<Move>) {
         let start = out.len();
+        let first = if us == Color::White { 0 } else { 7 };
+        if f / 8 == first {
+            let one = if us == Color::White { f + 8 } else { f - 8 };
+            if !occ.contains(sq(one)) {
+                out.push(Move { from: f, to: one, special: Special::None, extra: NO_EXTRA });
+            }
+            for to in attacks::pawn_attacks(us, sq(f)) & theirs {
+                out.push(Move { from: f, to: to as u8, special: Special::None, extra: NO_EXTRA });
+            }
+            return;
+        }
         self.pawn_moves(f, us, theirs, occ, out);
         let mut w = start;
         for i in start..out.len() {
