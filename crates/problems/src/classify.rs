@@ -384,7 +384,10 @@ fn classify_help_series(board: &Board, stip: &Stipulation, opts: &Options, lines
             let numbered = parts.iter().filter(|p| p.1).count();
             (line.trim_start().starts_with("1..."), numbered < stip.moves as usize)
         } else {
-            (half_moves % 2 != help_plies % 2, half_moves < help_plies)
+            // Set play of an odd number of half-moves (h#n.5, WhiteToPlay) keeps the actual
+            // play's numbering, White's first move passed: `1... ... 2.B W`.
+            let passed = opts.set_play && !opts.null_moves && line.trim_start().starts_with("1... ...");
+            (passed || half_moves % 2 != help_plies % 2, half_moves < help_plies)
         };
         if is_set {
             set_play.push(i);

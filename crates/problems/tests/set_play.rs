@@ -49,3 +49,23 @@ fn max_solutions_counts_set_play_and_actual_play_apart() {
     assert_eq!(set_lines(&one).len(), 1, "{one:?}");
     assert_eq!(one.len() - set_lines(&one).len(), 1, "{one:?}");
 }
+
+/// h#1.5 (and h#n with WhiteToPlay): White's first move starts the actual play (`1...W 2.B W`);
+/// the set play passes it and keeps that numbering, as Popeye writes it: `1... ... 2.B W #`.
+/// The classifier must count those lines as set play, not as solutions.
+#[test]
+fn odd_help_set_play_keeps_the_actual_numbering_after_a_passed_move() {
+    for stip in ["Stipulation h#1.5", "Stipulation h#2\nOption WhiteToPlay"] {
+        let text = format!("BeginProblem\nOption SetPlay\nPieces White Kg6 Rb1 Black Kh8 Pa7\n{stip}\nEndProblem\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        let r = solve_problem(&p, &Limits { threads: 1, ..Limits::default() }).expect("supported");
+        let t = &r.twins[0];
+        let set: Vec<&String> = t.lines.iter().filter(|l| l.starts_with("1... ...")).collect();
+        assert!(set.iter().any(|l| l.as_str() == "1... ... 2.a7-a6 Rb1-b8 #"), "{stip}: {:?}", t.lines);
+        assert!(set.len() < t.lines.len() && t.lines.iter().all(|l| l.starts_with("1...")), "{stip}: {:?}", t.lines);
+        for (i, l) in t.lines.iter().enumerate() {
+            let role = t.classification.role(i).0;
+            assert_eq!(role == "set-play", l.starts_with("1... ..."), "{stip}: {l} is {role}");
+        }
+    }
+}

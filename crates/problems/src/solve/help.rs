@@ -232,7 +232,10 @@ impl Searcher {
     }
 }
 
-fn help_lines(s: &mut Searcher, plies: u32, threads: usize, sol: &mut Solution) {
+/// `set_play_after_pass`: the lines are set play of a help play with an odd number of half-moves
+/// (h#n.5, or WhiteToPlay): Popeye numbers them as the actual play, White's first move passed
+/// (`1... ... 2.Ra4*c4 ...`).
+fn help_lines(s: &mut Searcher, plies: u32, threads: usize, set_play_after_pass: bool, sol: &mut Solution) {
     if plies == 0 {
         return;
     }
@@ -248,8 +251,10 @@ fn help_lines(s: &mut Searcher, plies: u32, threads: usize, sol: &mut Solution) 
             let mut line = vec![m];
             t.help(plies - 1, &mut line, &mut out);
             t.board.unmake_null(ep);
-            let lines: Vec<String> =
-                out.iter().map(|l| format_help_line(&t.line_texts(l, Some(plies as usize - 1)))).collect();
+            let lines: Vec<String> = out
+                .iter()
+                .map(|l| format_help_line(&with_pass(set_play_after_pass, t.line_texts(l, Some(plies as usize - 1)))))
+                .collect();
             return (lines, t.stopped);
         }
         let u = t.board.make(m);
@@ -266,7 +271,7 @@ fn help_lines(s: &mut Searcher, plies: u32, threads: usize, sol: &mut Solution) 
             .iter()
             .map(|l| {
                 let fa = if t.stip.play == Play::HelpSelf { Some(l.len() - 1) } else { final_at };
-                format_help_line(&t.line_texts(l, fa))
+                format_help_line(&with_pass(set_play_after_pass, t.line_texts(l, fa)))
             })
             .collect();
         (lines, t.stopped)
@@ -296,7 +301,7 @@ pub(super) fn solve_help(s: &mut Searcher, threads: usize, sol: &mut Solution) {
         let mut k = min;
         while k < plies {
             if k >= 1 {
-                help_lines(s, k, threads, sol);
+                help_lines(s, k, threads, plies % 2 == 1, sol);
             }
             k += 2;
         }
@@ -310,7 +315,15 @@ pub(super) fn solve_help(s: &mut Searcher, threads: usize, sol: &mut Solution) {
 fn help_actual(s: &mut Searcher, plies: u32, threads: usize, sol: &mut Solution) {
     let mut k = if plies.is_multiple_of(2) { 2 } else { 1 };
     while k <= plies {
-        help_lines(s, k, threads, sol);
+        help_lines(s, k, threads, false, sol);
         k += 2;
     }
+}
+
+/// A help line's move texts, after a passed first move when `pass` (see [`help_lines`]).
+fn with_pass(pass: bool, mut texts: Vec<String>) -> Vec<String> {
+    if pass {
+        texts.insert(0, "...".to_string());
+    }
+    texts
 }
