@@ -401,6 +401,27 @@ impl Parser<'_> {
         self.tokens.get(self.pos)
     }
 
+    /// The stipulation's token, with its length when that follows after a space (`dia 4`,
+    /// `ser-s00 9`: Popeye reads on while the stipulation lacks its length).
+    fn stipulation_token(&mut self) -> Option<Token> {
+        let mut s = self.peek().cloned()?;
+        self.pos += 1;
+        let is_length = |t: &str| {
+            let (whole, half) = t.split_once('.').unwrap_or((t, ""));
+            !whole.is_empty()
+                && whole.bytes().all(|b| b.is_ascii_digit())
+                && (half.is_empty() && !t.ends_with('.') || half == "5")
+        };
+        // The castling goal `00` ends in digits too (`ser-s00`, but `#100` has its length).
+        let castling_goal = s.text.strip_suffix("00").is_some_and(|h| !h.ends_with(|c: char| c.is_ascii_digit()));
+        let lacks_length = !s.text.ends_with(|c: char| c.is_ascii_digit()) || castling_goal;
+        if let Some(n) = self.peek().filter(|n| lacks_length && is_length(&n.text)) {
+            s.text.push_str(&n.text);
+            self.pos += 1;
+        }
+        Some(s)
+    }
+
     fn err(&self, tok: Option<&Token>, msg: impl Into<String>) -> ParseError {
         match tok {
             Some(t) => ParseError { line: t.line, column: t.col, token: t.text.clone(), message: msg.into() },
@@ -579,8 +600,7 @@ impl Parser<'_> {
                 }
                 "stipulation" => {
                     stip_seen = true;
-                    let Some(s) = self.peek().cloned() else { return Err(self.err(None, "stipulation missing")) };
-                    self.pos += 1;
+                    let Some(s) = self.stipulation_token() else { return Err(self.err(None, "stipulation missing")) };
                     match stipulation::parse(&s.text) {
                         Ok(st) => p.stipulation = Some(st),
                         Err(StipError::Unsupported(m)) => p.unsupported.push(m),
@@ -957,8 +977,7 @@ impl Parser<'_> {
                     tw.changes.push(TwinChange::Mirror(axis));
                 }
                 "stipulation" => {
-                    let Some(s) = self.peek().cloned() else { return Err(self.err(None, "stipulation missing")) };
-                    self.pos += 1;
+                    let Some(s) = self.stipulation_token() else { return Err(self.err(None, "stipulation missing")) };
                     match stipulation::parse(&s.text) {
                         Ok(st) => tw.changes.push(TwinChange::Stipulation(st)),
                         Err(StipError::Unsupported(m)) => p.unsupported.push(m),

@@ -144,3 +144,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn stipulation_length_may_follow_after_a_space() {
+    // Popeye reads on while the stipulation lacks its length: `h# 2.5`, `dia 4`, `ser-s00 9` (the
+    // castling goal ends in digits); `#2 3` has its length, so `3` is a stray keyword.
+    let parsed = |stip: &str| {
+        let text = format!("BeginProblem\nstipulation {stip}\npieces white Ke1 Ra2 black Ke8 Rh8\nEndProblem\n");
+        parse_problems(&text).remove(0)
+    };
+    let p = parsed("h# 2.5").expect("parsed");
+    assert_eq!(p.stipulation.expect("stipulation"), mysl_problems::stipulation::parse("h#2.5").expect("h#2.5"));
+    for (stip, joined) in [("dia 4", "dia4"), ("ser-s00 9", "ser-s009")] {
+        let p = parsed(stip).expect("parsed");
+        assert!(p.unsupported.iter().any(|m| m.contains(joined)), "{stip}: {:?}", p.unsupported);
+    }
+    let e = parsed("#2 3").expect_err("stray length");
+    assert_eq!((e.line, e.column, e.token.as_str()), (2, 16, "3"));
+}
