@@ -754,16 +754,22 @@ impl Parser<'_> {
 
     /// Popeye's Forsyth: squares are filled in order from a8 to h1 (a8..h8, a7..h7, ...), a
     /// number (one or two digits) skips that many squares, also across ranks (`32` = four empty
-    /// ranks), and `/` is only a separator (it does not skip to the next rank).
+    /// ranks), and `/` is only a separator (it does not skip to the next rank); empty squares
+    /// counted past h1 are dropped (Popeye stops there). `=` makes the next piece neutral.
     fn forsyth(&mut self, t: &Token, p: &mut Problem) -> PResult<()> {
         // Index of the next square in Popeye's order (0 = a8, 63 = h1).
         let mut pos: i32 = 0;
         let chars: Vec<char> = t.text.chars().collect();
         let mut i = 0;
+        let mut neutral = false;
         while i < chars.len() {
             let c = chars[i];
             i += 1;
             if c == '/' {
+                continue;
+            }
+            if c == '=' {
+                neutral = true;
                 continue;
             }
             if let Some(d) = c.to_digit(10) {
@@ -772,10 +778,7 @@ impl Parser<'_> {
                     n = n * 10 + chars[i].to_digit(10).unwrap_or(0) as i32;
                     i += 1;
                 }
-                pos += n;
-                if pos > 64 {
-                    return Err(self.err(Some(t), "more than 64 squares in Forsyth"));
-                }
+                pos = (pos + n).min(64);
                 continue;
             }
             let (rank, file) = (7 - pos.div_euclid(8), pos.rem_euclid(8));
@@ -797,12 +800,24 @@ impl Parser<'_> {
             let Some(kind) = walk::kind_by_code(&code) else {
                 if walk::fairy_name(&code).is_some() {
                     p.unsupported.push(format!("fairy piece {code}"));
+                    neutral = false;
                     pos += 1;
                     continue;
                 }
                 return Err(self.err(Some(t), format!("unknown piece '{original}' in Forsyth")));
             };
             let s = (rank * 8 + file) as u8;
+            if std::mem::take(&mut neutral) {
+                if kind == walk::KING {
+                    p.unsupported.push("neutral kings".into());
+                } else {
+                    // Neutral pieces are stored as white (see `Board::neutral`).
+                    place(p, t, Color::White, kind, s).map_err(|m| self.err(Some(t), m))?;
+                    p.board.neutral.set(mysl_core::Square::from_index(s as u32));
+                }
+                pos += 1;
+                continue;
+            }
             place(p, t, Color::from_white(white), kind, s).map_err(|m| self.err(Some(t), m))?;
             pos += 1;
         }

@@ -236,10 +236,27 @@ fn forsyth_counts_run_across_ranks_and_slashes_only_separate() {
     let p = parse_problems(text).remove(0).expect("parsed");
     assert_eq!(p.board.piece_at(sq("a1")), Some(piece(W, "K")));
     assert_eq!(p.board.piece_at(sq("a2")), Some(piece(B, "P")));
-    // More than 64 squares: a located error.
+    // A piece past h1: a located error; empty squares counted past it are dropped (Popeye stops
+    // at h1).
     let text = "BeginProblem\nstip h#1\nforsyth 60K4k\nEndProblem\n";
     let e = parse_problems(text).remove(0).expect_err("too long");
     assert_eq!((e.line, e.column, e.token.as_str()), (3, 9, "60K4k"));
+    let text = "BeginProblem\nstip h#1\nforsyth k62K3\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert_eq!(p.board.piece_at(sq("h1")), Some(piece(W, "K")));
+    // `=` makes the next piece neutral (a two-letter code too); a neutral king is not supported.
+    let text = "BeginProblem\nstip h#1\nforsyth k7/=b7/8/=.nh7/24/7K\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    for s in ["a7", "a5"] {
+        assert!(p.board.neutral.contains(mysl_core::Square::from_index(sq(s) as u32)), "{s}");
+    }
+    assert_eq!(p.board.piece_at(sq("a7")).map(|x| x.kind), Some(piece(W, "B").kind));
+    assert_eq!(p.board.piece_at(sq("a5")).map(|x| x.kind), Some(piece(W, "NH").kind));
+    assert!(!p.board.neutral.contains(mysl_core::Square::from_index(sq("a8") as u32)));
+    let text = "BeginProblem\nstip h#1\nforsyth k7/=K7/56\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(p.unsupported.iter().any(|m| m == "neutral kings"), "{:?}", p.unsupported);
 }
 
 // --------------------------------------------------------------------------- ChameleonPursuit
