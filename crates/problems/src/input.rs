@@ -233,6 +233,8 @@ const COMMANDS: &[&str] = &[
     "zeroposition",
     "protocol",
     "layout",
+    "latex",
+    "latexpieces",
 ];
 
 const OPTIONS: &[&str] = &[
@@ -663,6 +665,23 @@ impl Parser<'_> {
                     p.twins.push(tw);
                 }
                 "zeroposition" | "layout" => p.unsupported.push(format!("command {cmd}")),
+                // Popeye's LaTeX output: a file name (`LaTeX`), then lines naming pieces for it,
+                // each starting with a piece code (`n SU Nightrider`, Popeye's
+                // `ParseLaTeXPieces`). mysl writes no LaTeX: read and ignored.
+                "latex" | "latexpieces" => {
+                    if cmd == "latex" {
+                        self.rest_of_line(&t);
+                    }
+                    while let Some(n) = self.peek().cloned() {
+                        let code = self.piece_code(&n.text);
+                        if n.text.chars().count() > 2
+                            || (walk::kind_by_code(&code).is_none() && walk::fairy_name(&code).is_none())
+                        {
+                            break;
+                        }
+                        self.rest_of_line(&n);
+                    }
+                }
                 _ => return Err(self.err(Some(&t), "unknown keyword")),
             }
         }

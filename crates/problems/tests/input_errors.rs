@@ -162,3 +162,18 @@ fn stipulation_length_may_follow_after_a_space() {
     let e = parsed("#2 3").expect_err("stray length");
     assert_eq!((e.line, e.column, e.token.as_str()), (2, 16, "3"));
 }
+
+#[test]
+fn latex_output_commands_are_read_and_ignored() {
+    // `LaTeX file` then piece lines for it (code, LaTeX code, name), as Popeye's
+    // `ParseLaTeXPieces` reads them; the German `n` (nightrider) line must not be taken for
+    // `nullstellung`.
+    let text = "AnfangProblem\nlatex x.tex\n  n SU Nachtreiter\n  g DU Grashuepfer\nforderung #1\nsteine weiss kc6 th1 schwarz ka8 ba7\nEndeProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    assert!(p.stipulation.is_some());
+    let text =
+        "BeginProblem\nlatexpieces n SU Nightrider\nstipulation #1\npieces white Kc6 Rh1 black Ka8 Pa7\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(p.unsupported.is_empty() && p.stipulation.is_some(), "{:?}", p.unsupported);
+}
