@@ -235,6 +235,7 @@ const COMMANDS: &[&str] = &[
     "layout",
     "latex",
     "latexpieces",
+    "initialgamearray",
 ];
 
 const OPTIONS: &[&str] = &[
@@ -545,7 +546,6 @@ impl Parser<'_> {
             unsupported: Vec::new(),
             conditions: Conditions::NONE,
         };
-        let mut have_pieces = false;
         // Every `Condition` command adds to the conditions before it (as in Popeye).
         let mut condition_words: Vec<String> = Vec::new();
         let mut stip_seen = false;
@@ -561,9 +561,6 @@ impl Parser<'_> {
                 "endproblem" | "nextproblem" => {
                     if p.stipulation.is_none() && !stip_seen {
                         return Err(self.err(Some(&t), "no stipulation given"));
-                    }
-                    if !have_pieces {
-                        return Err(self.err(Some(&t), "no pieces given"));
                     }
                     p.board.castling = p.board.default_castling();
                     for &s in &p.options.no_castling {
@@ -616,13 +613,11 @@ impl Parser<'_> {
                 }
                 "pieces" => {
                     self.pieces(&mut p)?;
-                    have_pieces = true;
                 }
                 "forsyth" => {
                     let Some(s) = self.peek().cloned() else { return Err(self.err(None, "Forsyth string missing")) };
                     self.pos += 1;
                     self.forsyth(&s, &mut p)?;
-                    have_pieces = true;
                 }
                 "condition" => {
                     let mut words = Vec::new();
@@ -665,6 +660,17 @@ impl Parser<'_> {
                     p.twins.push(tw);
                 }
                 "zeroposition" | "layout" => p.unsupported.push(format!("command {cmd}")),
+                // The game array: the pieces of the initial position (Popeye's `Array`).
+                "initialgamearray" => {
+                    use walk::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
+                    const BACK: [Kind; 8] = [ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK];
+                    for f in 0..8u8 {
+                        for (c, back, pawns) in [(Color::White, 0, 8), (Color::Black, 56, 48)] {
+                            p.board.put(back + f, Piece { color: c, kind: BACK[f as usize] });
+                            p.board.put(pawns + f, Piece { color: c, kind: PAWN });
+                        }
+                    }
+                }
                 // Popeye's LaTeX output: a file name (`LaTeX`), then lines naming pieces for it,
                 // each starting with a piece code (`n SU Nightrider`, Popeye's
                 // `ParseLaTeXPieces`). mysl writes no LaTeX: read and ignored.

@@ -177,3 +177,24 @@ fn latex_output_commands_are_read_and_ignored() {
     let p = parse_problems(text).remove(0).expect("parsed");
     assert!(p.unsupported.is_empty() && p.stipulation.is_some(), "{:?}", p.unsupported);
 }
+
+#[test]
+fn problems_without_pieces_and_the_game_array_are_read() {
+    // No pieces: an empty board (Popeye reads it; mysl then refuses the missing kings by name).
+    let p = parse_problems("BeginProblem\nstipulation #2\nEndProblem\n").remove(0).expect("parsed");
+    assert_eq!(p.board.pieces().count(), 0);
+    let r = solve_problem(&p, &Limits::default());
+    assert!(matches!(r, Err(SolveError::Unsupported(ref m)) if m.contains("king")), "{r:?}");
+    // `InitialGameArray` (German `PartieAnfangsStellung`): the 32 pieces of the initial position.
+    for text in [
+        "BeginProblem\nInitialGameArray\nstipulation h#2\nEndProblem\n",
+        "AnfangProblem\npartieanfangsstellung\nforderung h#2\nEndeProblem\n",
+    ] {
+        let p = parse_problems(text).remove(0).expect("parsed");
+        assert_eq!(p.board.pieces().count(), 32, "{text}");
+        let r = solve_problem(&p, &Limits { threads: 1, ..Limits::default() }).expect("supported");
+        // Fool's mate reversed: 1.f7-f6 e2-e3 2.g7-g5 Qd1-h5 # and its seven orders and variants.
+        assert_eq!(r.twins[0].lines.len(), 8, "{:?}", r.twins[0].lines);
+        assert!(r.twins[0].lines.iter().all(|l| l.ends_with("Qd1-h5 #")), "{:?}", r.twins[0].lines);
+    }
+}
