@@ -395,6 +395,10 @@ struct Parser<'a> {
     pos: usize,
     /// Fixed by the first token (`BeginProblem`, `DebutProbleme`, `AnfangProblem`).
     lang: Language,
+    /// An error that stands only if the problem is otherwise supported: a second king of one
+    /// side is an input error, unless the problem is refused anyway (Dynasty, `a=>b` with its
+    /// second position).
+    deferred: Option<ParseError>,
 }
 
 type PResult<T> = Result<T, ParseError>;
@@ -423,6 +427,20 @@ impl Parser<'_> {
             self.pos += 1;
         }
         Some(s)
+    }
+
+    /// Puts a piece; a second king of one side is a deferred error (see `Parser::deferred`).
+    fn place(&mut self, p: &mut Problem, t: &Token, color: Color, kind: Kind, s: u8) {
+        if kind == walk::KING {
+            if let Some(k) = p.board.king_square(color).filter(|&k| k != s) {
+                let name = if color == Color::White { "white" } else { "black" };
+                let (a, b) = (crate::board::square_name(k), crate::board::square_name(s));
+                if self.deferred.is_none() {
+                    self.deferred = Some(self.err(Some(t), format!("two {name} kings ({a} and {b})")));
+                }
+            }
+        }
+        p.board.put(s, Piece { color, kind });
     }
 
     fn err(&self, tok: Option<&Token>, msg: impl Into<String>) -> ParseError {
@@ -534,6 +552,7 @@ impl Parser<'_> {
     }
 
     fn problem(&mut self, line: usize) -> PResult<(Problem, End)> {
+        self.deferred = None;
         let mut p = Problem {
             line,
             authors: Vec::new(),
@@ -561,6 +580,11 @@ impl Parser<'_> {
                 "endproblem" | "nextproblem" => {
                     if p.stipulation.is_none() && !stip_seen {
                         return Err(self.err(Some(&t), "no stipulation given"));
+                    }
+                    if let Some(e) = self.deferred.take() {
+                        if p.unsupported.is_empty() {
+                            return Err(e);
+                        }
                     }
                     p.board.castling = p.board.default_castling();
                     for &s in &p.options.no_castling {
@@ -717,7 +741,7 @@ impl Parser<'_> {
                         continue;
                     }
                     for s in squares {
-                        place(p, &t, c, kind, s).map_err(|m| self.err(Some(&t), m))?;
+                        self.place(p, &t, c, kind, s);
                         let b = mysl_core::Square::from_index(s as u32);
                         if neutral {
                             p.board.neutral.set(b);
@@ -837,13 +861,13 @@ impl Parser<'_> {
                     p.unsupported.push("neutral kings".into());
                 } else {
                     // Neutral pieces are stored as white (see `Board::neutral`).
-                    place(p, t, Color::White, kind, s).map_err(|m| self.err(Some(t), m))?;
+                    self.place(p, t, Color::White, kind, s);
                     p.board.neutral.set(mysl_core::Square::from_index(s as u32));
                 }
                 pos += 1;
                 continue;
             }
-            place(p, t, Color::from_white(white), kind, s).map_err(|m| self.err(Some(t), m))?;
+            self.place(p, t, Color::from_white(white), kind, s);
             pos += 1;
         }
         Ok(())
@@ -1288,28 +1312,11 @@ enum End {
     End,
 }
 
-fn place(p: &mut Problem, _t: &Token, color: Color, kind: Kind, s: u8) -> Result<(), String> {
-    if kind == walk::KING {
-        if let Some(k) = p.board.king_square(color) {
-            if k != s {
-                let name = if color == Color::White { "white" } else { "black" };
-                return Err(format!(
-                    "two {name} kings ({} and {})",
-                    crate::board::square_name(k),
-                    crate::board::square_name(s)
-                ));
-            }
-        }
-    }
-    p.board.put(s, Piece { color, kind });
-    Ok(())
-}
-
 /// Parses a file of problems. Each problem is parsed on its own: an error in one does not stop
 /// the others. Never panics.
 pub fn parse_problems(text: &str) -> Vec<Result<Problem, ParseError>> {
     let (tokens, lines) = tokenize(text);
-    let mut parser = Parser { tokens: &tokens, lines: &lines, pos: 0, lang: Language::English };
+    let mut parser = Parser { tokens: &tokens, lines: &lines, pos: 0, lang: Language::English, deferred: None };
     parser.file()
 }
 

@@ -31,6 +31,13 @@ fn two_kings_are_an_error() {
     let e = first_error("BeginProblem\nstipulation #2\npieces white Ka1 Ke1 black Kh8\nEndProblem\n");
     assert_eq!((e.line, e.column, e.token.as_str()), (3, 18, "Ke1"));
     assert!(e.message.contains("two white kings"), "{e}");
+    // In a problem refused anyway (Dynasty allows several kings) it is refused by name instead.
+    let p = parse_problems(
+        "BeginProblem\ncondition RoyalDynasty\nstipulation #2\npieces white Ka1 Ke1 black Kh8\nEndProblem\n",
+    )
+    .remove(0)
+    .expect("refused, not an input error");
+    assert!(p.unsupported.iter().any(|m| m.contains("RoyalDynasty")), "{:?}", p.unsupported);
 }
 
 #[test]
