@@ -349,7 +349,9 @@ fn tokenize(text: &str) -> (Vec<Token>, Vec<String>) {
         let mut start = 0;
         for ch in line.chars() {
             col += 1;
-            if ch.is_whitespace() {
+            // Popeye's token separators: white space, `;` and `,` (`token.c`, `SpaceChar`):
+            // `Kh8, Td8` lists pieces.
+            if ch.is_whitespace() || ch == ',' || ch == ';' {
                 if !cur.is_empty() {
                     tokens.push(Token { text: std::mem::take(&mut cur), line: ln + 1, col: start });
                 }
@@ -683,7 +685,12 @@ impl Parser<'_> {
                     let tw = self.twin(&mut p)?;
                     p.twins.push(tw);
                 }
-                "zeroposition" | "layout" => p.unsupported.push(format!("command {cmd}")),
+                "layout" => p.unsupported.push(format!("command {cmd}")),
+                // A zero position: its changes (as a twin's) give the first twin. Read, refused.
+                "zeroposition" => {
+                    self.twin(&mut p)?;
+                    p.unsupported.push(format!("command {cmd}"));
+                }
                 // The game array: the pieces of the initial position (Popeye's `Array`).
                 "initialgamearray" => {
                     use walk::{BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
@@ -951,6 +958,7 @@ impl Parser<'_> {
 
     fn twin(&mut self, p: &mut Problem) -> PResult<Twin> {
         let mut tw = Twin { continued: false, changes: Vec::new() };
+        let refused_before = p.unsupported.len();
         while let Some(t) = self.peek().cloned() {
             let Some(i) = self.keyword(Category::Twin, &t.text, TWIN_WORDS) else {
                 if self.is_command(&t).is_some() {
@@ -983,31 +991,53 @@ impl Parser<'_> {
                     tw.changes.push(TwinChange::Shift(a, b));
                 }
                 "add" => {
-                    let Some(c) = self.peek().cloned() else { return Err(self.err(None, "colour expected")) };
-                    let color = match self.keyword(Category::Colour, &c.text, COLORS).map(|i| COLORS[i]) {
-                        Some("white") => Color::White,
-                        Some("black") => Color::Black,
-                        Some(_) => {
-                            p.unsupported.push("neutral pieces".into());
-                            Color::White
+                    // Colours and pieces as in `Pieces` (`add white Kc7 black Qa8 Pb7`), up to the
+                    // next token that is neither.
+                    let mut color = None;
+                    let read_before = (tw.changes.len(), p.unsupported.len());
+                    while let Some(c) = self.peek().cloned() {
+                        if let Some(k) = self.keyword(Category::Colour, &c.text, COLORS) {
+                            color = Some(match COLORS[k] {
+                                "white" => Color::White,
+                                "black" => Color::Black,
+                                _ => {
+                                    p.unsupported.push("neutral pieces".into());
+                                    Color::White
+                                }
+                            });
+                            self.pos += 1;
+                            continue;
                         }
-                        None => return Err(self.err(Some(&c), "colour expected")),
-                    };
-                    self.pos += 1;
-                    let Some(ps) = self.peek().cloned() else { return Err(self.err(None, "piece expected")) };
-                    let Some((original, squares)) = split_piece_spec(&ps.text) else {
-                        return Err(self.err(Some(&ps), "piece expected"));
-                    };
-                    let code = self.piece_code(&original);
-                    self.pos += 1;
-                    match walk::kind_by_code(&code) {
-                        Some(k) => {
-                            for s in squares {
-                                tw.changes.push(TwinChange::Add(color, k, s));
+                        let Some(color) = color else { return Err(self.err(Some(&c), "colour expected")) };
+                        if let Some(a) = self.keyword(Category::Attribute, &c.text, ATTRIBUTES) {
+                            p.unsupported.push(format!("twin add with piece attribute {}", ATTRIBUTES[a]));
+                            self.pos += 1;
+                            continue;
+                        }
+                        let Some((original, squares)) = split_piece_spec(&c.text) else {
+                            if (tw.changes.len(), p.unsupported.len()) == read_before {
+                                return Err(self.err(Some(&c), "piece expected"));
                             }
+                            break;
+                        };
+                        let code = self.piece_code(&original);
+                        match walk::kind_by_code(&code) {
+                            Some(k) => {
+                                for s in squares {
+                                    tw.changes.push(TwinChange::Add(color, k, s));
+                                }
+                            }
+                            None if walk::fairy_name(&code).is_some() => {
+                                p.unsupported.push(format!("fairy piece {code}"))
+                            }
+                            // Not a piece: the next twin change or command.
+                            None if self.is_command(&c).is_some() || self.is_twin_word(&c) => break,
+                            None => return Err(self.err(Some(&c), format!("unknown piece '{original}'"))),
                         }
-                        None if walk::fairy_name(&code).is_some() => p.unsupported.push(format!("fairy piece {code}")),
-                        None => return Err(self.err(Some(&ps), format!("unknown piece '{original}'"))),
+                        self.pos += 1;
+                    }
+                    if color.is_none() {
+                        return Err(self.err(None, "colour expected"));
                     }
                 }
                 "substitute" => {
@@ -1065,7 +1095,7 @@ impl Parser<'_> {
                 }
             }
         }
-        if tw.changes.is_empty() && !p.unsupported.iter().any(|u| u.starts_with("twin") || u.starts_with("fairy")) {
+        if tw.changes.is_empty() && p.unsupported.len() == refused_before {
             return Err(self.err(self.tokens.get(self.pos.saturating_sub(1)), "twin without changes"));
         }
         Ok(tw)

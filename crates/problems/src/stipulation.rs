@@ -134,6 +134,10 @@ pub fn parse(text: &str) -> Result<Stipulation, StipError> {
     } else {
         false
     };
+    // Series proof games (`ser-dia5`, `ser-a=>b4`).
+    if series && (rest.starts_with("dia") || rest.starts_with("a=>b")) {
+        return Err(StipError::Unsupported(format!("stipulation {text}")));
+    }
     let play = if let Some(r) = rest.strip_prefix("semi-r") {
         rest = r;
         Play::SemiReflex
@@ -175,7 +179,8 @@ pub fn parse(text: &str) -> Result<Stipulation, StipError> {
     };
     let moves: u32 = num.parse().map_err(|_| StipError::Syntax(format!("bad length in stipulation {text}")))?;
     if moves > 60 {
-        return Err(StipError::Syntax(format!("length too large in stipulation {text}")));
+        // Popeye reads such lengths (a ser-=65 in its examples); mysl's move stacks end at 60.
+        return Err(StipError::Unsupported(format!("length over 60 in stipulation {text}")));
     }
     if half && !matches!(play, Play::Help | Play::HelpSelf) {
         return Err(StipError::Unsupported(format!("half moves in {text}")));
@@ -245,5 +250,10 @@ mod tests {
         assert!(matches!(parse("phser-h#3"), Err(StipError::Unsupported(_))));
         assert!(matches!(parse("h#x"), Err(StipError::Syntax(_))));
         assert!(matches!(parse("h"), Err(StipError::Syntax(_))));
+        // Popeye reads these; mysl refuses them by name.
+        for s in ["ser-=65", "#61", "ser-dia5", "dia4.5", "ser-a=>b3"] {
+            assert!(matches!(parse(s), Err(StipError::Unsupported(_))), "{s}");
+        }
+        assert!(parse("ser-=60").is_ok());
     }
 }

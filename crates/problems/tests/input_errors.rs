@@ -205,3 +205,28 @@ fn problems_without_pieces_and_the_game_array_are_read() {
         assert!(r.twins[0].lines.iter().all(|l| l.ends_with("Qd1-h5 #")), "{:?}", r.twins[0].lines);
     }
 }
+
+#[test]
+fn commas_and_semicolons_separate_tokens() {
+    // Popeye's token separators are white space, `,` and `;` (`Kh8, Rd8`).
+    let p = parse_problems("BeginProblem\nstipulation h#1;\npieces white Kc6, Rh1 black Ka8,Pa7\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert_eq!(p.board.pieces().count(), 4);
+    // Series proof games are refused by name.
+    let p = parse_problems("BeginProblem\nstipulation ser-dia5\npieces white Kc6 black Ka8\nEndProblem\n")
+        .remove(0)
+        .expect("parsed");
+    assert!(p.unsupported.iter().any(|m| m.contains("ser-dia5")), "{:?}", p.unsupported);
+}
+
+#[test]
+fn zero_position_changes_are_read_and_refused_by_name() {
+    for text in [
+        "BeginProblem\nstipulation h#2\npieces white Kc6 Rh1 black Ka8 Pa7\nzeroposition move h1 g1\ntwin add black Pb7\nEndProblem\n",
+        "AnfangProblem\nforderung h#2\nsteine weiss kc6 th1 schwarz ka8 ba7\nnullstellung versetze h1 g1\nEndeProblem\n",
+    ] {
+        let p = parse_problems(text).remove(0).expect("parsed");
+        assert!(p.unsupported.iter().any(|m| m == "command zeroposition"), "{:?}", p.unsupported);
+    }
+}

@@ -51,3 +51,32 @@ fn remove_add_exchange() {
     // Without the b7 pawn the king escapes to b7 unless ... no h#1 with only a7-a6/a5.
     assert!(t[1].1.iter().all(|l| l.starts_with("1.")), "{:?}", t[1].1);
 }
+
+#[test]
+fn add_takes_several_colours_and_pieces() {
+    // Popeye reads `add` as `Pieces`: `add white Rg1 black Pb6 Pc6` adds all three.
+    let text = format!("{BASE}twin add white Rg1 black Pb6 Pc6\ntwin add black Pb6\nEndProblem\n");
+    let p = parse_problems(&text).remove(0).expect("parsed");
+    let r = solve_problem(&p, &Limits::default()).expect("supported");
+    assert_eq!(r.twins.len(), 3);
+    assert!(r.twins[1].header.starts_with("b) "), "{}", r.twins[1].header);
+    for piece in ["wRg1", "bPb6", "bPc6"] {
+        assert!(r.twins[1].header.contains(piece), "{}", r.twins[1].header);
+    }
+    assert_eq!(r.twins[2].header, "c) bPb6");
+    // A colour without a piece is still an error.
+    let text = format!("{BASE}twin add white rotate 90\nEndProblem\n");
+    let e = parse_problems(&text).remove(0).expect_err("no piece");
+    assert_eq!(e.token, "rotate");
+}
+
+#[test]
+fn an_unsupported_twin_change_refuses_the_problem_by_name() {
+    // The twin's only change is a stipulation mysl does not solve: refused by name, not an
+    // input error ("twin without changes").
+    let text = format!("{BASE}twin stipulation exact-h#2\nEndProblem\n");
+    let p = parse_problems(&text).remove(0).expect("parsed");
+    assert!(p.unsupported.iter().any(|m| m.contains("exact-h#2")), "{:?}", p.unsupported);
+    let text = format!("{BASE}twin\nEndProblem\n");
+    assert!(parse_problems(&text).remove(0).is_err(), "a twin with nothing is still an error");
+}
