@@ -319,6 +319,43 @@ pub fn classify(
     c
 }
 
+/// Option Duplex: the classification of two parts solved one after the other (the second's
+/// lines follow the first's, from `offset`), as one: the solutions of both, the worse verdict.
+pub fn merge_parts(a: Classification, b: Classification, offset: usize, interrupted: bool) -> Classification {
+    let shift = |i: usize| i + offset;
+    let mut c = a;
+    for mut s in b.solutions {
+        s.line = shift(s.line);
+        s.lines = s.lines.into_iter().map(shift).collect();
+        for d in &mut s.duals {
+            d.line = shift(d.line);
+            d.after = d.after.map(shift);
+        }
+        c.solutions.push(s);
+    }
+    c.set_play.extend(b.set_play.into_iter().map(shift));
+    c.tries.extend(b.tries.into_iter().map(shift));
+    c.intended += b.intended;
+    c.cooks += b.cooks;
+    c.duals += b.duals;
+    let worst = [Verdict::Cooked, Verdict::Incomplete, Verdict::Unsound, Verdict::Sound]
+        .into_iter()
+        .find(|v| c.verdict == *v || b.verdict == *v)
+        .unwrap_or(Verdict::Sound);
+    let n = c.solutions.len();
+    let summary = match worst {
+        Verdict::Cooked => {
+            format!("cooked: {}{}", if interrupted { "at least " } else { "" }, plural(c.cooks, "extra solution"))
+        }
+        Verdict::Incomplete => format!("incomplete: {}", plural(n, "solution")),
+        Verdict::Unsound => format!("unsound: {} of {} intended (both parts)", plural(n, "solution"), c.intended),
+        Verdict::Sound => "sound (C+)".to_string(),
+    };
+    c.verdict = worst;
+    c.summary = summary + &dual_suffix(&c.solutions);
+    c
+}
+
 /// `; 1 move-order dual, 2 duals` (empty without duals).
 pub fn dual_suffix(solutions: &[ClassifiedSolution]) -> String {
     let mut parts = Vec::new();

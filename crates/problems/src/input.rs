@@ -65,6 +65,10 @@ pub struct Options {
     /// `NullMoves`: either side may pass (a null move, written `...`) instead of moving; help
     /// play ending in mate only (docs/problems.md, "Null moves").
     pub null_moves: bool,
+    /// `Duplex`: solved again with the other side starting and reaching the goal;
+    /// `HalfDuplex`: only that way (help and series play).
+    pub duplex: bool,
+    pub half_duplex: bool,
 }
 
 /// One change of a twin.
@@ -931,6 +935,8 @@ impl Parser<'_> {
                 "nowk" => o.no_wk = true,
                 "nobk" => o.no_bk = true,
                 "nullmoves" => o.null_moves = true,
+                "duplex" => o.duplex = true,
+                "halfduplex" => o.half_duplex = true,
                 "matesin1" => o.mates_in_1 = true,
                 "maxtime" => o.max_time = Some(self.number_arg()? as u64),
                 "enpassant" => o.en_passant = self.squares_arg()?,

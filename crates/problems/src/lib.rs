@@ -34,8 +34,8 @@ pub use solve::intelligent;
 use mysl_core::Color;
 
 use board::{square_name, Board, Piece};
-use input::{Mirror, Problem, TwinChange};
-use solve::{solve_position, Limits};
+use input::{Mirror, Options, Problem, TwinChange};
+use solve::Limits;
 use stipulation::{Goal, Play, Stipulation};
 
 /// Why a problem was not solved.
@@ -443,12 +443,61 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
     Ok(out)
 }
 
+/// One twin's solution and classification; with Duplex the second part (the other side
+/// starting) follows the first, each classified on its own.
+fn solve_twin(
+    board: &Board,
+    stip: Stipulation,
+    o: &Options,
+    limits: &Limits,
+) -> (solve::Solution, classify::Classification) {
+    let parts: &[bool] = match (o.duplex, o.half_duplex) {
+        (_, true) => &[true],
+        (true, false) => &[false, true],
+        _ => &[false],
+    };
+    let mut sol = solve::Solution::default();
+    let mut classification: Option<classify::Classification> = None;
+    for &swap in parts {
+        let part = solve::solve_position_sides(board, stip, o, limits, swap);
+        let c = classify::classify(board, &stip, o, &part.lines, part.interrupted);
+        classification = Some(match classification {
+            None => c,
+            Some(first) => classify::merge_parts(first, c, sol.lines.len(), part.interrupted || sol.interrupted),
+        });
+        sol.lines.extend(part.lines);
+        sol.interrupted |= part.interrupted;
+        if limits.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+    }
+    (sol, classification.expect("at least one part"))
+}
+
 /// Solves every twin of a parsed problem.
 pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, SolveError> {
     let mut twins = Vec::new();
-    for (header, board, stip) in twin_positions(p)? {
-        let sol = solve_position(&board, stip, &p.options, limits);
-        let classification = classify::classify(&board, &stip, &p.options, &sol.lines, sol.interrupted);
+    let o = &p.options;
+    let positions = twin_positions(p)?;
+    if o.duplex || o.half_duplex {
+        // Duplex: help and series play (the other side starts and reaches the goal); not with
+        // set play, WhiteToPlay, parry series or battle play (their second part is not settled).
+        let ok =
+            |s: &Stipulation| (s.series && s.parry == stipulation::Parry::None) || (!s.series && s.play == Play::Help);
+        if positions.iter().any(|(_, _, s)| !ok(s))
+            || o.set_play
+            || o.white_to_play
+            || o.null_moves
+            || o.max_solutions.is_some()
+        {
+            return Err(SolveError::Unsupported(
+                "option Duplex/HalfDuplex outside help and series play (or with SetPlay, WhiteToPlay, NullMoves, MaxSolutions)"
+                    .into(),
+            ));
+        }
+    }
+    for (header, board, stip) in positions {
+        let (sol, classification) = solve_twin(&board, stip, o, limits);
         twins.push(TwinResult {
             header,
             stipulation: stip,

@@ -286,7 +286,7 @@ pub(super) fn solve_help(s: &mut Searcher, threads: usize, sol: &mut Solution) {
     let full = s.stip.help_plies();
     let plies = if s.opts.white_to_play && !s.stip.half { full - 1 } else { full };
     // The side that reaches the goal (or forces it, hs#) makes the last help move: White.
-    s.board.side = if plies % 2 == 1 { Color::White } else { Color::Black };
+    s.board.side = if (plies % 2 == 1) != s.swap_sides { Color::White } else { Color::Black };
     if s.opts.set_play && plies >= 1 {
         let ep = s.board.make_null();
         // A side in check in the diagram cannot pass: Popeye prints no set play then.

@@ -80,6 +80,8 @@ struct Searcher {
     board: Board,
     stip: Stipulation,
     opts: Options,
+    /// Option Duplex/HalfDuplex, the second part: the other side starts and reaches the goal.
+    swap_sides: bool,
     hash: Arc<SharedHash>,
     /// Entries the table may grow to.
     max_hash: usize,
@@ -172,6 +174,7 @@ impl Searcher {
             board,
             stip,
             opts,
+            swap_sides: false,
             // Help and series play start small and grow between phases (`grow_hash`): a short
             // problem then never pays for the pages of a large table.
             hash: Arc::new(SharedHash::new(if stip.series || matches!(stip.play, Play::Help | Play::HelpSelf) {
@@ -322,7 +325,20 @@ fn par_map<T: Send, I: Sync + Copy + Send>(
 
 /// Solves one position (one twin) and returns Popeye's solution lines.
 pub fn solve_position(board: &Board, stip: Stipulation, opts: &Options, limits: &Limits) -> Solution {
+    solve_position_sides(board, stip, opts, limits, false)
+}
+
+/// [`solve_position`]; with `swap_sides` the other side starts and reaches the goal (the
+/// second part of Option Duplex, help and series play only).
+pub fn solve_position_sides(
+    board: &Board,
+    stip: Stipulation,
+    opts: &Options,
+    limits: &Limits,
+    swap_sides: bool,
+) -> Solution {
     let mut s = Searcher::new(board.clone(), stip, opts.clone(), limits);
+    s.swap_sides = swap_sides;
     let mut sol = Solution::default();
     let threads = limits.threads.max(1);
     if stip.series {

@@ -263,7 +263,7 @@ impl Searcher {
 pub(super) fn solve_series(s: &mut Searcher, threads: usize, sol: &mut Solution) {
     let n = s.stip.moves;
     // The series side: Black in ser-h (White makes the last move), White otherwise.
-    let series_white = s.stip.play != Play::Help;
+    let series_white = (s.stip.play != Play::Help) != s.swap_sides;
     s.board.side = if series_white { Color::White } else { Color::Black };
     let fmt = |t: &mut Searcher, l: &[Move], k: usize| -> String {
         let texts = t.series_texts(l, k);
