@@ -54,7 +54,7 @@ fn half_duplex_is_the_mirrored_problem() {
         let mut used = Vec::new();
         let mut pick = |rng: &mut Lcg, pawn: bool| loop {
             let s = rng.next(64);
-            if !used.contains(&s) && !(pawn && !(8..56).contains(&s)) {
+            if !used.contains(&s) && (!pawn || (8..56).contains(&s)) {
                 used.push(s);
                 return s;
             }
