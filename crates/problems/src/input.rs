@@ -314,6 +314,10 @@ const ATTRIBUTES: &[&str] = &[
     "magic",
     "bul",
     "dob",
+    "hurdlecolourchanging",
+    "protean",
+    "uncapturable",
+    "patrol",
 ];
 
 /// Index of the keyword that `word` names: a unique prefix, or a word that starts with a keyword

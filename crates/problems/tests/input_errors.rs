@@ -230,3 +230,35 @@ fn zero_position_changes_are_read_and_refused_by_name() {
         assert!(p.unsupported.iter().any(|m| m == "command zeroposition"), "{:?}", p.unsupported);
     }
 }
+
+#[test]
+fn every_popeye_piece_attribute_is_read() {
+    // Popeye's attribute words (English; German `SprungbockFarbeWechselnd`, `Patrouille`): each is
+    // supported or refused by name, never an unknown word.
+    for a in [
+        "Royal",
+        "Kamikaze",
+        "Paralysing",
+        "Chameleon",
+        "Jigger",
+        "Volage",
+        "Functionary",
+        "HalfNeutral",
+        "HurdleColourChanging",
+        "Protean",
+        "Magic",
+        "Uncapturable",
+        "Patrol",
+        "Frischauf",
+        "Bul",
+        "Dob",
+    ] {
+        let text = format!("BeginProblem\nstipulation h#2\npieces white Kc6 {a} Gd8 black Ka8\nEndProblem\n");
+        assert!(parse_problems(&text).remove(0).is_ok(), "{a}");
+    }
+    for a in ["SprungbockFarbeWechselnd", "Patrouille"] {
+        let text = format!("AnfangProblem\nforderung h#2\nsteine weiss kc6 {a} gd8 schwarz ka8\nEndeProblem\n");
+        let p = parse_problems(&text).remove(0).expect(a);
+        assert!(!p.unsupported.is_empty(), "{a}");
+    }
+}
