@@ -488,6 +488,12 @@ impl Parser<'_> {
         self.english(Category::Piece, code).unwrap_or_default()
     }
 
+    /// Is `t` a piece code alone (one or two letters: `s`, `t`, `nh`)?
+    fn is_piece_code(&self, t: &Token) -> bool {
+        let code = self.piece_code(&t.text);
+        t.text.chars().count() <= 2 && (walk::kind_by_code(&code).is_some() || walk::fairy_name(&code).is_some())
+    }
+
     fn is_twin_word(&self, t: &Token) -> bool {
         self.keyword(Category::Twin, &t.text, TWIN_WORDS).is_some()
     }
@@ -656,7 +662,9 @@ impl Parser<'_> {
                 "condition" => {
                     let mut words = Vec::new();
                     while let Some(n) = self.peek().cloned() {
-                        if self.is_command(&n).is_some() {
+                        // A piece code belongs to the condition (Chameleon Circe's sequence
+                        // `s l t d s`: `t` also abbreviates `Titel`).
+                        if !self.is_piece_code(&n) && self.is_command(&n).is_some() {
                             break;
                         }
                         // A BGL budget that looks like a number must be one (at most two decimals).
@@ -1092,7 +1100,10 @@ impl Parser<'_> {
                     // condition (only the Circe ones), polishtype, sstipulation, forsyth: not yet.
                     let mut words = vec![other.to_string()];
                     while let Some(n) = self.peek() {
-                        if self.is_command(n).is_some() || self.is_twin_word(n) {
+                        // A piece code after a condition belongs to it (Chameleon Circe's
+                        // sequence `s l t d s`), though `t` also abbreviates a command (`Titel`)
+                        // and a twin word (`tausche`).
+                        if !self.is_piece_code(n) && (self.is_command(n).is_some() || self.is_twin_word(n)) {
                             break;
                         }
                         words.push(lang::condition_word(self.lang, &n.text));

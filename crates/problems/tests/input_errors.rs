@@ -262,3 +262,17 @@ fn every_popeye_piece_attribute_is_read() {
         assert!(!p.unsupported.is_empty(), "{a}");
     }
 }
+
+#[test]
+fn piece_codes_after_a_condition_belong_to_it() {
+    // Chameleon Circe's sequence `s l t d s`: `t` also abbreviates `Titel` (command) and
+    // `tausche` (twin word); Popeye reads it as part of the condition.
+    for text in [
+        "AnfangProblem\nforderung #2\nbedingung chamaeleoncirce s l t d s\nsteine weiss kf2 da7 schwarz ke4\nEndeProblem\n",
+        "AnfangProblem\nforderung #2\nbedingung circe\nsteine weiss kf2 da7 schwarz ke4\nzwilling bedingung chamaeleoncirce s l t d s\nEndeProblem\n",
+    ] {
+        let p = parse_problems(text).remove(0).expect("parsed");
+        assert!(p.titles.is_empty(), "{:?}", p.titles);
+        assert!(p.unsupported.iter().any(|m| m.ends_with("s l t d s")), "{:?}", p.unsupported);
+    }
+}

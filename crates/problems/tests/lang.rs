@@ -164,12 +164,18 @@ fn unsupported_refused_by_name() {
         let p = parse_problems(text).remove(0).expect("test data");
         assert!(p.unsupported.iter().any(|u| u.starts_with(&format!("fairy piece {code}"))), "{:?}", p.unsupported);
     }
-    // An option.
+    // An option (and `HalbDuplex`, which is read as HalfDuplex).
+    let p = parse_problems(
+        "AnfangProblem\nForderung #2\nOption HalteMattsetzendenStein\nSteine Weiss Ka1 Schwarz Kh8\nEndeProblem\n",
+    )
+    .remove(0)
+    .expect("test data");
+    assert_eq!(p.unsupported, vec!["option keepmatingpiece".to_string()]);
     let p =
-        parse_problems("AnfangProblem\nForderung #2\nOption HalbDuplex\nSteine Weiss Ka1 Schwarz Kh8\nEndeProblem\n")
+        parse_problems("AnfangProblem\nForderung h#2\nOption HalbDuplex\nSteine Weiss Ka1 Schwarz Kh8\nEndeProblem\n")
             .remove(0)
             .expect("test data");
-    assert_eq!(p.unsupported, vec!["option halfduplex".to_string()]);
+    assert!(p.unsupported.is_empty() && p.options.half_duplex);
 }
 
 #[test]
