@@ -481,17 +481,13 @@ pub fn solve_problem(p: &Problem, limits: &Limits) -> Result<ProblemResult, Solv
     let positions = twin_positions(p)?;
     if o.duplex || o.half_duplex {
         // Duplex: help and series play (the other side starts and reaches the goal); not with
-        // set play, WhiteToPlay, parry series or battle play (their second part is not settled).
+        // set play, parry series or battle play (their second part is not settled). With
+        // WhiteToPlay the second part starts with Black, who then makes the last move.
         let ok =
             |s: &Stipulation| (s.series && s.parry == stipulation::Parry::None) || (!s.series && s.play == Play::Help);
-        if positions.iter().any(|(_, _, s)| !ok(s))
-            || o.set_play
-            || o.white_to_play
-            || o.null_moves
-            || o.max_solutions.is_some()
-        {
+        if positions.iter().any(|(_, _, s)| !ok(s)) || o.set_play || o.null_moves || o.max_solutions.is_some() {
             return Err(SolveError::Unsupported(
-                "option Duplex/HalfDuplex outside help and series play (or with SetPlay, WhiteToPlay, NullMoves, MaxSolutions)"
+                "option Duplex/HalfDuplex outside help and series play (or with SetPlay, NullMoves, MaxSolutions)"
                     .into(),
             ));
         }

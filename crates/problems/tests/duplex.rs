@@ -67,7 +67,7 @@ fn half_duplex_is_the_mirrored_problem() {
                 side.push(format!("{k}{}", square(pick(&mut rng, k == "P"))));
             }
         }
-        let stip = ["h#2", "h#1.5", "ser-h#2", "ser-#2", "h=2"][rng.next(5) as usize];
+        let stip = ["h#2", "h#1.5", "ser-h#2", "ser-#2", "h=2", "h#2\nOption WhiteToPlay"][rng.next(6) as usize];
         let text = |w: &[String], b: &[String], opt: &str| {
             format!(
                 "BeginProblem\nStipulation {stip}\n{opt}Pieces White {} Black {}\nEndProblem\n",
