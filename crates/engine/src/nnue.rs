@@ -24,7 +24,7 @@ pub fn default_network() -> Option<Arc<Network>> {
     NET.get_or_init(|| {
         // The embedded network: docs/nnue.md#nets-and-lineage gives the commands that rebuild it bit for bit
         // (`scripts/nnue-net.sh`). A new network replaces this file name, after an SPRT against this one.
-        const BYTES: &[u8] = include_bytes!("../nets/mysl-h128-3ae88916.nnue");
+        const BYTES: &[u8] = include_bytes!("../nets/mysl-h256-b8b5a63d.nnue");
         Some(Arc::new(Network::from_bytes(BYTES).expect("the embedded network is valid")))
     })
     .clone()
