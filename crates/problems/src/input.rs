@@ -165,6 +165,12 @@ impl Conditions {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
         }
+        match self.no_capture {
+            [true, true] => v.push("NoCapture".into()),
+            [true, false] => v.push("NoWhiteCapture".into()),
+            [false, true] => v.push("NoBlackCapture".into()),
+            _ => {}
+        }
         for (on, name) in self.maximummer.iter().zip(["WhiteMaximummer", "BlackMaximummer"]) {
             if *on {
                 v.push(name.into());
@@ -1147,14 +1153,17 @@ impl Parser<'_> {
 /// The supported conditions (case-insensitive): `Circe`, `ChameleonCirce` (= `Circe Chameleon`),
 /// `CirceClone` (= `Circe Clone`), `MirrorCirce` (= `Circe Mirror`), `Madrasi`, `Isardam` and their
 /// combinations; alone: `Breton`, `BGL w b` / `BGL n`, `ChameleonPursuit`, `AntiCirce` (plain, Calvet or Cheylan), `AntiSuperCirce`, `AntiCirce Cage`,
-/// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `WhiteMaximummer`,
-/// `BlackMaximummer`, `ChecklessChess`, `Hole <squares>`, `AnnanChess` (type A), `Circe Parrain`,
+/// `TransmutedKings`, `Pepo`, `GhostChess`, `AndernachChess`, `AnnanChess` (type A), `Circe Parrain`,
 /// `Circe RexInclusive` (plain, Mirror, Chameleon), `Imitator <squares>` (`NoIProm`), `BackHome`,
-/// `CastlingChess`, `ExchangeCastling`, `DangerCirce`, `BiCaptures`, `CASTChess Inverse`, `AllInChess`, `FrankfurtChess`.
+/// `CastlingChess`, `ExchangeCastling`, `DangerCirce`, `BiCaptures`, `CASTChess Inverse`, `AllInChess`, `FrankfurtChess`;
+/// the move restrictions of [`parse_combined`] (Checkless, Maximummer, NoCapture, Hole) together.
 /// `None` for anything else (another condition, an option or parameter we do not implement such
 /// as `TypeB`, a condition above with one it does not combine with), which makes the problem
 /// unsupported.
 fn parse_conditions(words: &[String]) -> Option<Conditions> {
+    if let Some(c) = parse_combined(words) {
+        return c;
+    }
     let first = words.first().map(|w| w.to_ascii_lowercase());
     let none = Conditions::NONE;
     // AntiCirce (plain, or Super: `AntiSuperCirce`, `AntiCirce Super`), Calvet (default) or
@@ -1194,10 +1203,6 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         Some(w) if words.len() == 1 && w.len() >= 9 && "andernachchess".starts_with(w) => {
             return Some(Conditions { andernach: true, ..none })
         }
-        // `ChecklessChess`, or a unique prefix of it (`checkl`: Popeye also has CheckZigzag).
-        Some(w) if words.len() == 1 && w.len() >= 6 && "checklesschess".starts_with(w) => {
-            return Some(Conditions { checkless: true, ..none })
-        }
         // `AnnanChess` (a unique prefix: `Annan`), Popeye's default type A, also named (`TypeA`);
         // types B, C, D (kings excepted as annaniser or annanised) are not supported.
         Some(w) if w.len() >= 5 && "annanchess".starts_with(w) => {
@@ -1219,16 +1224,6 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         // `MarsCirce` and `AntiMarsCirce`, alone and without variants.
         Some("marscirce") if words.len() == 1 => return Some(Conditions { mars: Mars::Mars, ..none }),
         Some("antimarscirce") if words.len() == 1 => return Some(Conditions { mars: Mars::AntiMars, ..none }),
-        // `Hole` (Popeye also reads `Holes`) and one or more square lists (`Hole d4e5`).
-        Some("hole") | Some("holes") if words.len() > 1 => {
-            let mut holes = mysl_core::Bitboard(0);
-            for w in &words[1..] {
-                for s in square_list(w)? {
-                    holes.set(mysl_core::Square::from_index(s as u32));
-                }
-            }
-            return Some(Conditions { holes, ..none });
-        }
         // `Imitator <squares>` (several words allowed), optionally with `NoIProm`.
         Some("imitator") | Some("noiprom") => {
             let mut c = Conditions { ..none };
@@ -1272,8 +1267,6 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         Some(w) if words.len() == 1 && w.len() >= 4 && "exchangecastling".starts_with(w) => {
             return Some(Conditions { exchange_castling: true, ..none })
         }
-        Some("whitemaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [true, false], ..none }),
-        Some("blackmaximummer") if words.len() == 1 => return Some(Conditions { maximummer: [false, true], ..none }),
         // Popeye takes unique prefixes of condition names: `chameleonp` is the shortest here.
         Some(w) if words.len() == 1 && w.len() >= 10 && "chameleonpursuit".starts_with(w) => {
             return Some(Conditions { chameleon_pursuit: true, ..none })
@@ -1327,6 +1320,68 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
         return None;
     }
     Some(Conditions { circe: circe.map_or(Circe::Off, |()| variant), circe_rex: rex, paralysis, ..none })
+}
+
+/// Conditions that combine because each restricts the moves on its own: `ChecklessChess` (or a
+/// unique prefix from `checkl` on: Popeye also has CheckZigzag), `WhiteMaximummer`,
+/// `BlackMaximummer`, `NoCapture`, `NoWhiteCapture`, `NoBlackCapture`, `Hole <squares>` (also
+/// `Holes`; several words of squares), one or more of them, alone or with a Circe (plain, Mirror,
+/// Chameleon, Clone; not with holes: a rebirth square may be one). `None` when the words hold none of these; `Some(None)` when
+/// they combine these with something else, which is not supported.
+fn parse_combined(words: &[String]) -> Option<Option<Conditions>> {
+    let mut c = Conditions::NONE;
+    let mut rest = Vec::new();
+    let mut groups = 0;
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i].to_ascii_lowercase();
+        i += 1;
+        if w.len() >= 6 && "checklesschess".starts_with(&w) {
+            c.checkless = true;
+        } else if w == "whitemaximummer" {
+            c.maximummer[0] = true;
+        } else if w == "blackmaximummer" {
+            c.maximummer[1] = true;
+        } else if w == "nocapture" {
+            c.no_capture = [true, true];
+        } else if w == "nowhitecapture" {
+            c.no_capture[0] = true;
+        } else if w == "noblackcapture" {
+            c.no_capture[1] = true;
+        } else if w == "hole" || w == "holes" {
+            let mut any = false;
+            while let Some(squares) = words.get(i).and_then(|w| square_list(w)) {
+                for s in squares {
+                    c.holes.set(mysl_core::Square::from_index(s as u32));
+                }
+                any = true;
+                i += 1;
+            }
+            if !any {
+                return Some(None);
+            }
+        } else {
+            rest.push(words[i - 1].clone());
+            continue;
+        }
+        groups += 1;
+    }
+    if groups == 0 {
+        return None;
+    }
+    if rest.is_empty() {
+        return Some(Some(c));
+    }
+    // Circe of any supported kind (plain, Mirror, Chameleon, Clone), without RexInclusive, Madrasi
+    // or Isardam: rebirths change neither these moves' lengths nor what checks.
+    match parse_conditions(&rest) {
+        Some(r)
+            if c.holes.0 == 0 && r.circe != Circe::Off && r == Conditions { circe: r.circe, ..Conditions::NONE } =>
+        {
+            Some(Some(Conditions { circe: r.circe, ..c }))
+        }
+        _ => Some(None),
+    }
 }
 
 /// A list of squares written together (`d4e5`), if the word is one.

@@ -787,6 +787,23 @@ fn maximummer_keeps_only_the_longest_legal_moves() {
 }
 
 #[test]
+fn maximummer_with_checkless_chess_keeps_the_longest_moves_that_checkless_chess_allows() {
+    // Ra8-a1 (length 49) checks Ke1 without mating: illegal in checkless chess, so the longest
+    // legal moves are Ra8-a2 and Ra8-g8 (36 each).
+    let mut b = board(&[(W, "K", "e1"), (B, "K", "h8"), (B, "R", "a8")]);
+    b.side = B;
+    b.maximummer = [false, true];
+    let ends = |b: &mut Board| {
+        let mut v: Vec<(u8, u8)> = b.legal_moves().iter().map(|m| (m.from, m.to)).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(ends(&mut b), [(sq("a8"), sq("a1"))]);
+    b.checkless = true;
+    assert_eq!(ends(&mut b), [(sq("a8"), sq("a2")), (sq("a8"), sq("g8"))]);
+}
+
+#[test]
 fn maximummer_is_parsed_and_restricts_the_solutions() {
     let base = "BeginProblem\nstip h#1\npieces white Kc7 Rh1 black Ka8 Pa7b7\n";
     // Plain: 1.b7-b5 and 1.b7-b6; BlackMaximummer: only the longest black moves (a7-a5, b7-b5),
@@ -812,6 +829,48 @@ fn condition_commands_add_up() {
         "BeginProblem\nstip h#1\npieces white Kc7 Rh1 black Ka8 Pa7b7\ncondition Tibet\ncondition Circe\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
     assert!(p.unsupported.iter().any(|u| u.contains("Tibet")), "{:?}", p.unsupported);
+}
+
+// ------------------------------------------------------------------------------------ NoCapture
+
+#[test]
+fn no_capture_removes_the_sides_captures_but_not_its_checks() {
+    // White Rd2 could take Pd5; Black's Ra3-a1 checks the white king on h1 although it may not take.
+    let mut b = board(&[(W, "K", "h1"), (W, "R", "d2"), (B, "K", "a8"), (B, "P", "d5"), (B, "R", "a3")]);
+    let captures = |b: &mut Board| {
+        let moves = b.legal_moves();
+        moves.iter().filter(|m| b.piece_at(m.to).is_some()).count()
+    };
+    assert_eq!(captures(&mut b), 1);
+    b.no_capture = [true, false];
+    assert_eq!(captures(&mut b), 0);
+    assert!(!b.legal_moves().is_empty());
+    b.no_capture = [false, true];
+    assert_eq!(captures(&mut b), 1, "the other side's restriction does not apply");
+    b.side = B;
+    b.no_capture = [true, true];
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("a3") && m.to == sq("a1")).expect("Ra3-a1");
+    let _undo = b.make(m);
+    assert!(b.in_check(W), "a piece that may not capture still checks");
+}
+
+#[test]
+fn no_capture_is_parsed_and_makes_a_capture_defence_impossible() {
+    // 1.Qd5-g8+: Black's only parries take the queen (Kh8*g8, Ra8*g8), which
+    // NoBlackCapture forbids, so the check mates.
+    let base = "BeginProblem\nstip #1\npieces white Kc1 Qd5 black Kh8 Ra8 Pg7h7\n";
+    let plain = solve_lines(&format!("{base}EndProblem\n"));
+    assert!(!plain.iter().any(|l| l.starts_with("1.Qd5-g8 #")), "{plain:?}");
+    for c in ["NoBlackCapture", "NoCapture", "NoCapture ChecklessChess"] {
+        let text = format!("{base}condition {c}\nEndProblem\n");
+        let p = parse_problems(&text).remove(0).expect("parsed");
+        assert!(p.unsupported.is_empty() && p.conditions.no_capture[1], "{c}: {:?}", p.unsupported);
+        let lines = solve_lines(&text);
+        assert!(lines.iter().any(|l| l.starts_with("1.Qd5-g8 #")), "{c}: {lines:?}");
+    }
+    // NoWhiteCapture leaves Black's captures: no mate on g8.
+    let lines = solve_lines(&format!("{base}condition NoWhiteCapture\nEndProblem\n"));
+    assert!(!lines.iter().any(|l| l.starts_with("1.Qd5-g8 #")), "{lines:?}");
 }
 
 // ------------------------------------------------------------------------------- AndernachChess
@@ -930,9 +989,26 @@ fn checkless_input() {
         let p = cond(c);
         assert!(p.conditions.checkless && p.unsupported.is_empty(), "{c}: {:?}", p.unsupported);
     }
-    // With another condition: not supported yet.
-    let p = cond("ChecklessChess Circe");
-    assert!(!p.unsupported.is_empty());
+    // With Maximummer, Hole or plain Circe (each restricts the moves on its own): combined.
+    let p = cond("ChecklessChess BlackMaximummer Hole a6b6 Hole c3");
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    let c = p.conditions;
+    assert!(c.checkless && c.maximummer == [false, true] && c.holes.0 == (1 << 40) | (1 << 41) | (1 << 18));
+    let p = cond("ChecklessChess Circe WhiteMaximummer");
+    assert!(p.unsupported.is_empty(), "{:?}", p.unsupported);
+    assert!(p.conditions.checkless && p.conditions.maximummer == [true, false]);
+    assert_eq!(p.conditions.circe, mysl_problems::board::Circe::Plain);
+    let p = cond("WhiteMaximummer BlackMaximummer");
+    assert!(p.unsupported.is_empty() && p.conditions.maximummer == [true, true], "{:?}", p.unsupported);
+    // With anything else, or Circe with holes: not supported yet.
+    for c in [
+        "ChecklessChess Madrasi",
+        "ChecklessChess Circe Madrasi",
+        "Circe Hole d4 ChecklessChess",
+        "ChecklessChess Tibet",
+    ] {
+        assert!(!cond(c).unsupported.is_empty(), "{c}");
+    }
     let text = "BeginProblem\nstip #2\npieces white Ka1 black Kh8\ntwin condition ChecklessChess\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
     let t = mysl_problems::twin_positions(&p).expect("supported");

@@ -293,6 +293,9 @@ pub struct Board {
     /// the other side's pieces too (each by its own colour's rules); the move that undoes the
     /// last one is illegal (see [`Board::all_in_chess_after`]).
     pub all_in_chess: bool,
+    /// Conditions NoCapture / NoWhiteCapture / NoBlackCapture (by colour index): that side's
+    /// captures are not among its moves; its pieces still observe (check) as usual.
+    pub no_capture: [bool; 2],
     /// AllInChess: the move (from, to) that would undo the last one and is therefore illegal;
     /// part of the hash key.
     pub all_in_forbidden: Option<(u8, u8)>,
@@ -369,6 +372,7 @@ impl Board {
             all_in_chess: false,
             all_in_forbidden: None,
             all_in_last_double: false,
+            no_capture: [false; 2],
             frankfurt: false,
             royal_walk: [walk::KING; 2],
             imitators: Imitators::NONE,

@@ -30,7 +30,12 @@ impl Board {
         if self.singlebox {
             self.singlebox_filter(start, out);
         }
-        if self.ext_active() | self.danger_circe | self.bicaptures | self.cast_inverse {
+        if self.ext_active()
+            | self.danger_circe
+            | self.bicaptures
+            | self.cast_inverse
+            | self.no_capture[self.side.index()]
+        {
             self.pseudo_moves_ext(start, out);
         }
         if self.maximummer[self.side.index()] {
@@ -38,11 +43,12 @@ impl Board {
         }
     }
 
-    /// Does a condition restrict the side to move to some of its legal moves (Maximummer)? Then
+    /// Does a condition restrict the side to move to some of its legal moves (Maximummer,
+    /// BackHome, NoCapture)? Then
     /// [`Board::pseudo_moves`] gives exactly the allowed moves, and generators that skip it
     /// ([`Board::checking_candidates`]) must not be used.
     pub fn restricts_moves(&self) -> bool {
-        self.maximummer[self.side.index()] | self.back_home
+        self.maximummer[self.side.index()] | self.back_home | self.no_capture[self.side.index()]
     }
 
     pub(crate) fn pseudo_moves_plain(&self, out: &mut Vec<Move>) {

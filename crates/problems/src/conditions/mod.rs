@@ -81,6 +81,8 @@ pub struct Conditions {
     pub all_in_chess: bool,
     /// Condition FrankfurtChess.
     pub frankfurt: bool,
+    /// Conditions NoCapture (both), NoWhiteCapture, NoBlackCapture (by colour index).
+    pub no_capture: [bool; 2],
 }
 
 impl Conditions {
@@ -114,6 +116,7 @@ impl Conditions {
         cast_inverse: false,
         all_in_chess: false,
         frankfurt: false,
+        no_capture: [false; 2],
     };
 }
 
@@ -355,6 +358,18 @@ impl Board {
         if self.cast_inverse {
             self.cast_inverse_filter(start, out);
         }
+        if self.no_capture[self.side.index()] {
+            // NoCapture (Popeye's `nocapture_remove_captures_solve`): the side's captures are
+            // removed from its moves; its pieces still observe and check.
+            let mut w = start;
+            for i in start..out.len() {
+                if !self.is_capture(out[i]) {
+                    out[w] = out[i];
+                    w += 1;
+                }
+            }
+            out.truncate(w);
+        }
         if self.all_in_chess {
             self.all_in_chess_moves(start, out);
         }
@@ -445,6 +460,7 @@ impl Board {
             cast_inverse: self.cast_inverse,
             all_in_chess: self.all_in_chess,
             frankfurt: self.frankfurt,
+            no_capture: self.no_capture,
         }
     }
 
@@ -480,6 +496,7 @@ impl Board {
         self.cast_inverse = c.cast_inverse;
         self.all_in_chess = c.all_in_chess;
         self.frankfurt = c.frankfurt;
+        self.no_capture = c.no_capture;
         self.royal_walk = [walk::KING; 2];
         self.all_in_forbidden = None;
         self.all_in_last_double = false;
