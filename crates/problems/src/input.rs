@@ -165,6 +165,9 @@ impl Conditions {
             let squares: String = self.holes.into_iter().map(|s| crate::board::square_name(s as u8)).collect();
             v.push(format!("Hole {squares}"));
         }
+        if self.cavalier_majeur {
+            v.push("CavalierMajeur".into());
+        }
         match self.no_capture {
             [true, true] => v.push("NoCapture".into()),
             [true, false] => v.push("NoWhiteCapture".into()),
@@ -1324,9 +1327,9 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
 
 /// Conditions that combine because each restricts the moves on its own: `ChecklessChess` (or a
 /// unique prefix from `checkl` on: Popeye also has CheckZigzag), `WhiteMaximummer`,
-/// `BlackMaximummer`, `NoCapture`, `NoWhiteCapture`, `NoBlackCapture`, `Hole <squares>` (also
+/// `BlackMaximummer`, `NoCapture`, `NoWhiteCapture`, `NoBlackCapture`, `CavalierMajeur`, `Hole <squares>` (also
 /// `Holes`; several words of squares), one or more of them, alone or with a Circe (plain, Mirror,
-/// Chameleon, Clone; not with holes: a rebirth square may be one). `None` when the words hold none of these; `Some(None)` when
+/// Chameleon, Clone; not with holes, a rebirth square may be one, nor with CavalierMajeur). `None` when the words hold none of these; `Some(None)` when
 /// they combine these with something else, which is not supported.
 fn parse_combined(words: &[String]) -> Option<Option<Conditions>> {
     let mut c = Conditions::NONE;
@@ -1342,6 +1345,8 @@ fn parse_combined(words: &[String]) -> Option<Option<Conditions>> {
             c.maximummer[0] = true;
         } else if w == "blackmaximummer" {
             c.maximummer[1] = true;
+        } else if w == "cavaliermajeur" {
+            c.cavalier_majeur = true;
         } else if w == "nocapture" {
             c.no_capture = [true, true];
         } else if w == "nowhitecapture" {
@@ -1376,7 +1381,10 @@ fn parse_combined(words: &[String]) -> Option<Option<Conditions>> {
     // or Isardam: rebirths change neither these moves' lengths nor what checks.
     match parse_conditions(&rest) {
         Some(r)
-            if c.holes.0 == 0 && r.circe != Circe::Off && r == Conditions { circe: r.circe, ..Conditions::NONE } =>
+            if c.holes.0 == 0
+                && !c.cavalier_majeur
+                && r.circe != Circe::Off
+                && r == Conditions { circe: r.circe, ..Conditions::NONE } =>
         {
             Some(Some(Conditions { circe: r.circe, ..c }))
         }

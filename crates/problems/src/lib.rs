@@ -303,6 +303,10 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         if berolina {
             no_board_moving_twins(p, "Berolina pawn")?;
         }
+        // CavalierMajeur: the promotions of Bul and neutral pieces were not adapted.
+        if board.cavalier_majeur && (board.neutral.any() || board.bul.any()) {
+            return Err(SolveError::Unsupported("CavalierMajeur with neutral pieces or piece attributes".into()));
+        }
         // Neutral locusts and orphans (and orphans beside neutral pieces) were not checked.
         if board.fairy_kinds_present() & locust_orphan != 0 && board.neutral.any() {
             return Err(SolveError::Unsupported("locust or orphan with neutral pieces".into()));
@@ -438,6 +442,9 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         board.all_in_last_double = board.all_in_chess && board.ep.is_some();
         // Pawns do not promote to pawn walks (Popeye's promotee sequence: `!is_pawn`).
         board.promotion_fairies = board.fairy_kinds_present() & !(1 << walk::BEROLINA_PAWN);
+        if board.cavalier_majeur {
+            board.cavalier_majeur_setup();
+        }
         out.push((header, board, stip));
     }
     Ok(out)

@@ -296,6 +296,9 @@ pub struct Board {
     /// Conditions NoCapture / NoWhiteCapture / NoBlackCapture (by colour index): that side's
     /// captures are not among its moves; its pieces still observe (check) as usual.
     pub no_capture: [bool; 2],
+    /// Condition CavalierMajeur: knights are nightriders; the set-up replaces them
+    /// ([`Board::cavalier_majeur_setup`]) and pawns promote to a nightrider instead of a knight.
+    pub cavalier_majeur: bool,
     /// AllInChess: the move (from, to) that would undo the last one and is therefore illegal;
     /// part of the hash key.
     pub all_in_forbidden: Option<(u8, u8)>,
@@ -373,6 +376,7 @@ impl Board {
             all_in_forbidden: None,
             all_in_last_double: false,
             no_capture: [false; 2],
+            cavalier_majeur: false,
             frankfurt: false,
             royal_walk: [walk::KING; 2],
             imitators: Imitators::NONE,

@@ -133,6 +133,17 @@ impl Board {
         }
     }
 
+    /// CavalierMajeur's set-up: every knight becomes a nightrider, which pawns then promote to
+    /// (among the fairy promotions, in place of the knight).
+    pub fn cavalier_majeur_setup(&mut self) {
+        for c in [Color::White, Color::Black] {
+            for s in self.kind_bb(c, walk::KNIGHT) {
+                self.put(s as u8, Piece { color: c, kind: walk::NIGHTRIDER });
+            }
+        }
+        self.promotion_fairies |= 1 << walk::NIGHTRIDER;
+    }
+
     /// Does the pseudo-legal move `m` capture?
     pub(crate) fn is_capture(&self, m: Move) -> bool {
         match m.special {
@@ -181,6 +192,9 @@ impl Board {
     pub(crate) fn push_pawn_move(&self, f: u8, to: u8, last: u8, special: Special, out: &mut Vec<Move>) {
         if to / 8 == last {
             for k in walk::PROMOTIONS {
+                if k == walk::KNIGHT && self.cavalier_majeur {
+                    continue;
+                }
                 out.push(Move { from: f, to, special: Special::Promote(k), extra: NO_EXTRA });
             }
             let mut fairies = self.promotion_fairies;

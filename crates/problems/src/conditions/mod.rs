@@ -83,6 +83,8 @@ pub struct Conditions {
     pub frankfurt: bool,
     /// Conditions NoCapture (both), NoWhiteCapture, NoBlackCapture (by colour index).
     pub no_capture: [bool; 2],
+    /// Condition CavalierMajeur: knights are nightriders (set-up and promotions).
+    pub cavalier_majeur: bool,
 }
 
 impl Conditions {
@@ -117,6 +119,7 @@ impl Conditions {
         all_in_chess: false,
         frankfurt: false,
         no_capture: [false; 2],
+        cavalier_majeur: false,
     };
 }
 
@@ -461,6 +464,7 @@ impl Board {
             all_in_chess: self.all_in_chess,
             frankfurt: self.frankfurt,
             no_capture: self.no_capture,
+            cavalier_majeur: self.cavalier_majeur,
         }
     }
 
@@ -497,6 +501,7 @@ impl Board {
         self.all_in_chess = c.all_in_chess;
         self.frankfurt = c.frankfurt;
         self.no_capture = c.no_capture;
+        self.cavalier_majeur = c.cavalier_majeur;
         self.royal_walk = [walk::KING; 2];
         self.all_in_forbidden = None;
         self.all_in_last_double = false;
