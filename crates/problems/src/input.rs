@@ -168,6 +168,9 @@ impl Conditions {
         if self.cavalier_majeur {
             v.push("CavalierMajeur".into());
         }
+        if self.take_make {
+            v.push("Take&MakeChess".into());
+        }
         match self.no_capture {
             [true, true] => v.push("NoCapture".into()),
             [true, false] => v.push("NoWhiteCapture".into()),
@@ -1327,7 +1330,8 @@ fn parse_conditions(words: &[String]) -> Option<Conditions> {
 
 /// Conditions that combine because each restricts the moves on its own: `ChecklessChess` (or a
 /// unique prefix from `checkl` on: Popeye also has CheckZigzag), `WhiteMaximummer`,
-/// `BlackMaximummer`, `NoCapture`, `NoWhiteCapture`, `NoBlackCapture`, `CavalierMajeur`, `Hole <squares>` (also
+/// `BlackMaximummer`, `NoCapture`, `NoWhiteCapture`, `NoBlackCapture`, `CavalierMajeur`,
+/// `Take&MakeChess` (a prefix from `take` on; only with Maximummer and Circe), `Hole <squares>` (also
 /// `Holes`; several words of squares), one or more of them, alone or with a Circe (plain, Mirror,
 /// Chameleon, Clone; not with holes, a rebirth square may be one, nor with CavalierMajeur). `None` when the words hold none of these; `Some(None)` when
 /// they combine these with something else, which is not supported.
@@ -1345,6 +1349,8 @@ fn parse_combined(words: &[String]) -> Option<Option<Conditions>> {
             c.maximummer[0] = true;
         } else if w == "blackmaximummer" {
             c.maximummer[1] = true;
+        } else if w.len() >= 4 && "take&makechess".starts_with(&w) {
+            c.take_make = true;
         } else if w == "cavaliermajeur" {
             c.cavalier_majeur = true;
         } else if w == "nocapture" {
@@ -1373,6 +1379,11 @@ fn parse_combined(words: &[String]) -> Option<Option<Conditions>> {
     }
     if groups == 0 {
         return None;
+    }
+    // Take&Make: with Maximummer and Circe; Popeye refuses it with NoCapture, and the others
+    // were not checked.
+    if c.take_make && (c.checkless || c.no_capture != [false; 2] || c.cavalier_majeur || c.holes.0 != 0) {
+        return Some(None);
     }
     if rest.is_empty() {
         return Some(Some(c));

@@ -303,6 +303,10 @@ pub fn twin_positions(p: &Problem) -> Result<Vec<TwinPosition>, SolveError> {
         if berolina {
             no_board_moving_twins(p, "Berolina pawn")?;
         }
+        // Take&Make: neutral pieces and piece attributes were not checked.
+        if board.take_make && (board.neutral.any() || board.bul.any()) {
+            return Err(SolveError::Unsupported("Take&Make with neutral pieces or piece attributes".into()));
+        }
         // CavalierMajeur: the promotions of Bul and neutral pieces were not adapted.
         if board.cavalier_majeur && (board.neutral.any() || board.bul.any()) {
             return Err(SolveError::Unsupported("CavalierMajeur with neutral pieces or piece attributes".into()));

@@ -901,6 +901,91 @@ fn cavalier_majeur_knights_are_nightriders_and_pawns_promote_to_one() {
     }
 }
 
+// ---------------------------------------------------------------------------------- Take&Make
+
+fn arrivals(b: &mut Board, from: &str) -> Vec<String> {
+    let moves: Vec<Move> = b.legal_moves().into_iter().filter(|m| m.from == sq(from)).collect();
+    let mut v: Vec<String> = moves.into_iter().map(|m| move_text(b, Goal::Mate, m, true)).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn take_make_a_capture_goes_on_with_the_captured_walk() {
+    // Se3 takes the black rook on d5 and makes a rook move from d5 (no capture: d2 holds a white
+    // pawn, d7 a black one; e3 is empty meanwhile); the plain capture is gone, knight moves stay.
+    let mut b =
+        board(&[(W, "K", "a1"), (W, "S", "e3"), (W, "P", "d2"), (B, "K", "h8"), (B, "R", "d5"), (B, "P", "d7")]);
+    b.take_make = true;
+    let got: Vec<String> = arrivals(&mut b, "e3").into_iter().filter(|t| t.contains('*')).collect();
+    let want: Vec<String> =
+        ["a5", "b5", "c5", "d3", "d4", "d6", "e5", "f5", "g5", "h5"].iter().map(|s| format!("Se3*d5-{s}")).collect();
+    let mut want = want;
+    want.sort();
+    assert_eq!(got, want);
+    assert!(arrivals(&mut b, "e3").contains(&"Se3-c4".to_string()));
+    // The make may go to the departure square, empty meanwhile: Kb1 takes the black pawn on b2
+    // and makes its step down to b1.
+    let mut b = board(&[(W, "K", "b1"), (B, "K", "h8"), (B, "P", "b2")]);
+    b.take_make = true;
+    assert!(arrivals(&mut b, "b1").contains(&"Kb1*b2-b1".to_string()));
+    // A capture without a make is no move: Ra3 takes the pawn on a2 and makes its step to a1,
+    // unless a1 is occupied.
+    let mut b = board(&[(W, "K", "c1"), (W, "R", "a3"), (B, "K", "h8"), (B, "P", "a2")]);
+    b.take_make = true;
+    assert!(arrivals(&mut b, "a3").contains(&"Ra3*a2-a1".to_string()));
+    b.put(sq("a1"), piece(W, "S"));
+    assert!(!arrivals(&mut b, "a3").iter().any(|t| t.contains('*')), "no make: no capture");
+}
+
+#[test]
+fn take_make_pawns_promote_on_the_final_square_and_not_to_their_first_rank() {
+    // The white pawn on c6 takes the black knight on d7 and makes a knight move: to b8 and f8
+    // (promoting there, and only promoting), e5, f6, b6.
+    let mut b = board(&[(W, "K", "a1"), (W, "P", "c6"), (B, "K", "h5"), (B, "S", "d7")]);
+    b.take_make = true;
+    let got = arrivals(&mut b, "c6");
+    for t in ["c6*d7-b8=Q", "c6*d7-b8=S", "c6*d7-f8=R", "c6*d7-e5", "c6*d7-f6", "c6*d7-b6"] {
+        assert!(got.iter().any(|g| g.starts_with(t)), "{t}: {got:?}");
+    }
+    assert!(!got.iter().any(|g| g.starts_with("c6*d7-b8 ") || g == "c6*d7-b8"), "{got:?}");
+    // A white pawn making a black knight's move to rank 1: removed (Popeye's base-line rule).
+    let mut b = board(&[(W, "K", "a8"), (W, "P", "c2"), (B, "K", "h5"), (B, "S", "d3")]);
+    b.take_make = true;
+    let got = arrivals(&mut b, "c2");
+    assert!(got.iter().any(|g| g == "c2*d3-e5") && !got.iter().any(|g| g.ends_with("1")), "{got:?}");
+}
+
+#[test]
+fn take_make_checks_are_ordinary_attacks_and_a_king_may_not_make_into_check() {
+    // The black rook on a8 checks Ka1 (capturing a king needs no make). Ka1 takes the black
+    // pawn on b2 and makes the pawn's step to b1; it may also step there.
+    let mut b = board(&[(W, "K", "a1"), (B, "K", "h8"), (B, "R", "a8"), (B, "P", "b2")]);
+    b.take_make = true;
+    assert!(b.in_check(W));
+    let got = arrivals(&mut b, "a1");
+    assert_eq!(got, ["Ka1*b2-b1", "Ka1-b1"], "{got:?}");
+    // With a black rook on h1, b1 is attacked: the make may not end there either.
+    b.put(sq("h1"), piece(B, "R"));
+    assert!(arrivals(&mut b, "a1").is_empty());
+}
+
+#[test]
+fn take_make_is_parsed_and_solved() {
+    // 1.Sd4-f5 e4*f5-e7 #: the pawn takes the knight and makes a knight move to e7; Kf8*e7
+    // would make the white pawn's step to e8, covered by Sd6.
+    let text = "BeginProblem\nstip h#1\npieces white Kh8 Pe4 Sd6 black Kf8 Sd4\ncondition Take&MakeChess\nEndProblem\n";
+    let p = parse_problems(text).remove(0).expect("parsed");
+    assert!(p.unsupported.is_empty() && p.conditions.take_make, "{:?}", p.unsupported);
+    assert!(solve_lines(text).iter().any(|l| l == "1.Sd4-f5 e4*f5-e7 #"), "{:?}", solve_lines(text));
+    let plain = text.replace("condition Take&MakeChess\n", "");
+    assert!(solve_lines(&plain).is_empty());
+    for (c, ok) in [("take", true), ("Take&Make Circe WhiteMaximummer", true), ("Take&MakeChess NoCapture", false)] {
+        let text = format!("BeginProblem\nstip h#1\npieces white Ke1 black Kh8\ncondition {c}\nEndProblem\n");
+        assert_eq!(parse_problems(&text).remove(0).expect("parsed").unsupported.is_empty(), ok, "{c}");
+    }
+}
+
 // ------------------------------------------------------------------------------- AndernachChess
 
 #[test]

@@ -147,7 +147,13 @@ impl Board {
             None => true,
             Some(b) => {
                 b.contains(sq(m.from))
-                    || matches!(m.special, Special::EnPassant { .. } | Special::Castle { .. } | Special::Locust { .. })
+                    || matches!(
+                        m.special,
+                        Special::EnPassant { .. }
+                            | Special::Castle { .. }
+                            | Special::Locust { .. }
+                            | Special::TakeMakePromote { .. }
+                    )
             }
         }
     }

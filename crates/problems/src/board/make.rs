@@ -23,8 +23,11 @@ impl Board {
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
         match m.special {
-            Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } | Special::Locust { cap } => {
-                let cp = self.squares[cap as usize].expect("en-passant or locust victim");
+            Special::EnPassant { cap }
+            | Special::EnPassantRebirthPromote { cap, .. }
+            | Special::Locust { cap }
+            | Special::TakeMakePromote { cap, .. } => {
+                let cp = self.squares[cap as usize].expect("en-passant, locust or take&make victim");
                 self.remove(cap, cp);
                 undo.captured = Some((cap, cp));
             }
@@ -39,7 +42,7 @@ impl Board {
         }
         self.remove(m.from, p);
         let placed = match m.special {
-            Special::Promote(k) => {
+            Special::Promote(k) | Special::TakeMakePromote { kind: k, .. } => {
                 undo.berolina = p.kind == walk::BEROLINA_PAWN;
                 Piece { color: p.color, kind: k }
             }
@@ -65,6 +68,10 @@ impl Board {
             self.add(m.to, placed);
         }
         self.castling &= !(castle_bits(m.from) | castle_bits(m.to));
+        if let Some((cs, _)) = undo.captured {
+            // A rook taken on its square away from the arrival (Take&Make, a locust).
+            self.castling &= !castle_bits(cs);
+        }
         // A neutral piece reborn by Circe: its square (the attribute is set after the side stack
         // has kept the squares before the move).
         let mut neutral_reborn = None;
@@ -142,7 +149,7 @@ impl Board {
         let placed = self.squares[m.to as usize].expect("moved piece");
         self.remove(m.to, placed);
         let p = match m.special {
-            Special::Promote(_) => {
+            Special::Promote(_) | Special::TakeMakePromote { .. } => {
                 Piece { color: placed.color, kind: if undo.berolina { walk::BEROLINA_PAWN } else { walk::PAWN } }
             }
             _ => placed,

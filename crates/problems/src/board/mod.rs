@@ -79,8 +79,14 @@ pub enum Special {
         kind: Kind,
     },
     /// Locust capture: the piece jumped over on `cap` is captured, the mover lands on `to`.
+    /// Take&Make: the piece on `cap` is captured and the mover ends its make on `to`.
     Locust {
         cap: u8,
+    },
+    /// Take&Make: the same, and the mover, a pawn, promotes on `to` to `kind`.
+    TakeMakePromote {
+        cap: u8,
+        kind: Kind,
     },
 }
 
@@ -299,6 +305,9 @@ pub struct Board {
     /// Condition CavalierMajeur: knights are nightriders; the set-up replaces them
     /// ([`Board::cavalier_majeur_setup`]) and pawns promote to a nightrider instead of a knight.
     pub cavalier_majeur: bool,
+    /// Condition Take&MakeChess: a capture goes on with a non-capturing move of the captured
+    /// piece's walk and colour from the capture square ([`Board::take_make_expand`]).
+    pub take_make: bool,
     /// AllInChess: the move (from, to) that would undo the last one and is therefore illegal;
     /// part of the hash key.
     pub all_in_forbidden: Option<(u8, u8)>,
@@ -377,6 +386,7 @@ impl Board {
             all_in_last_double: false,
             no_capture: [false; 2],
             cavalier_majeur: false,
+            take_make: false,
             frankfurt: false,
             royal_walk: [walk::KING; 2],
             imitators: Imitators::NONE,

@@ -48,7 +48,7 @@ impl Board {
     /// [`Board::pseudo_moves`] gives exactly the allowed moves, and generators that skip it
     /// ([`Board::checking_candidates`]) must not be used.
     pub fn restricts_moves(&self) -> bool {
-        self.maximummer[self.side.index()] | self.back_home | self.no_capture[self.side.index()]
+        self.maximummer[self.side.index()] | self.back_home | self.no_capture[self.side.index()] | self.take_make
     }
 
     pub(crate) fn pseudo_moves_plain(&self, out: &mut Vec<Move>) {
@@ -147,7 +147,10 @@ impl Board {
     /// Does the pseudo-legal move `m` capture?
     pub(crate) fn is_capture(&self, m: Move) -> bool {
         match m.special {
-            Special::EnPassant { .. } | Special::EnPassantRebirthPromote { .. } | Special::Locust { .. } => true,
+            Special::EnPassant { .. }
+            | Special::EnPassantRebirthPromote { .. }
+            | Special::Locust { .. }
+            | Special::TakeMakePromote { .. } => true,
             Special::Castle { .. } => false,
             _ => self.squares[m.to as usize].is_some(),
         }

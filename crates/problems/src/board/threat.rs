@@ -17,8 +17,17 @@ impl Board {
         if a.from != b.from || a.to != b.to {
             return false;
         }
+        // Take&Make: the capture square is relevant too (`is_effect_relevant`).
+        let taken = |m: Move| match m.special {
+            Special::Locust { cap } | Special::TakeMakePromote { cap, .. } => Some(cap),
+            _ => None,
+        };
+        if self.take_make && taken(a) != taken(b) {
+            return false;
+        }
         let promotion = |m: Move| match m.special {
             Special::Promote(k) | Special::HurdlePromote(k) | Special::RebirthPromote(k) => Some(k),
+            Special::TakeMakePromote { kind, .. } => Some(kind),
             Special::EnPassantRebirthPromote { kind, .. } => Some(kind),
             _ => None,
         };

@@ -169,7 +169,11 @@ impl Board {
                 Special::Castle { rook_from, rook_to } => {
                     free = (free || r == rook_from) && r != rook_to;
                 }
-                Special::EnPassant { cap } | Special::Locust { cap } if r == cap => free = true,
+                Special::EnPassant { cap } | Special::Locust { cap } | Special::TakeMakePromote { cap, .. }
+                    if r == cap =>
+                {
+                    free = true
+                }
                 _ => {}
             }
             if !free {

@@ -325,9 +325,10 @@ impl Board {
             }
             self.home[m.from as usize] = e.home_moved;
             let cs = match m.special {
-                Special::EnPassant { cap } | Special::EnPassantRebirthPromote { cap, .. } | Special::Locust { cap } => {
-                    Some(cap)
-                }
+                Special::EnPassant { cap }
+                | Special::EnPassantRebirthPromote { cap, .. }
+                | Special::Locust { cap }
+                | Special::TakeMakePromote { cap, .. } => Some(cap),
                 Special::Castle { .. } => None,
                 _ => (e.home_captured != NO_EXTRA).then_some(m.to),
             };

@@ -32,6 +32,7 @@ pub(crate) mod madrasi;
 pub(crate) mod mars;
 pub(crate) mod maximummer;
 pub(crate) mod singlebox;
+pub(crate) mod take_make;
 
 use mysl_core::{Bitboard, Color};
 
@@ -85,6 +86,8 @@ pub struct Conditions {
     pub no_capture: [bool; 2],
     /// Condition CavalierMajeur: knights are nightriders (set-up and promotions).
     pub cavalier_majeur: bool,
+    /// Condition Take&MakeChess.
+    pub take_make: bool,
 }
 
 impl Conditions {
@@ -120,6 +123,7 @@ impl Conditions {
         frankfurt: false,
         no_capture: [false; 2],
         cavalier_majeur: false,
+        take_make: false,
     };
 }
 
@@ -191,6 +195,8 @@ impl Board {
             | self.all_in_chess
             // FrankfurtChess: a capture changes the capturer's walk (a king's too).
             | self.frankfurt
+            // Take&Make: a capture ends with the captured piece's walk, anywhere.
+            | self.take_make
     }
 
     /// [`Board::attack_conditions`] as the move shortcuts of `board/check.rs` see it (the check
@@ -224,6 +230,7 @@ impl Board {
             | self.pepo
             | self.all_in_chess
             | self.frankfurt
+            | self.take_make
     }
 
     /// `attacked` under Madrasi, Isardam or BGL: attackers one by one. Madrasi: a paralysed piece
@@ -346,6 +353,9 @@ impl Board {
     /// AntiCirce rebirths, uncapturable pieces).
     #[inline(never)]
     pub(crate) fn pseudo_moves_ext(&self, start: usize, out: &mut Vec<Move>) {
+        if self.take_make {
+            self.take_make_expand(start, out);
+        }
         if self.castling_chess {
             self.castling_chess_moves(out);
         }
@@ -420,7 +430,8 @@ impl Board {
                 let target = match m.special {
                     Special::EnPassant { cap }
                     | Special::EnPassantRebirthPromote { cap, .. }
-                    | Special::Locust { cap } => cap,
+                    | Special::Locust { cap }
+                    | Special::TakeMakePromote { cap, .. } => cap,
                     _ => m.to,
                 };
                 if !uncapturable.contains(sq(target)) {
@@ -465,6 +476,7 @@ impl Board {
             frankfurt: self.frankfurt,
             no_capture: self.no_capture,
             cavalier_majeur: self.cavalier_majeur,
+            take_make: self.take_make,
         }
     }
 
@@ -502,6 +514,7 @@ impl Board {
         self.frankfurt = c.frankfurt;
         self.no_capture = c.no_capture;
         self.cavalier_majeur = c.cavalier_majeur;
+        self.take_make = c.take_make;
         self.royal_walk = [walk::KING; 2];
         self.all_in_forbidden = None;
         self.all_in_last_double = false;

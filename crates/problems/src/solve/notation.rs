@@ -158,17 +158,21 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
                 s.push_str(&square_name(m.extra));
             }
             let ep = matches!(m.special, Special::EnPassant { .. } | Special::EnPassantRebirthPromote { .. });
-            if let Special::Locust { cap } = m.special {
-                // A locust capture, Popeye's way: departure, capture square, arrival (`Lb3*d5-e6`).
+            if let Special::Locust { cap } | Special::TakeMakePromote { cap, .. } = m.special {
+                // A locust capture or a take&make, Popeye's way: departure, capture square,
+                // arrival (`Lb3*d5-e6`, `Se3*f5-h6`); an en-passant take made back onto the
+                // taken pawn's square as a capture there (`e5*d5`).
                 s.push('*');
-                s.push_str(&square_name(cap));
-                s.push('-');
+                if cap != m.to {
+                    s.push_str(&square_name(cap));
+                    s.push('-');
+                }
             } else {
                 let capture = board.piece_at(m.to).is_some() || ep;
                 s.push(if capture { '*' } else { '-' });
             }
             s.push_str(&square_name(m.to));
-            if let Special::Promote(k) = m.special {
+            if let Special::Promote(k) | Special::TakeMakePromote { kind: k, .. } = m.special {
                 s.push('=');
                 if neutral {
                     s.push('n');
