@@ -227,7 +227,7 @@ fn replay(board: &Board, stip: &Stipulation, line: &str, first: mysl_core::Color
             moves.push((b.side as u8, 255, crate::board::NULL_MOVE));
             b.make_null();
         } else {
-            let m = b.legal_moves().into_iter().find(|&m| move_text(&mut b, stip.goal, m, true) == *text)?;
+            let m = b.legal_moves().into_iter().find(|&m| is_text_of(&mut b, stip.goal, m, text))?;
             let p = b.piece_at(m.from)?;
             moves.push((p.color as u8, p.kind, m));
             b.make(m);
@@ -259,7 +259,7 @@ pub fn replay_texts(board: &Board, goal: crate::stipulation::Goal, texts: &[Stri
             if pass == 1 {
                 b.make_null();
             }
-            found = b.legal_moves().into_iter().find(|&m| move_text(&mut b, goal, m, true) == *text);
+            found = b.legal_moves().into_iter().find(|&m| is_text_of(&mut b, goal, m, text));
             if found.is_some() {
                 break;
             }
@@ -269,6 +269,12 @@ pub fn replay_texts(board: &Board, goal: crate::stipulation::Goal, texts: &[Stri
         out.push((m, b.clone()));
     }
     Some(out)
+}
+
+/// Is `text` how the solver prints `m`, as the goal move or as any other move (the goal's marks,
+/// ` x` and ` z`, appear only on the former)?
+fn is_text_of(b: &mut Board, goal: crate::stipulation::Goal, m: Move, text: &str) -> bool {
+    move_text(b, goal, m, true) == text || move_text(b, goal, m, false) == text
 }
 
 fn sorted(moves: &[(u8, u8, Move)]) -> Vec<String> {

@@ -11,14 +11,32 @@ pub enum Goal {
     Stalemate,
     /// `==`: both sides stalemated.
     DoubleStalemate,
+    /// `+`: the side to move after the last move is in check.
+    Check,
+    /// `x`: the last move captured.
+    Capture,
+    /// `00`: the last move was castling.
+    Castling,
+    /// `ep`: the last move was an en-passant capture.
+    EnPassant,
+    /// `z<square>`: the last move ended on the square (0 = a1 .. 63 = h8).
+    Target(u8),
+    /// `~`: any move.
+    Any,
 }
 
 impl Goal {
-    pub fn symbol(self) -> &'static str {
+    pub fn symbol(self) -> String {
         match self {
-            Goal::Mate => "#",
-            Goal::Stalemate => "=",
-            Goal::DoubleStalemate => "==",
+            Goal::Mate => "#".into(),
+            Goal::Stalemate => "=".into(),
+            Goal::DoubleStalemate => "==".into(),
+            Goal::Check => "+".into(),
+            Goal::Capture => "x".into(),
+            Goal::Castling => "00".into(),
+            Goal::EnPassant => "ep".into(),
+            Goal::Target(s) => format!("z{}", crate::board::square_name(s)),
+            Goal::Any => "~".into(),
         }
     }
 }
@@ -168,7 +186,25 @@ pub fn parse(text: &str) -> Result<Stipulation, StipError> {
     } else if let Some(r) = rest.strip_prefix('=') {
         rest = r;
         Goal::Stalemate
-    } else if rest.starts_with(['+', 'x', '%', '~', 'z', 'c', '!', '<', '0', 'e']) && !rest.is_empty() {
+    } else if let Some(r) = rest.strip_prefix('+') {
+        rest = r;
+        Goal::Check
+    } else if let Some(r) = rest.strip_prefix('x') {
+        rest = r;
+        Goal::Capture
+    } else if let Some(r) = rest.strip_prefix("00") {
+        rest = r;
+        Goal::Castling
+    } else if let Some(r) = rest.strip_prefix("ep") {
+        rest = r;
+        Goal::EnPassant
+    } else if let Some(r) = rest.strip_prefix('~') {
+        rest = r;
+        Goal::Any
+    } else if let Some(target) = rest.strip_prefix('z').and_then(|r| r.get(..2)).and_then(crate::board::parse_square) {
+        rest = &rest[3..];
+        Goal::Target(target)
+    } else if rest.starts_with(['%', 'z', 'c', '!', '<', '0', 'e']) && !rest.is_empty() {
         return Err(StipError::Unsupported(format!("goal in {text}")));
     } else {
         return Err(StipError::Syntax(format!("no goal in stipulation {text}")));

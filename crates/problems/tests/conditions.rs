@@ -2,7 +2,9 @@
 //! Popeye-style notation; Popeye's Forsyth reading (counts across ranks).
 
 use mysl_core::Color;
-use mysl_problems::board::{bgl_cost, bgl_number, parse_square, Bgl, Board, Move, Piece, BGL_INFINITE, NO_EXTRA};
+use mysl_problems::board::{
+    bgl_cost, bgl_number, parse_square, Bgl, Board, Move, Paralysis, Piece, BGL_INFINITE, NO_EXTRA,
+};
 use mysl_problems::input::parse_problems;
 use mysl_problems::solve::{move_text, Limits};
 use mysl_problems::stipulation::Goal;
@@ -485,10 +487,42 @@ fn antisupercirce_input() {
     assert_eq!(cond("AntiCirce Super").conditions.anticirce, AntiCirce::SuperCalvet);
     // Plain AntiCirce: see anticirce_is_parsed_and_solved.
     assert_eq!(cond("AntiCirce").conditions.anticirce, AntiCirce::Calvet);
-    // Castling rights with AntiCirce: not supported yet.
-    let text = "BeginProblem\nstip #2\npieces white Ke1 Rh1 black Kh8\ncondition antisup\nEndProblem\n";
+    // AntiCirce Cage with castling rights: not supported yet.
+    let text = "BeginProblem\nstip #2\npieces white Ke1 Rh1 black Kh8\ncondition anticirce cage\nEndProblem\n";
     let p = parse_problems(text).remove(0).expect("parsed");
     assert!(matches!(solve_problem(&p, &Limits::default()), Err(SolveError::Unsupported(m)) if m.contains("castling")));
+}
+
+#[test]
+fn anticirce_rebirth_in_the_corner_or_on_the_king_square_restores_castling_flags() {
+    use mysl_problems::board::{AntiCirce, Special};
+    let castles = |b: &mut Board| -> Vec<u8> {
+        b.legal_moves()
+            .into_iter()
+            .filter_map(|m| if let Special::Castle { rook_from, .. } = m.special { Some(rook_from) } else { None })
+            .collect()
+    };
+    // Ra5*a8 (a light square): the rook is reborn on h1 and, the king being home, may castle.
+    let mut b = board(&[(W, "K", "e1"), (W, "R", "a5"), (B, "R", "a8"), (B, "K", "h6")]);
+    b.anticirce = AntiCirce::Calvet;
+    b.castling = b.default_castling();
+    assert!(castles(&mut b).is_empty());
+    let m = b.legal_moves().into_iter().find(|m| m.from == sq("a5") && m.to == sq("a8")).expect("Ra5*a8");
+    b.make(m);
+    assert_eq!(b.piece_at(sq("h1")), Some(piece(W, "R")));
+    b.make_null();
+    assert_eq!(castles(&mut b), [sq("h1")]);
+    // After castling, the king reborn on e1 (Kg1*g2, a light square) has its flag back, but the
+    // castled rook has lost its own: no second castling with it.
+    let c = b.legal_moves().into_iter().find(|m| matches!(m.special, Special::Castle { .. })).expect("0-0");
+    b.make(c);
+    b.put(sq("g2"), piece(B, "S"));
+    b.make_null();
+    let k = b.legal_moves().into_iter().find(|m| m.from == sq("g1") && m.to == sq("g2")).expect("Kg1*g2");
+    b.make(k);
+    assert_eq!(b.piece_at(sq("e1")), Some(piece(W, "K")));
+    b.make_null();
+    assert!(castles(&mut b).is_empty(), "the rook on f1 has no flag");
 }
 
 // ---------------------------------------------------------------------------- TransmutedKings
@@ -784,6 +818,47 @@ fn maximummer_keeps_only_the_longest_legal_moves() {
     let mut got: Vec<(u8, u8)> = b.legal_moves().iter().map(|m| (m.from, m.to)).collect();
     got.sort();
     assert_eq!(got, [(sq("d4"), sq("a1")), (sq("d4"), sq("g7"))]);
+}
+
+#[test]
+fn maximummer_measures_castling_as_popeye_does() {
+    // Popeye's `len_max`: 0-0 counts 16, 0-0-0 25. Black's rook h8-h1 (49) beats both; with the
+    // h-file blocked at h5, Rh8*h5 (9) and Rh8-a8-wards moves (at most 4) lose to castling.
+    let mut b = board(&[(W, "K", "c2"), (W, "S", "h5"), (B, "K", "e8"), (B, "R", "h8")]);
+    b.side = B;
+    b.castling = b.default_castling();
+    b.maximummer = [false, true];
+    let moves = b.legal_moves();
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    assert!(matches!(moves[0].special, mysl_problems::board::Special::Castle { .. }));
+    // Queen side (25) beats king side (16) and every rook move (Ra8-d8: 9).
+    let mut b =
+        board(&[(W, "K", "c3"), (B, "K", "e8"), (B, "R", "h8"), (B, "R", "a8"), (W, "P", "h6"), (W, "P", "a6")]);
+    b.side = B;
+    b.castling = b.default_castling();
+    b.maximummer = [false, true];
+    let moves = b.legal_moves();
+    assert_eq!(moves.iter().map(|m| (m.from, m.to)).collect::<Vec<_>>(), [(sq("e8"), sq("c8"))], "{moves:?}");
+}
+
+#[test]
+fn a_pawn_that_just_double_stepped_is_observed_en_passant() {
+    // Isardam: 1.d2-d4 beside a black pawn on e4 leaves d4 observed by e4 (en passant), so it is
+    // illegal; 1.d2-d3 puts the pawns in mutual observation: no legal move at all.
+    let mut b = board(&[(W, "P", "d2"), (B, "P", "e4")]);
+    b.paralysis = Paralysis::Isardam;
+    assert!(b.legal_moves().is_empty(), "{:?}", b.legal_moves());
+    // Far from the e-pawn the double step is legal.
+    let mut b = board(&[(W, "P", "a2"), (B, "P", "e4")]);
+    b.paralysis = Paralysis::Isardam;
+    assert_eq!(b.legal_moves().len(), 2);
+    // Madrasi: the double-stepped pawn is paralysed while it may be taken en passant.
+    let mut b = board(&[(W, "P", "d2"), (B, "P", "e4")]);
+    b.paralysis = Paralysis::Madrasi;
+    let d4 = b.legal_moves().into_iter().find(|m| m.to == sq("d4")).expect("d2-d4");
+    b.make(d4);
+    assert!(b.observed_by_same_walk(sq("d4")));
+    assert!(!b.observed_by_same_walk(sq("e4")));
 }
 
 #[test]

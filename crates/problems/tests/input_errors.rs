@@ -162,10 +162,10 @@ fn stipulation_length_may_follow_after_a_space() {
     };
     let p = parsed("h# 2.5").expect("parsed");
     assert_eq!(p.stipulation.expect("stipulation"), mysl_problems::stipulation::parse("h#2.5").expect("h#2.5"));
-    for (stip, joined) in [("dia 4", "dia4"), ("ser-s00 9", "ser-s009")] {
-        let p = parsed(stip).expect("parsed");
-        assert!(p.unsupported.iter().any(|m| m.contains(joined)), "{stip}: {:?}", p.unsupported);
-    }
+    let p = parsed("dia 4").expect("parsed");
+    assert!(p.unsupported.iter().any(|m| m.contains("dia4")), "{:?}", p.unsupported);
+    let p = parsed("ser-s00 9").expect("parsed");
+    assert_eq!(p.stipulation.expect("stipulation"), mysl_problems::stipulation::parse("ser-s009").expect("ser-s009"));
     let e = parsed("#2 3").expect_err("stray length");
     assert_eq!((e.line, e.column, e.token.as_str()), (2, 16, "3"));
 }

@@ -1,10 +1,7 @@
 //! Make and unmake: a move, with Circe rebirths and castling rights; the other conditions'
 //! effects go through [`Board::make_ext`] and a side stack; the null move.
 
-use super::{
-    castle_bits, sq, Board, Circe, Effects, Mars, Move, Piece, Special, Undo, CASTLE_BK, CASTLE_BQ, CASTLE_WK,
-    CASTLE_WQ, KING_HOME_B, KING_HOME_W, NO_EXTRA,
-};
+use super::{castle_bits, sq, Board, Circe, Effects, Mars, Move, Piece, Special, Undo, NO_EXTRA};
 use crate::conditions::mars::antimars_castling;
 use crate::walk;
 
@@ -19,6 +16,8 @@ impl Board {
             key: self.key,
             ext: false,
             berolina: false,
+            last_move: self.last_move,
+            last_capture: self.last_capture,
         };
         let mut undo = undo;
         let p = self.squares[m.from as usize].expect("a piece on the from square");
@@ -56,6 +55,9 @@ impl Board {
             self.add(m.to, placed);
             self.add(rook_to, r);
             let used = castle_bits(rook_from);
+            // The castling rook's flag goes with it (the king's below): a king reborn on its
+            // square later (AntiCirce, Circe RexInclusive) does not castle with it again.
+            self.castling &= !used;
             for &(a, b) in &self.castling_exclusive {
                 if a & used != 0 {
                     self.castling &= !b;
@@ -93,19 +95,8 @@ impl Board {
                         if neutral {
                             neutral_reborn = Some(r);
                         }
-                        // A rook reborn in its corner regains its castling right (Popeye's
-                        // restore_castling_rights); castling also needs the king's right.
-                        if cp.kind == walk::ROOK && !neutral {
-                            let (home, bits) = match r {
-                                0 => (KING_HOME_W, CASTLE_WQ),
-                                7 => (KING_HOME_W, CASTLE_WK),
-                                56 => (KING_HOME_B, CASTLE_BQ),
-                                63 => (KING_HOME_B, CASTLE_BK),
-                                _ => (0, 0),
-                            };
-                            if self.castling & home != 0 {
-                                self.castling |= bits;
-                            }
+                        if !neutral {
+                            self.restore_castling_flag(r, cp);
                         }
                     }
                 }
@@ -132,6 +123,8 @@ impl Board {
             Special::Double => Some(((m.from + m.to) / 2, m.to)),
             _ => None,
         };
+        self.last_move = m;
+        self.last_capture = undo.captured.is_some();
         self.side = !self.side;
         undo
     }
@@ -168,6 +161,8 @@ impl Board {
         self.castling = undo.castling;
         self.ep = undo.ep;
         self.key = undo.key;
+        self.last_move = undo.last_move;
+        self.last_capture = undo.last_capture;
     }
 
     /// A "null move": the side to move passes (used for threats and series play).

@@ -125,6 +125,9 @@ pub struct Undo {
     pub(crate) ext: bool,
     /// A promotion by a Berolina pawn (unmake puts the Berolina pawn back, not a pawn).
     berolina: bool,
+    /// The board's [`Board::last_move`] and [`Board::last_capture`] before the move.
+    last_move: Move,
+    last_capture: bool,
 }
 
 impl Undo {
@@ -186,6 +189,10 @@ pub struct Board {
     /// The departure square of the last move played ([`NO_EXTRA`]: none, as before the first
     /// move and after a null move); kept only under ChameleonPursuit, part of the hash key.
     pub last_from: u8,
+    /// The last move played ([`NULL_MOVE`] before the first) and whether it captured: what the
+    /// goals of a move (capture, castling, en passant, target square, any) ask about.
+    pub(crate) last_move: Move,
+    pub(crate) last_capture: bool,
     /// Squares of the pieces with Popeye's attribute Bul (only hoppers of [`Walk::Hopper`](walk::Walk::Hopper)): after
     /// a Bul hopper's move its hurdle moves as the hopper would, without capturing (each
     /// possible such move a move of its own, [`Move::extra`], a pawn reaching its last rank
@@ -356,6 +363,8 @@ impl Board {
             bgl: Bgl::OFF,
             chameleon_pursuit: false,
             last_from: NO_EXTRA,
+            last_move: NULL_MOVE,
+            last_capture: false,
             bul: Bitboard(0),
             dob: Bitboard(0),
             neutral: Bitboard(0),
@@ -457,31 +466,61 @@ impl Board {
     /// Does `c` still have a castling right (either side)?
     pub fn has_castling_rights(&self, c: Color) -> bool {
         let bits = if c == Color::White { CASTLE_WK | CASTLE_WQ } else { CASTLE_BK | CASTLE_BQ };
-        self.castling & bits != 0
+        self.effective_castling() & bits != 0
     }
 
-    /// Castling rights as Popeye assumes them: king and rook on their game-array squares.
+    /// The castling rights that can be used now: a rook's only while its king keeps its own
+    /// (the flags are Popeye's, one per piece: a rook keeps its flag while its king moves, and a
+    /// king reborn on its square under Circe or AntiCirce gets its flag back).
+    pub fn effective_castling(&self) -> u8 {
+        Board::usable_castling(self.castling)
+    }
+
+    /// Popeye's `restore_castling_rights`: a rook reborn in its own corner, or a king on its own
+    /// square, gets its castling flag back.
+    pub(crate) fn restore_castling_flag(&mut self, s: u8, p: Piece) {
+        let bit = match (p.color, s) {
+            (Color::White, 0) if p.kind == walk::ROOK => CASTLE_WQ,
+            (Color::White, 7) if p.kind == walk::ROOK => CASTLE_WK,
+            (Color::Black, 56) if p.kind == walk::ROOK => CASTLE_BQ,
+            (Color::Black, 63) if p.kind == walk::ROOK => CASTLE_BK,
+            (Color::White, 4) if p.kind == walk::KING => KING_HOME_W,
+            (Color::Black, 60) if p.kind == walk::KING => KING_HOME_B,
+            _ => 0,
+        };
+        self.castling |= bit;
+    }
+
+    /// The flags `castling` without the rooks' whose king has lost its own.
+    pub fn usable_castling(castling: u8) -> u8 {
+        let mut c = castling & (KING_HOME_W | KING_HOME_B);
+        if castling & KING_HOME_W != 0 {
+            c |= castling & (CASTLE_WK | CASTLE_WQ);
+        }
+        if castling & KING_HOME_B != 0 {
+            c |= castling & (CASTLE_BK | CASTLE_BQ);
+        }
+        c
+    }
+
+    /// Castling flags as Popeye sets them, one per piece on its game-array square: a king on
+    /// e1/e8, a rook in its corner (whether or not its king is home; castling needs both, see
+    /// [`Board::effective_castling`]).
     pub fn default_castling(&self) -> u8 {
         let mut c = 0;
         let is = |s: u8, col: Color, k: Kind| {
             self.piece_at(s) == Some(Piece { color: col, kind: k }) && !self.neutral.contains(sq(s))
         };
-        if is(4, Color::White, walk::KING) {
-            c |= KING_HOME_W;
-            if is(7, Color::White, walk::ROOK) {
-                c |= CASTLE_WK;
-            }
-            if is(0, Color::White, walk::ROOK) {
-                c |= CASTLE_WQ;
-            }
-        }
-        if is(60, Color::Black, walk::KING) {
-            c |= KING_HOME_B;
-            if is(63, Color::Black, walk::ROOK) {
-                c |= CASTLE_BK;
-            }
-            if is(56, Color::Black, walk::ROOK) {
-                c |= CASTLE_BQ;
+        for (s, col, k, bit) in [
+            (4, Color::White, walk::KING, KING_HOME_W),
+            (7, Color::White, walk::ROOK, CASTLE_WK),
+            (0, Color::White, walk::ROOK, CASTLE_WQ),
+            (60, Color::Black, walk::KING, KING_HOME_B),
+            (63, Color::Black, walk::ROOK, CASTLE_BK),
+            (56, Color::Black, walk::ROOK, CASTLE_BQ),
+        ] {
+            if is(s, col, k) {
+                c |= bit;
             }
         }
         c
@@ -552,10 +591,10 @@ pub(crate) fn castle_bits(s: u8) -> u8 {
     match s {
         0 => CASTLE_WQ,
         7 => CASTLE_WK,
-        4 => CASTLE_WK | CASTLE_WQ | KING_HOME_W,
+        4 => KING_HOME_W,
         56 => CASTLE_BQ,
         63 => CASTLE_BK,
-        60 => CASTLE_BK | CASTLE_BQ | KING_HOME_B,
+        60 => KING_HOME_B,
         _ => 0,
     }
 }

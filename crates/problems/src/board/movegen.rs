@@ -258,7 +258,7 @@ impl Board {
         let us = self.side;
         let (k_side, q_side, base) =
             if us == Color::White { (CASTLE_WK, CASTLE_WQ, 0u8) } else { (CASTLE_BK, CASTLE_BQ, 56u8) };
-        if self.castling & (k_side | q_side) == 0 {
+        if self.effective_castling() & (k_side | q_side) == 0 {
             return;
         }
         let occ = self.occupied();

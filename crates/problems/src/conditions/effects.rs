@@ -214,6 +214,7 @@ impl Board {
             self.add(m.extra, Piece { color: placed.color, kind });
             e.anti = Some((m.extra, placed));
             self.castling &= !castle_bits(m.extra);
+            self.restore_castling_flag(m.extra, Piece { color: placed.color, kind });
         }
         if self.ghost_chess {
             let mut nu = self.uncapturable;

@@ -29,7 +29,7 @@ impl Paralysis {
 
 impl Board {
     /// Madrasi observation: is the piece on `z` (not a king) attacked by an enemy piece of the
-    /// same kind (geometry only, as Popeye's `madrasi_is_moving_piece_observed`)?
+    /// same kind (geometry only, as Popeye's `madrasi_is_moving_piece_observed`), en passant included?
     pub fn observed_by_same_walk(&self, z: u8) -> bool {
         let Some(p) = self.piece_at(z) else { return false };
         if p.kind == walk::KING {
@@ -39,8 +39,20 @@ impl Board {
         if !enemies.any() {
             return false;
         }
+        let enemy = Piece { color: !p.color, kind: p.kind };
         let mut it = enemies.into_iter();
-        Iterator::any(&mut it, |x| self.piece_attacks(x as u8, Piece { color: !p.color, kind: p.kind }, z))
+        if Iterator::any(&mut it, |x| self.piece_attacks(x as u8, enemy, z)) {
+            return true;
+        }
+        // A pawn that has just made a double step is observed by an enemy pawn that could take it
+        // en passant (Popeye's pawn observation includes the en-passant capture).
+        match self.ep {
+            Some((over, victim)) if victim == z && p.kind == walk::PAWN => {
+                let mut it = enemies.into_iter();
+                Iterator::any(&mut it, |x| self.piece_attacks(x as u8, enemy, over))
+            }
+            _ => false,
+        }
     }
 
     /// Is any piece observed by an enemy piece of its own kind (an Isardam-illegal position)?

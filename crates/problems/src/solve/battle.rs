@@ -347,7 +347,7 @@ impl Searcher {
         self.board.unmake(m, u);
         // A move reaching the goal before the last move (a short solution) gets the goal's mark
         // too (`1.b6*a7[wPa7->b6] = !` in an =2, pyset-065).
-        let text = self.move_text(m, n == 1 || direct_goal);
+        let text = self.move_text(m, (n == 1 && self.is_direct()) || direct_goal);
         let u = self.board.make(m);
         let victim = self.board.side;
         let in_check = self.board.in_check(victim);

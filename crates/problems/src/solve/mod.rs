@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::board::{Board, Move};
+use crate::board::{Board, Move, Special, NULL_MOVE};
 use crate::input::Options;
 use crate::stipulation::{Goal, Parry, Play, Stipulation};
 
@@ -284,6 +284,14 @@ pub fn goal_reached(board: &mut Board, goal: Goal) -> bool {
         Goal::Mate => board.is_mate(),
         Goal::Stalemate => board.is_stalemate(),
         Goal::DoubleStalemate => board.is_double_stalemate(),
+        Goal::Check => board.in_check(board.side),
+        Goal::Capture => board.last_capture,
+        Goal::Castling => matches!(board.last_move.special, Special::Castle { .. }),
+        Goal::EnPassant => {
+            matches!(board.last_move.special, Special::EnPassant { .. } | Special::EnPassantRebirthPromote { .. })
+        }
+        Goal::Target(s) => board.last_move != NULL_MOVE && board.last_move.to == s,
+        Goal::Any => board.last_move != NULL_MOVE,
     }
 }
 

@@ -83,7 +83,8 @@ impl Searcher {
 }
 
 /// Popeye's text for the legal move `m` on `board` (restored afterwards), with its check mark and,
-/// when `final_goal`, the stalemate marks of `goal`: `Qd6-d5 +`, `0-0-0 #`, `Rh1*h4[+bQd8]`.
+/// when `final_goal` (the move is the one that must reach the goal), the goal's mark:
+/// `Qd6-d5 +`, `0-0-0 #`, `Rh1*h4[+bQd8]`, `Kc5*d5 x`, `Ra8*a1 + z`.
 pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> String {
     let p = board.piece_at(m.from).expect("moving piece");
     let mut s = String::new();
@@ -269,11 +270,24 @@ pub fn move_text(board: &mut Board, goal: Goal, m: Move, final_goal: bool) -> St
     if board.bgl.on {
         s.push_str(&board.bgl.text());
     }
+    // The goal's mark (Popeye's goal writer): the check goal's ` +` replaces the check mark (a mating
+    // move reaching it too); capture and target are marked after the check (`Ra8*a1 + z`); castling,
+    // en passant and any move have no mark of their own.
     let victim = board.side;
-    if board.in_check(victim) {
-        s.push_str(if board.has_legal_move() { " +" } else { " #" });
-    } else if final_goal && goal != Goal::Mate && goal_reached(board, goal) {
-        s.push_str(if goal == Goal::Stalemate { " =" } else { " ==" });
+    let goal_here = final_goal && goal != Goal::Mate && goal_reached(board, goal);
+    if goal_here && goal == Goal::Check {
+        s.push_str(" +");
+    } else if board.in_check(victim) {
+        // Popeye's check writer marks every check ` +`; only the goal writer, at a move that reaches
+        // the mate goal, writes ` #` (a defence that happens to mate is `+`).
+        let mate_goal = final_goal && goal == Goal::Mate && !board.has_legal_move();
+        s.push_str(if mate_goal { " #" } else { " +" });
+    } else if goal_here && matches!(goal, Goal::Stalemate | Goal::DoubleStalemate) {
+        s.push(' ');
+        s.push_str(&goal.symbol());
+    }
+    if goal_here && matches!(goal, Goal::Capture | Goal::Target(_)) {
+        s.push_str(if goal == Goal::Capture { " x" } else { " z" });
     }
     board.unmake(m, u);
     s

@@ -28,6 +28,15 @@ impl Searcher {
         if k > 1 && self.hash_get(key) == Some(false) {
             return false;
         }
+        // ser-r: the series side too must reach the goal whenever it can (`ser-r+3`: castling with
+        // check would be forced, so the series must first take that right away); then the
+        // reflex play has failed.
+        if self.stip.play == Play::Reflex && self.has_goal_move() {
+            if k > 1 {
+                self.hash_put(key, false, k);
+            }
+            return false;
+        }
         let (mating, w, b) = if self.series_mate { (self.board.side, k, 0) } else { (!self.board.side, 1, k) };
         if self.intel && !crate::intelligent::mate_possible(&self.board, mating, w, b, &mut self.intel_scratch) {
             if k > 1 {
@@ -301,9 +310,11 @@ pub(super) fn solve_series(s: &mut Searcher, threads: usize, sol: &mut Solution)
         s.board.unmake_null(ep);
         sol.set_play_lines = sol.lines.len();
     }
+    // ser-r: a series side that can reach the goal at once must (the series in `Searcher::series`).
+    let reflex_broken = s.stip.play == Play::Reflex && s.has_goal_move();
     for k in 1..=n {
         s.grow_hash();
-        let mut roots = s.board.legal_moves();
+        let mut roots = if reflex_broken { Vec::new() } else { s.board.legal_moves() };
         if s.null_moves && !s.board.in_check(s.board.side) {
             roots.push(NULL_MOVE);
         }

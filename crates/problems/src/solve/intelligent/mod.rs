@@ -345,7 +345,7 @@ pub fn applicable(board: &Board) -> bool {
         && !board.has_fairy(Color::White)
         && !board.has_fairy(Color::Black)
         && board.promotion_fairies == 0
-        && board.castling == 0
+        && board.effective_castling() == 0
         // A flight on a hole needs neither a blocker nor a guard.
         && !board.holes.any()
 }
