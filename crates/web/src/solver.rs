@@ -407,9 +407,11 @@ fn board_fields(board: &Board) -> (String, String, Option<u8>) {
             placement.push('/');
         }
     }
+    // The rights usable now (a rook's flag counts only while its king keeps its own).
+    let usable = board.effective_castling();
     let mut castling = String::new();
     for (bit, c) in [(CASTLE_WK, 'K'), (CASTLE_WQ, 'Q'), (CASTLE_BK, 'k'), (CASTLE_BQ, 'q')] {
-        if board.castling & bit != 0 {
+        if usable & bit != 0 {
             castling.push(c);
         }
     }
