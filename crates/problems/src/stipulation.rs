@@ -174,33 +174,25 @@ pub fn parse(text: &str) -> Result<Stipulation, StipError> {
     } else {
         Play::Direct
     };
-    let goal = if let Some(r) = rest.strip_prefix("==") {
-        rest = r;
-        Goal::DoubleStalemate
-    } else if let Some(r) = rest.strip_prefix('#') {
+    // The goals by their spelling (`==` before `=`); `#` alone, `z` with its square.
+    const GOALS: [(&str, Goal); 7] = [
+        ("==", Goal::DoubleStalemate),
+        ("=", Goal::Stalemate),
+        ("+", Goal::Check),
+        ("x", Goal::Capture),
+        ("00", Goal::Castling),
+        ("ep", Goal::EnPassant),
+        ("~", Goal::Any),
+    ];
+    let goal = if let Some(r) = rest.strip_prefix('#') {
         if r.starts_with('#') || r.starts_with('=') || r.starts_with('!') {
             return Err(StipError::Unsupported(format!("goal in {text}")));
         }
         rest = r;
         Goal::Mate
-    } else if let Some(r) = rest.strip_prefix('=') {
+    } else if let Some((r, g)) = GOALS.iter().find_map(|&(p, g)| rest.strip_prefix(p).map(|r| (r, g))) {
         rest = r;
-        Goal::Stalemate
-    } else if let Some(r) = rest.strip_prefix('+') {
-        rest = r;
-        Goal::Check
-    } else if let Some(r) = rest.strip_prefix('x') {
-        rest = r;
-        Goal::Capture
-    } else if let Some(r) = rest.strip_prefix("00") {
-        rest = r;
-        Goal::Castling
-    } else if let Some(r) = rest.strip_prefix("ep") {
-        rest = r;
-        Goal::EnPassant
-    } else if let Some(r) = rest.strip_prefix('~') {
-        rest = r;
-        Goal::Any
+        g
     } else if let Some(target) = rest.strip_prefix('z').and_then(|r| r.get(..2)).and_then(crate::board::parse_square) {
         rest = &rest[3..];
         Goal::Target(target)

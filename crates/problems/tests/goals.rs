@@ -23,7 +23,7 @@ impl Lcg {
 /// A move as (from, to, promotion letter), castling as the king's step (`e1g1`).
 type Key = (String, String, char);
 
-fn core_key(pos: &Chess, m: CoreMove) -> Key {
+fn core_key(m: CoreMove) -> Key {
     let from = m.from().to_string();
     let to = if m.is_castle() {
         let file = if m.to().to_string().starts_with('h') { 'g' } else { 'c' };
@@ -38,7 +38,6 @@ fn core_key(pos: &Chess, m: CoreMove) -> Key {
         Some(Role::Knight) => 'S',
         _ => '-',
     };
-    let _ = pos;
     (from, to, promo)
 }
 
@@ -93,7 +92,7 @@ impl Goal {
             Goal::Capture => m.is_en_passant() || (!m.is_castle() && pos.board().role_at(m.to()).is_some()),
             Goal::Castling => m.is_castle(),
             Goal::EnPassant => m.is_en_passant(),
-            Goal::Target(s) => core_key(pos, m).1 == s.to_string(),
+            Goal::Target(s) => core_key(m).1 == s.to_string(),
             Goal::Any => true,
         }
     }
@@ -228,15 +227,17 @@ fn oracle(fen: &str, goal: Goal) -> BTreeSet<(Key, Key)> {
         after.play(b).expect("legal");
         for w in after.legal_moves().iter() {
             if goal.reached(&after, w) {
-                out.insert((core_key(&pos, b), core_key(&after, w)));
+                out.insert((core_key(b), core_key(w)));
             }
         }
     }
     out
 }
 
-fn solver(pieces: &str, goal: Goal) -> BTreeSet<(Key, Key)> {
-    let text = format!("BeginProblem\nPieces {pieces}\nStipulation h{}1\nEndProblem\n", goal.spelling());
+/// The solutions of `stipulation` as pairs of (first, second) move keys; `first_white`: the
+/// side of the first move (castling texts name no side).
+fn solution_pairs(pieces: &str, stipulation: &str, first_white: bool) -> BTreeSet<(Key, Key)> {
+    let text = format!("BeginProblem\nPieces {pieces}\nStipulation {stipulation}\nEndProblem\n");
     let p = parse_problems(&text).remove(0).unwrap_or_else(|e| panic!("{text}: {e}"));
     let r = solve_problem(&p, &Limits { threads: 1, ..Limits::default() }).unwrap_or_else(|e| panic!("{text}: {e:?}"));
     let mut out = BTreeSet::new();
@@ -244,10 +245,14 @@ fn solver(pieces: &str, goal: Goal) -> BTreeSet<(Key, Key)> {
         let Some(rest) = line.strip_prefix("1.") else { continue };
         // The move texts, without the marks (`+`, `ep.`, `x`, `z`).
         let t: Vec<&str> = rest.split_whitespace().filter(|w| w.bytes().any(|c| c.is_ascii_digit())).collect();
-        assert!(t.len() >= 2, "a help line of two moves: {line}");
-        out.insert((text_key(t[0], false), text_key(t[1], true)));
+        assert_eq!(t.len(), 2, "a line of two moves: {line}");
+        out.insert((text_key(t[0], first_white), text_key(t[1], !first_white)));
     }
     out
+}
+
+fn solver(pieces: &str, goal: Goal) -> BTreeSet<(Key, Key)> {
+    solution_pairs(pieces, &format!("h{}1", goal.spelling()), false)
 }
 
 #[test]
@@ -327,21 +332,12 @@ fn series_reflex_obliges_both_sides() {
                 after.play(w).expect("legal");
                 for b in after.legal_moves().iter() {
                     if gives_check(&after, b) {
-                        want.insert((core_key(&pos, w), core_key(&after, b)));
+                        want.insert((core_key(w), core_key(b)));
                     }
                 }
             }
         }
-        let text = format!("BeginProblem\nPieces {pieces}\nStipulation ser-r+1\nEndProblem\n");
-        let p = parse_problems(&text).remove(0).unwrap_or_else(|e| panic!("{text}: {e}"));
-        let r = solve_problem(&p, &Limits { threads: 1, ..Limits::default() }).unwrap_or_else(|e| panic!("{e:?}"));
-        let mut got = BTreeSet::new();
-        for line in &r.twins[0].lines {
-            let Some(rest) = line.strip_prefix("1.") else { continue };
-            let t: Vec<&str> = rest.split_whitespace().filter(|w| w.bytes().any(|c| c.is_ascii_digit())).collect();
-            assert_eq!(t.len(), 2, "a series move and a reply: {line}");
-            got.insert((text_key(t[0], true), text_key(t[1], false)));
-        }
+        let got = solution_pairs(&pieces, "ser-r+1", true);
         assert_eq!(got, want, "seed {seed}, position {positions}: {fen} (`{pieces}`)");
         solutions += want.len();
     }
