@@ -11,6 +11,7 @@
 #   RGAMES=1000                reliability games in all, at RTC, spread over orthodox and the variants
 #   RTC=2+0.02                 reliability time control
 #   RSEED=7                    seed of the reliability games' random openings (change it to add new games)
+#   SEED=1                     seed of the anchor matches' opening order (another seed: other openings)
 #   CONC=1                     games at a time (each engine has one thread; keep CONC <= cores)
 #   ANCHORS="fairymax phalanx glaurung toga2 ethereal"
 #   WAC_TIME=1                 seconds per WAC position
@@ -29,6 +30,7 @@ VGAMES=${VGAMES:-100}
 RGAMES=${RGAMES:-1000}
 RTC=${RTC:-2+0.02}
 RSEED=${RSEED:-7}
+SEED=${SEED:-1}
 CONC=${CONC:-1}
 ANCHORS=${ANCHORS:-"fairymax phalanx glaurung toga2 ethereal"}
 WAC_TIME=${WAC_TIME:-1}
@@ -75,7 +77,7 @@ if [[ " $SECTIONS " == *" anchors "* ]]; then
         case "$a" in fairymax|phalanx) openings=$SHARED/data/engine-testing/openings/8moves_v3_2k.pgn ;; esac
         echo "== mysl vs $a: $GAMES games at $TC"
         # shellcheck disable=SC2086
-        $MATCH --engine $ME --engine $spec --openings "$openings" --order random --seed 1 \
+        $MATCH --engine $ME --engine $spec --openings "$openings" --order random --seed "$SEED" \
             --rounds $((GAMES / 2)) --tc "$TC" --concurrency "$CONC" --pgn "$OUT/$a.pgn" \
             --report-every 50 | tee "$OUT/$a.log"
         summary+=("$a: $(grep -E '^(Final|Score) of' "$OUT/$a.log" | tail -1 || true)")
