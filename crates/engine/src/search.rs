@@ -691,8 +691,10 @@ impl<R: Rules> Searcher<R> {
             matches!(R::VARIANT, Variant::ThreeCheck) && pos.state().remaining_checks()[!pos.turn() as usize] == 1;
         if !pv_node && !in_check && excluded.is_none() && beta.abs() < MATE_BOUND && !last_check_threat {
             // Reverse futility pruning.
+            // The value returned is between the evaluation and beta: the evaluation is a guess, and a
+            // fail-high far above beta would come back to the parent as a too-low upper bound.
             if depth <= 7 && static_eval - 75 * (depth - improving as i32) >= beta {
-                return static_eval;
+                return (static_eval + beta) / 2;
             }
             // Null move, not in pawn endings (zugzwang) and not twice in a row.
             let board = pos.board();
@@ -783,10 +785,17 @@ impl<R: Rules> Searcher<R> {
             let quiet = !capture && mv.promotion().is_none();
             // Pruning of late, futile quiet moves and losing captures; moves that give check are kept.
             let mut prune = false;
+            // A move pruned as futile is worth at most the futility value: the node's fail-soft upper
+            // bound is not below it.
+            let mut futile_bound = -INFINITY;
             if !root && best_score > -MATE_BOUND && !in_check {
                 if quiet {
+                    let futility = static_eval + 100 + 90 * depth;
+                    if depth <= 6 && futility <= alpha {
+                        futile_bound = futility;
+                    }
                     prune = (!pv_node && depth <= 8 && searched >= (3 + depth * depth) / (2 - improving as i32))
-                        || (depth <= 6 && static_eval + 100 + 90 * depth <= alpha);
+                        || futile_bound > -INFINITY;
                 } else if depth <= 6 && capture && !see_ge(pos, mv, -90 * depth) {
                     prune = true;
                 }
@@ -798,6 +807,7 @@ impl<R: Rules> Searcher<R> {
             let gives_check = pos.is_check();
             if prune && !gives_check {
                 pos.unplay(mv);
+                best_score = best_score.max(futile_bound);
                 continue;
             }
             self.nnue_push(ply + 1, pos);
