@@ -309,12 +309,17 @@ def check_match(folder, variant, games, output, returncode, limit):
     return problems, results, twice
 
 
+def mysl_problems(problems):
+    """The problems beside an opponent's crash that are not its own consequences: xboard's exit status, and
+    the match cut short (no final score, fewer games than asked for)."""
+    cut_short = re.compile(r"xboard exited with|see |no final score|\d+ games in the (PGN|debug log), \d+ expected")
+    return [p for p in problems if not cut_short.match(p)]
+
+
 def run_match(name, variant, opponent, games, base, inc, ponder, extra):
     problems, summary, folder, crash = play_match(name, variant, opponent, games, base, inc, ponder, extra)
     if crash and opponent == "fairymax" and variant in RETRY_START:
-        # Only the crash's own consequences (xboard's exit status) may stand beside it.
-        own = [p for p in problems if not p.startswith(("xboard exited with", "see "))]
-        if not own:
+        if not mysl_problems(problems):
             first = f"Fairy-Max crashed ({crash}, {folder}); played again from {RETRY_START[variant]}"
             print(f"  {name}: {first}", flush=True)
             start = os.path.join(folder, "start.fen")
@@ -322,8 +327,7 @@ def run_match(name, variant, opponent, games, base, inc, ponder, extra):
                 f.write(RETRY_START[variant] + "\n")
             extra = extra + ["-lpf", start, "-lpi", "1"]
             problems, summary, folder, crash = play_match(name, variant, opponent, games, base, inc, ponder, extra)
-            own = [p for p in problems if not p.startswith(("xboard exited with", "see "))]
-            if crash and not own:
+            if crash and not mysl_problems(problems):
                 print(f"SKIP {name}: Fairy-Max crashed again ({crash}, {folder}); mysl's moves were legal", flush=True)
                 return
             summary += f" (after: {first})"
