@@ -635,8 +635,10 @@ fn variant_adjust<R: Rules>(pos: &Position<R>, v: i32, weights: &Weights, phase:
             // squares to go to is less often forced into giving the wrong piece away.
             let count = |c: Color| board.by_color(c).count() as i32;
             let mobility = |c: Color| antichess_mobility(board, c);
+            let threats = antichess_threats(board);
             (count(Color::Black) - count(Color::White)) * 100
                 + (mobility(Color::White) - mobility(Color::Black)) * ANTICHESS_MOBILITY
+                + threats
         }
         Variant::ThreeCheck => v + three_check_terms(pos),
         Variant::Extinction => v + extinction_terms(pos),
@@ -695,6 +697,74 @@ fn antichess_mobility(board: &Board, color: Color) -> i32 {
     let pawns = board.pawns() & ours;
     let pushes = if color == Color::White { pawns.north() } else { pawns.south() } - occ;
     n + pushes.count() as i32
+}
+
+/// Squares attacked by `color`'s pieces: (at least once, at least twice).
+fn attack_maps(board: &Board, color: Color) -> (Bitboard, Bitboard) {
+    let occ = board.occupied();
+    let ours = board.by_color(color);
+    let pawns = board.pawns() & ours;
+    let (west, east) = if color == Color::White {
+        (pawns.north().west(), pawns.north().east())
+    } else {
+        (pawns.south().west(), pawns.south().east())
+    };
+    let mut once = west | east;
+    let mut twice = west & east;
+    for sq in ours - board.pawns() {
+        let att = match board.role_at(sq) {
+            Some(Role::Knight) => attacks::knight_attacks(sq),
+            Some(Role::Bishop) => attacks::bishop_attacks(sq, occ),
+            Some(Role::Rook) => attacks::rook_attacks(sq, occ),
+            Some(Role::Queen) => attacks::queen_attacks(sq, occ),
+            Some(Role::King) => attacks::king_attacks(sq),
+            _ => Bitboard::EMPTY,
+        };
+        twice |= once & att;
+        once |= att;
+    }
+    (once, twice)
+}
+
+/// Antichess: what a side that can capture loses (it must capture; most when the opponent cannot take
+/// back: divided by one plus the captures answered by a recapture). Half of Fairy-Stockfish's 2000 in
+/// its pawn units, measured against a quarter of it (+36 Elo in self-play, docs/strength.md).
+const ANTICHESS_MUST_CAPTURE: i32 = 800;
+/// Antichess: per empty square one of a side's pieces can move to that the opponent attacks (it can force
+/// a capture), and again if the side does not attack it twice.
+const ANTICHESS_OFFER: (i32, i32) = (80, 84);
+
+/// Antichess threats (White's point of view): a side that can capture will have to; a side whose pieces
+/// can step onto squares the opponent attacks can force the opponent's captures.
+fn antichess_threats(board: &Board) -> i32 {
+    let occ = board.occupied();
+    let maps = [attack_maps(board, Color::White), attack_maps(board, Color::Black)];
+    let mut adj = 0;
+    for color in Color::ALL {
+        let sign = color_sign(color);
+        let ours = board.by_color(color);
+        let (att, att2) = maps[color as usize];
+        let (their_att, _) = maps[!color as usize];
+        let captures = att & board.by_color(!color);
+        if captures.any() {
+            adj -= sign * ANTICHESS_MUST_CAPTURE / (1 + (captures & their_att - att2).count() as i32);
+        }
+        let mut moves = Bitboard::EMPTY;
+        for sq in ours - board.pawns() - board.kings() {
+            moves |= match board.role_at(sq) {
+                Some(Role::Knight) => attacks::knight_attacks(sq),
+                Some(Role::Bishop) => attacks::bishop_attacks(sq, occ),
+                Some(Role::Rook) => attacks::rook_attacks(sq, occ),
+                Some(Role::Queen) => attacks::queen_attacks(sq, occ),
+                _ => Bitboard::EMPTY,
+            };
+        }
+        let pawns = board.pawns() & ours;
+        moves |= if color == Color::White { pawns.north() } else { pawns.south() };
+        let offers = their_att & moves - occ;
+        adj += sign * (ANTICHESS_OFFER.0 * offers.count() as i32 + ANTICHESS_OFFER.1 * (offers - att2).count() as i32);
+    }
+    adj
 }
 
 /// Bonus for a piece in hand (Recycle) on top of its material value.
@@ -882,6 +952,25 @@ mod tests {
         // Orthodox chess does see the edge.
         let orthodox: Vec<i32> = (0..8).map(|k| white_view::<mysl_core::Orthodox>(&mut e, &fen_shifted(k))).collect();
         assert!(orthodox.iter().any(|&v| v != orthodox[0]), "{orthodox:?}");
+    }
+
+    #[test]
+    fn antichess_fears_a_capture_it_must_make_and_likes_forcing_one() {
+        use mysl_core::Antichess;
+        let mut e = Evaluator::new(Weights::default());
+        // The rook on a1 must take Black's last piece (Black then wins); on b1 it need not.
+        let forced = white_view::<Antichess>(&mut e, "8/8/8/n7/8/8/8/R7 w - - 0 1");
+        let free = white_view::<Antichess>(&mut e, "8/8/8/n7/8/8/8/1R6 w - - 0 1");
+        assert!(forced < free - 200, "{forced} {free}");
+        // The same capture is less bad when the taken piece's side can take back.
+        let recapture = white_view::<Antichess>(&mut e, "8/8/1p6/n7/8/8/8/R7 w - - 0 1");
+        let no_recapture = white_view::<Antichess>(&mut e, "8/1p6/8/n7/8/8/8/R7 w - - 0 1");
+        assert!(recapture > no_recapture, "{recapture} {no_recapture}");
+        // A knight that can step onto the pawn's capture squares (b3, d3) can force a capture; one with
+        // as many moves elsewhere cannot.
+        let offers = white_view::<Antichess>(&mut e, "8/8/8/8/2p5/8/8/2N5 w - - 0 1");
+        let none = white_view::<Antichess>(&mut e, "8/8/8/8/2p5/8/8/5N2 w - - 0 1");
+        assert!(offers > none, "{offers} {none}");
     }
 
     #[test]

@@ -30,6 +30,17 @@ pub const BOUND_REPORT_AFTER: Duration = Duration::from_secs(1);
 /// The depth of quiescence results in the hash table: below every full-width search.
 const QS_DEPTH: i32 = 0;
 
+/// How much wider the static pruning margins are than in orthodox chess: three times in antichess, where
+/// material says little and a quiet position turns into a run of forced captures (Fairy-Stockfish's factor).
+#[inline(always)]
+fn margin_scale<R: Rules>() -> i32 {
+    if R::MUST_CAPTURE {
+        3
+    } else {
+        1
+    }
+}
+
 /// What to search for how long.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -693,7 +704,11 @@ impl<R: Rules> Searcher<R> {
             // Reverse futility pruning.
             // The value returned is between the evaluation and beta: the evaluation is a guess, and a
             // fail-high far above beta would come back to the parent as a too-low upper bound.
-            if depth <= 7 && static_eval - 75 * (depth - improving as i32) >= beta {
+            if depth <= 7
+                && static_eval - 75 * margin_scale::<R>() * (depth - improving as i32) >= beta
+                // Antichess: with a capture to make, every move gives material: no static verdict.
+                && !(R::MUST_CAPTURE && has_capture(pos))
+            {
                 return (static_eval + beta) / 2;
             }
             // Null move, not in pawn endings (zugzwang) and not twice in a row.
@@ -789,14 +804,23 @@ impl<R: Rules> Searcher<R> {
             // bound is not below it.
             let mut futile_bound = -INFINITY;
             if !root && best_score > -MATE_BOUND && !in_check {
-                if quiet {
-                    let futility = static_eval + 100 + 90 * depth;
+                // Antichess: a quiet move onto an attacked square forces the opponent's capture.
+                let offers = R::MUST_CAPTURE
+                    && quiet
+                    && pos.board().is_attacked(
+                        mv.to(),
+                        !pos.turn(),
+                        pos.board().occupied() ^ Bitboard::from_square(mv.from()),
+                    );
+                if quiet && !offers {
+                    let futility = static_eval + (100 + 90 * depth) * margin_scale::<R>();
                     if depth <= 6 && futility <= alpha {
                         futile_bound = futility;
                     }
                     prune = (!pv_node && depth <= 8 && searched >= (3 + depth * depth) / (2 - improving as i32))
                         || futile_bound > -INFINITY;
-                } else if depth <= 6 && capture && !see_ge(pos, mv, -90 * depth) {
+                } else if depth <= 6 && capture && !R::MUST_CAPTURE && !see_ge(pos, mv, -90 * depth) {
+                    // (Antichess: a capture that loses material by orthodox exchange is often the best move.)
                     prune = true;
                 }
             }
@@ -812,7 +836,9 @@ impl<R: Rules> Searcher<R> {
             }
             self.nnue_push(ply + 1, pos);
             self.stack[ply as usize + 1].moved = Some((moved_piece, mv.to() as usize));
-            let extension = if gives_check || (singular && Some(mv) == tt_move) { 1 } else { 0 };
+            // Antichess: a forced move (often the only capture) does not use up depth.
+            let forced = R::MUST_CAPTURE && moves.len() == 1;
+            let extension = if gives_check || forced || (singular && Some(mv) == tt_move) { 1 } else { 0 };
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, pv_node)
@@ -1266,6 +1292,14 @@ fn variant_win_in_one<R: Rules>(pos: &mut Position<R>) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether the side to move has a capture (in antichess: whether it must capture).
+fn has_capture<R: Rules>(pos: &Position<R>) -> bool {
+    let mut tactical = MoveList::new();
+    pos.legal_tactical_moves_into(&mut tactical);
+    let found = tactical.iter().any(|m| is_capture(pos, m));
+    found
 }
 
 /// Selection sort step: brings the best remaining move to index `i`.
