@@ -684,14 +684,7 @@ fn antichess_mobility(board: &Board, color: Color) -> i32 {
     let ours = board.by_color(color);
     let mut n = 0;
     for sq in ours - board.pawns() {
-        let att = match board.role_at(sq) {
-            Some(Role::Knight) => attacks::knight_attacks(sq),
-            Some(Role::Bishop) => attacks::bishop_attacks(sq, occ),
-            Some(Role::Rook) => attacks::rook_attacks(sq, occ),
-            Some(Role::Queen) => attacks::queen_attacks(sq, occ),
-            Some(Role::King) => attacks::king_attacks(sq),
-            _ => Bitboard::EMPTY,
-        };
+        let att = board.role_at(sq).map_or(Bitboard::EMPTY, |role| attacks::attacks(color, role, sq, occ));
         n += (att - ours).count() as i32;
     }
     let pawns = board.pawns() & ours;
@@ -712,14 +705,7 @@ fn attack_maps(board: &Board, color: Color) -> (Bitboard, Bitboard) {
     let mut once = west | east;
     let mut twice = west & east;
     for sq in ours - board.pawns() {
-        let att = match board.role_at(sq) {
-            Some(Role::Knight) => attacks::knight_attacks(sq),
-            Some(Role::Bishop) => attacks::bishop_attacks(sq, occ),
-            Some(Role::Rook) => attacks::rook_attacks(sq, occ),
-            Some(Role::Queen) => attacks::queen_attacks(sq, occ),
-            Some(Role::King) => attacks::king_attacks(sq),
-            _ => Bitboard::EMPTY,
-        };
+        let att = board.role_at(sq).map_or(Bitboard::EMPTY, |role| attacks::attacks(color, role, sq, occ));
         twice |= once & att;
         once |= att;
     }
@@ -751,13 +737,7 @@ fn antichess_threats(board: &Board) -> i32 {
         }
         let mut moves = Bitboard::EMPTY;
         for sq in ours - board.pawns() - board.kings() {
-            moves |= match board.role_at(sq) {
-                Some(Role::Knight) => attacks::knight_attacks(sq),
-                Some(Role::Bishop) => attacks::bishop_attacks(sq, occ),
-                Some(Role::Rook) => attacks::rook_attacks(sq, occ),
-                Some(Role::Queen) => attacks::queen_attacks(sq, occ),
-                _ => Bitboard::EMPTY,
-            };
+            moves |= board.role_at(sq).map_or(Bitboard::EMPTY, |role| attacks::attacks(color, role, sq, occ));
         }
         let pawns = board.pawns() & ours;
         moves |= if color == Color::White { pawns.north() } else { pawns.south() };
