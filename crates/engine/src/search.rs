@@ -1,6 +1,7 @@
 //! Search: iterative deepening, PVS with aspiration windows, quiescence with SEE pruning, transposition
-//! table, null move, reverse futility, futility and late-move pruning, late-move reductions, check
-//! extension, killers, history and counter-moves, repetition and fifty-move detection, MultiPV.
+//! table, null move, reverse futility, futility, late-move and SEE pruning, late-move reductions, check
+//! and singular extensions, killers, history and counter-moves, a correction history of the static
+//! evaluation, repetition and fifty-move detection, MultiPV.
 //!
 //! Generic over the rules `R`: one instantiation per variant, no variant test inside the loop beyond
 //! constants. Single-threaded and deterministic for a given node limit.
@@ -29,6 +30,13 @@ pub const BOUND_REPORT_AFTER: Duration = Duration::from_secs(1);
 
 /// The depth of quiescence results in the hash table: below every full-width search.
 const QS_DEPTH: i32 = 0;
+
+/// Entries of each correction-history table per side to move.
+const CORRECTION_SIZE: usize = 16384;
+/// Correction entries are kept in 1/CORRECTION_GRAIN centipawns, so that small steps add up.
+const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction: 64 centipawns.
+const CORRECTION_MAX: i32 = CORRECTION_GRAIN * 64;
 
 /// How much wider the static pruning margins are than in orthodox chess: three times in antichess, where
 /// material says little and a quiet position turns into a run of forced captures (Fairy-Stockfish's factor).
@@ -93,6 +101,11 @@ pub struct Histories {
     continuation: Box<[i32]>,
     /// `[piece][to][victim role]`.
     captures: [[[i32; 6]; 64]; 12],
+    /// How far search results fell from the static evaluation, by side to move and pawn structure
+    /// (`[side][pawn key % CORRECTION_SIZE]`) and by side to move and material (`[side][material key % ...]`),
+    /// in 1/CORRECTION_GRAIN centipawns: the evaluation is corrected by their mean.
+    correction_pawns: Box<[i32]>,
+    correction_material: Box<[i32]>,
 }
 
 impl Histories {
@@ -102,6 +115,8 @@ impl Histories {
             countermoves: [[None; 64]; 12],
             continuation: vec![0; CONT_SIZE].into_boxed_slice(),
             captures: [[[0; 6]; 64]; 12],
+            correction_pawns: vec![0; 2 * CORRECTION_SIZE].into_boxed_slice(),
+            correction_material: vec![0; 2 * CORRECTION_SIZE].into_boxed_slice(),
         })
     }
 
@@ -110,6 +125,36 @@ impl Histories {
         self.countermoves = [[None; 64]; 12];
         self.continuation.fill(0);
         self.captures = [[[0; 6]; 64]; 12];
+        self.correction_pawns.fill(0);
+        self.correction_material.fill(0);
+    }
+
+    /// The two correction entries of a position: (pawn structure, material) for the side to move.
+    #[inline]
+    fn correction_slots<R: Rules>(pos: &Position<R>) -> (usize, usize) {
+        let side = pos.turn() as usize * CORRECTION_SIZE;
+        (
+            side + (pos.pawn_key() as usize) % CORRECTION_SIZE,
+            side + (material_key(pos.board()) as usize) % CORRECTION_SIZE,
+        )
+    }
+
+    /// The correction to add to the static evaluation of `pos` (centipawns).
+    #[inline]
+    fn correction<R: Rules>(&self, pos: &Position<R>) -> i32 {
+        let (p, m) = Self::correction_slots(pos);
+        (self.correction_pawns[p] + self.correction_material[m]) / (2 * CORRECTION_GRAIN)
+    }
+
+    /// A search of `depth` found `pos` worth `diff` centipawns more than its uncorrected evaluation: each
+    /// entry moves toward that by a weight growing with depth (a running mean, recent results weighing more).
+    fn update_correction<R: Rules>(&mut self, pos: &Position<R>, diff: i32, depth: i32) {
+        let (p, m) = Self::correction_slots(pos);
+        let weight = (depth + 1).min(16);
+        let target = (diff * CORRECTION_GRAIN).clamp(-CORRECTION_MAX, CORRECTION_MAX);
+        for entry in [&mut self.correction_pawns[p], &mut self.correction_material[m]] {
+            *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-CORRECTION_MAX, CORRECTION_MAX);
+        }
     }
 }
 
@@ -686,13 +731,15 @@ impl<R: Rules> Searcher<R> {
         }
 
         let in_check = pos.is_check();
-        let static_eval = if in_check {
+        // The hash table keeps the uncorrected evaluation: the correction moves on as the search learns.
+        let raw_eval = if in_check {
             -INFINITY
         } else if let Some(e) = tt_entry {
             e.eval
         } else {
             self.evaluate(pos, ply)
         };
+        let static_eval = self.corrected(pos, raw_eval);
         self.stack[ply as usize].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply as usize - 2].static_eval;
 
@@ -817,8 +864,10 @@ impl<R: Rules> Searcher<R> {
                     if depth <= 6 && futility <= alpha {
                         futile_bound = futility;
                     }
+                    // A quiet move that loses material by exchange (more the shallower) is pruned too.
                     prune = (!pv_node && depth <= 8 && searched >= (3 + depth * depth) / (2 - improving as i32))
-                        || futile_bound > -INFINITY;
+                        || futile_bound > -INFINITY
+                        || (depth <= 8 && searched > 0 && !see_ge(pos, mv, -20 * depth * depth));
                 } else if depth <= 6 && capture && !R::MUST_CAPTURE && !see_ge(pos, mv, -90 * depth) {
                     // (Antichess: a capture that loses material by orthodox exchange is often the best move.)
                     prune = true;
@@ -911,9 +960,32 @@ impl<R: Rules> Searcher<R> {
             Bound::Upper
         };
         if excluded.is_none() && (!root || self.root_excluded.is_empty()) {
-            self.tt.store(key, best_move, best_score, if in_check { 0 } else { static_eval }, depth, bound, ply);
+            self.tt.store(key, best_move, best_score, if in_check { 0 } else { raw_eval }, depth, bound, ply);
+        }
+        // The correction history learns where the evaluation was wrong: after a quiet best move (or none),
+        // when the bound says the true score lies beyond the evaluation on the side the search found.
+        if excluded.is_none()
+            && !in_check
+            && best_move.is_none_or(|m| !is_capture(pos, m) && m.promotion().is_none())
+            && best_score.abs() < MATE_BOUND
+            && match bound {
+                Bound::Exact => true,
+                Bound::Lower => best_score > static_eval,
+                Bound::Upper => best_score < static_eval,
+            }
+        {
+            self.hist.update_correction(pos, best_score - raw_eval, depth);
         }
         best_score
+    }
+
+    /// `raw_eval` (the evaluation of `pos`; -INFINITY in check) with the correction history's correction.
+    #[inline]
+    fn corrected(&self, pos: &Position<R>, raw_eval: i32) -> i32 {
+        if raw_eval == -INFINITY {
+            return raw_eval;
+        }
+        (raw_eval + self.hist.correction(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// The table's WDL as a score and bound: wins and losses are bounds (the search may find the mate),
@@ -1067,7 +1139,7 @@ impl<R: Rules> Searcher<R> {
             }
         }
         let mut best = -INFINITY;
-        let stand_pat = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             match tt_entry {
@@ -1075,10 +1147,11 @@ impl<R: Rules> Searcher<R> {
                 None => self.evaluate(pos, ply),
             }
         };
+        let stand_pat = self.corrected(pos, raw_eval);
         if !in_check {
             if stand_pat >= beta {
                 if tt_entry.is_none() {
-                    self.tt.store(key, None, stand_pat, stand_pat, QS_DEPTH, Bound::Lower, ply);
+                    self.tt.store(key, None, stand_pat, raw_eval, QS_DEPTH, Bound::Lower, ply);
                 }
                 return stand_pat;
             }
@@ -1173,10 +1246,23 @@ impl<R: Rules> Searcher<R> {
         } else {
             Bound::Upper
         };
-        let eval = if in_check { 0 } else { stand_pat };
+        let eval = if in_check { 0 } else { raw_eval };
         self.tt.store(key, best_move, best, eval, QS_DEPTH, bound, ply);
         best
     }
+}
+
+/// A hash of the material on the board (the number of pieces of each colour and role but kings).
+#[inline]
+fn material_key(board: &mysl_core::Board) -> u64 {
+    let mut key = 0u64;
+    for color in Color::ALL {
+        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            let n = (board.by_color(color) & board.by_role(role)).count() as u64;
+            key = (key ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    key ^ (key >> 29)
 }
 
 /// Entries of the continuation history: (12 pieces × 64 squares)².
@@ -1198,7 +1284,7 @@ fn capture_key<R: Rules>(pos: &Position<R>, mv: Move) -> (usize, usize, usize) {
 /// The history bonus (and malus) for a cutoff at `depth`.
 #[inline(always)]
 fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * 8).min(1600)
+    (250 * depth - 100).clamp(0, 1600)
 }
 
 /// A history update with gravity: entries stay within ±16384 and recent results weigh more.
@@ -1313,4 +1399,34 @@ fn pick_next(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
     scores.swap(i, best);
     moves.swap(i, best);
     moves.get(i).unwrap_or(Move::normal(mysl_core::Square::A1, mysl_core::Square::B1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mysl_core::Orthodox;
+
+    #[test]
+    fn correction_history_learns_a_bounded_running_mean_per_side() {
+        let white = Position::<Orthodox>::from_fen("4k3/pp6/8/8/8/8/PP6/R3K3 w - - 0 1").expect("valid FEN");
+        let black = Position::<Orthodox>::from_fen("4k3/pp6/8/8/8/8/PP6/R3K3 b - - 0 1").expect("valid FEN");
+        let mut hist = Histories::new();
+        assert_eq!(hist.correction(&white), 0);
+        for _ in 0..200 {
+            hist.update_correction(&white, 40, 12);
+        }
+        let learnt = hist.correction(&white);
+        assert!((35..=40).contains(&learnt), "moves toward the search's verdict: {learnt}");
+        assert_eq!(hist.correction(&black), 0, "the other side to move has its own entries");
+        hist.update_correction(&white, -40, 3);
+        assert!(hist.correction(&white) < learnt, "one shallow result moves it a little: {}", hist.correction(&white));
+        assert!(hist.correction(&white) > 30, "but only a little: {}", hist.correction(&white));
+        for _ in 0..500 {
+            hist.update_correction(&white, 10_000, 20);
+        }
+        let high = hist.correction(&white);
+        assert!((60..=CORRECTION_MAX / CORRECTION_GRAIN).contains(&high), "bounded: {high}");
+        hist.clear();
+        assert_eq!(hist.correction(&white), 0);
+    }
 }
