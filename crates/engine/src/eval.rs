@@ -692,8 +692,8 @@ fn antichess_mobility(board: &Board, color: Color) -> i32 {
     n + pushes.count() as i32
 }
 
-/// Squares attacked by `color`'s pieces: (at least once, at least twice).
-fn attack_maps(board: &Board, color: Color) -> (Bitboard, Bitboard) {
+/// Squares attacked by `color`'s pieces: (at least once, at least twice, by its pieces but pawns and kings).
+fn attack_maps(board: &Board, color: Color) -> (Bitboard, Bitboard, Bitboard) {
     let occ = board.occupied();
     let ours = board.by_color(color);
     let pawns = board.pawns() & ours;
@@ -704,12 +704,17 @@ fn attack_maps(board: &Board, color: Color) -> (Bitboard, Bitboard) {
     };
     let mut once = west | east;
     let mut twice = west & east;
+    let mut pieces = Bitboard::EMPTY;
     for sq in ours - board.pawns() {
-        let att = board.role_at(sq).map_or(Bitboard::EMPTY, |role| attacks::attacks(color, role, sq, occ));
+        let role = board.role_at(sq);
+        let att = role.map_or(Bitboard::EMPTY, |role| attacks::attacks(color, role, sq, occ));
         twice |= once & att;
         once |= att;
+        if role != Some(Role::King) {
+            pieces |= att;
+        }
     }
-    (once, twice)
+    (once, twice, pieces)
 }
 
 /// Antichess: what a side that can capture loses (it must capture; most when the opponent cannot take
@@ -729,15 +734,11 @@ fn antichess_threats(board: &Board) -> i32 {
     for color in Color::ALL {
         let sign = color_sign(color);
         let ours = board.by_color(color);
-        let (att, att2) = maps[color as usize];
-        let (their_att, _) = maps[!color as usize];
+        let (att, att2, mut moves) = maps[color as usize];
+        let (their_att, _, _) = maps[!color as usize];
         let captures = att & board.by_color(!color);
         if captures.any() {
             adj -= sign * ANTICHESS_MUST_CAPTURE / (1 + (captures & their_att - att2).count() as i32);
-        }
-        let mut moves = Bitboard::EMPTY;
-        for sq in ours - board.pawns() - board.kings() {
-            moves |= board.role_at(sq).map_or(Bitboard::EMPTY, |role| attacks::attacks(color, role, sq, occ));
         }
         let pawns = board.pawns() & ours;
         moves |= if color == Color::White { pawns.north() } else { pawns.south() };
