@@ -1,7 +1,8 @@
 //! Search: iterative deepening, PVS with aspiration windows, quiescence with SEE pruning, transposition
-//! table, null move, reverse futility, futility, late-move and SEE pruning, late-move reductions, check
-//! and singular extensions, killers, history and counter-moves, a correction history of the static
-//! evaluation, repetition and fifty-move detection, MultiPV.
+//! table, null move, ProbCut, reverse futility, futility, late-move and SEE pruning, late-move reductions,
+//! check (when the check keeps material) and singular extensions, killers, history and counter-moves, a
+//! correction history of the static evaluation (pawn structure, material, previous move), repetition and
+//! fifty-move detection, MultiPV.
 //!
 //! Generic over the rules `R`: one instantiation per variant, no variant test inside the loop beyond
 //! constants. Single-threaded and deterministic for a given node limit.
@@ -103,9 +104,11 @@ pub struct Histories {
     captures: [[[i32; 6]; 64]; 12],
     /// How far search results fell from the static evaluation, by side to move and pawn structure
     /// (`[side][pawn key % CORRECTION_SIZE]`) and by side to move and material (`[side][material key % ...]`),
-    /// in 1/CORRECTION_GRAIN centipawns: the evaluation is corrected by their mean.
+    /// in 1/CORRECTION_GRAIN centipawns: the evaluation is corrected by their weighted mean (with the next).
     correction_pawns: Box<[i32]>,
     correction_material: Box<[i32]>,
+    /// The same by side to move and the previous move's (piece, to), flat `[side][piece * 64 + to]`.
+    correction_previous_move: Box<[i32]>,
 }
 
 impl Histories {
@@ -117,6 +120,7 @@ impl Histories {
             captures: [[[0; 6]; 64]; 12],
             correction_pawns: vec![0; 2 * CORRECTION_SIZE].into_boxed_slice(),
             correction_material: vec![0; 2 * CORRECTION_SIZE].into_boxed_slice(),
+            correction_previous_move: vec![0; 2 * 12 * 64].into_boxed_slice(),
         })
     }
 
@@ -127,33 +131,52 @@ impl Histories {
         self.captures = [[[0; 6]; 64]; 12];
         self.correction_pawns.fill(0);
         self.correction_material.fill(0);
+        self.correction_previous_move.fill(0);
     }
 
-    /// The two correction entries of a position: (pawn structure, material) for the side to move.
+    /// The correction entries of a position for the side to move: pawn structure, material, and the move
+    /// that led to it (`previous`: its piece and target square; none at the root and after a null move).
     #[inline]
-    fn correction_slots<R: Rules>(pos: &Position<R>) -> (usize, usize) {
-        let side = pos.turn() as usize * CORRECTION_SIZE;
+    fn correction_slots<R: Rules>(
+        pos: &Position<R>,
+        previous: Option<(usize, usize)>,
+    ) -> (usize, usize, Option<usize>) {
+        let side = pos.turn() as usize;
         (
-            side + (pos.pawn_key() as usize) % CORRECTION_SIZE,
-            side + (material_key(pos.board()) as usize) % CORRECTION_SIZE,
+            side * CORRECTION_SIZE + (pos.pawn_key() as usize) % CORRECTION_SIZE,
+            side * CORRECTION_SIZE + (material_key(pos.board()) as usize) % CORRECTION_SIZE,
+            previous.map(|(piece, to)| side * 12 * 64 + piece * 64 + to),
         )
     }
 
-    /// The correction to add to the static evaluation of `pos` (centipawns).
+    /// The correction to add to the static evaluation of `pos` (centipawns): a weighted mean of the
+    /// tables, pawn structure and material 2 each, the previous move 1 (0 without one).
     #[inline]
-    fn correction<R: Rules>(&self, pos: &Position<R>) -> i32 {
-        let (p, m) = Self::correction_slots(pos);
-        (self.correction_pawns[p] + self.correction_material[m]) / (2 * CORRECTION_GRAIN)
+    fn correction<R: Rules>(&self, pos: &Position<R>, previous: Option<(usize, usize)>) -> i32 {
+        let (p, m, c) = Self::correction_slots(pos, previous);
+        let c = c.map_or(0, |c| self.correction_previous_move[c]);
+        (2 * self.correction_pawns[p] + 2 * self.correction_material[m] + c) / (5 * CORRECTION_GRAIN)
     }
 
     /// A search of `depth` found `pos` worth `diff` centipawns more than its uncorrected evaluation: each
     /// entry moves toward that by a weight growing with depth (a running mean, recent results weighing more).
-    fn update_correction<R: Rules>(&mut self, pos: &Position<R>, diff: i32, depth: i32) {
-        let (p, m) = Self::correction_slots(pos);
+    fn update_correction<R: Rules>(
+        &mut self,
+        pos: &Position<R>,
+        diff: i32,
+        depth: i32,
+        previous: Option<(usize, usize)>,
+    ) {
+        let (p, m, c) = Self::correction_slots(pos, previous);
         let weight = (depth + 1).min(16);
         let target = (diff * CORRECTION_GRAIN).clamp(-CORRECTION_MAX, CORRECTION_MAX);
-        for entry in [&mut self.correction_pawns[p], &mut self.correction_material[m]] {
+        let update = |entry: &mut i32| {
             *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-CORRECTION_MAX, CORRECTION_MAX);
+        };
+        update(&mut self.correction_pawns[p]);
+        update(&mut self.correction_material[m]);
+        if let Some(c) = c {
+            update(&mut self.correction_previous_move[c]);
         }
     }
 }
@@ -739,7 +762,7 @@ impl<R: Rules> Searcher<R> {
         } else {
             self.evaluate(pos, ply)
         };
-        let static_eval = self.corrected(pos, raw_eval);
+        let static_eval = self.corrected(pos, raw_eval, ply);
         self.stack[ply as usize].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply as usize - 2].static_eval;
 
@@ -780,6 +803,44 @@ impl<R: Rules> Searcher<R> {
                 }
                 if score >= beta {
                     return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+        // ProbCut: a capture that wins enough material by exchange and whose quiescence and reduced
+        // searches still beat beta by a margin refutes the node without a full search.
+        if !pv_node
+            && !in_check
+            && excluded.is_none()
+            && depth >= 5
+            && beta.abs() < MATE_BOUND
+            && !R::MUST_CAPTURE
+            && !last_check_threat
+        {
+            let probcut_beta = beta + 200;
+            let hash_says_no = tt_entry.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta);
+            if !hash_says_no {
+                let mut tactical = MoveList::new();
+                pos.legal_tactical_moves_into(&mut tactical);
+                for mv in tactical.iter() {
+                    if !is_capture(pos, mv) || !see_ge(pos, mv, probcut_beta - static_eval) {
+                        continue;
+                    }
+                    let moved_piece = piece_index(pos, mv.from());
+                    pos.play_unchecked(mv);
+                    self.nnue_push(ply + 1, pos);
+                    self.stack[ply as usize + 1].moved = Some((moved_piece, mv.to() as usize));
+                    let mut score = -self.quiescence(pos, -probcut_beta, -probcut_beta + 1, ply + 1, 0);
+                    if score >= probcut_beta {
+                        score = -self.negamax(pos, -probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, false);
+                    }
+                    pos.unplay(mv);
+                    if self.stopped() {
+                        return 0;
+                    }
+                    if score >= probcut_beta {
+                        self.tt.store(key, Some(mv), score, raw_eval, depth - 3, Bound::Lower, ply);
+                        return score;
+                    }
                 }
             }
         }
@@ -875,6 +936,8 @@ impl<R: Rules> Searcher<R> {
             }
             let moved_piece = piece_index(pos, mv.from());
             let history = if quiet { self.quiet_history(pos, mv, &prev) } else { 0 };
+            // A check is extended unless it gives material away (three-check: every check, each one counts).
+            let check_worth_extending = matches!(R::VARIANT, Variant::ThreeCheck) || see_ge(pos, mv, 0);
             pos.play_unchecked(mv);
             self.tt.prefetch(pos.key());
             let gives_check = pos.is_check();
@@ -887,7 +950,11 @@ impl<R: Rules> Searcher<R> {
             self.stack[ply as usize + 1].moved = Some((moved_piece, mv.to() as usize));
             // Antichess: a forced move (often the only capture) does not use up depth.
             let forced = R::MUST_CAPTURE && moves.len() == 1;
-            let extension = if gives_check || forced || (singular && Some(mv) == tt_move) { 1 } else { 0 };
+            let extension = if (gives_check && check_worth_extending) || forced || (singular && Some(mv) == tt_move) {
+                1
+            } else {
+                0
+            };
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, pv_node)
@@ -974,18 +1041,18 @@ impl<R: Rules> Searcher<R> {
                 Bound::Upper => best_score < static_eval,
             }
         {
-            self.hist.update_correction(pos, best_score - raw_eval, depth);
+            self.hist.update_correction(pos, best_score - raw_eval, depth, self.stack[ply as usize].moved);
         }
         best_score
     }
 
     /// `raw_eval` (the evaluation of `pos`; -INFINITY in check) with the correction history's correction.
     #[inline]
-    fn corrected(&self, pos: &Position<R>, raw_eval: i32) -> i32 {
+    fn corrected(&self, pos: &Position<R>, raw_eval: i32, ply: i32) -> i32 {
         if raw_eval == -INFINITY {
             return raw_eval;
         }
-        (raw_eval + self.hist.correction(pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (raw_eval + self.hist.correction(pos, self.stack[ply as usize].moved)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// The table's WDL as a score and bound: wins and losses are bounds (the search may find the mate),
@@ -1147,7 +1214,7 @@ impl<R: Rules> Searcher<R> {
                 None => self.evaluate(pos, ply),
             }
         };
-        let stand_pat = self.corrected(pos, raw_eval);
+        let stand_pat = self.corrected(pos, raw_eval, ply);
         if !in_check {
             if stand_pat >= beta {
                 if tt_entry.is_none() {
@@ -1411,22 +1478,31 @@ mod tests {
         let white = Position::<Orthodox>::from_fen("4k3/pp6/8/8/8/8/PP6/R3K3 w - - 0 1").expect("valid FEN");
         let black = Position::<Orthodox>::from_fen("4k3/pp6/8/8/8/8/PP6/R3K3 b - - 0 1").expect("valid FEN");
         let mut hist = Histories::new();
-        assert_eq!(hist.correction(&white), 0);
+        // The move that led here: piece 3 (a white rook) to a1.
+        let previous = Some((3, 0));
+        assert_eq!(hist.correction(&white, previous), 0);
         for _ in 0..200 {
-            hist.update_correction(&white, 40, 12);
+            hist.update_correction(&white, 40, 12, previous);
         }
-        let learnt = hist.correction(&white);
+        let learnt = hist.correction(&white, previous);
         assert!((35..=40).contains(&learnt), "moves toward the search's verdict: {learnt}");
-        assert_eq!(hist.correction(&black), 0, "the other side to move has its own entries");
-        hist.update_correction(&white, -40, 3);
-        assert!(hist.correction(&white) < learnt, "one shallow result moves it a little: {}", hist.correction(&white));
-        assert!(hist.correction(&white) > 30, "but only a little: {}", hist.correction(&white));
+        assert_eq!(hist.correction(&black, previous), 0, "the other side to move has its own entries");
+        hist.update_correction(&white, -40, 3, previous);
+        assert!(
+            hist.correction(&white, previous) < learnt,
+            "one shallow result moves it a little: {}",
+            hist.correction(&white, previous)
+        );
+        assert!(hist.correction(&white, previous) > 30, "but only a little: {}", hist.correction(&white, previous));
         for _ in 0..500 {
-            hist.update_correction(&white, 10_000, 20);
+            hist.update_correction(&white, 10_000, 20, previous);
         }
-        let high = hist.correction(&white);
+        let high = hist.correction(&white, previous);
         assert!((60..=CORRECTION_MAX / CORRECTION_GRAIN).contains(&high), "bounded: {high}");
+        // Without a previous move (the root, after a null move) the other two tables still correct.
+        let without = hist.correction(&white, None);
+        assert!(without > 0 && without < high, "two of the three tables: {without} {high}");
         hist.clear();
-        assert_eq!(hist.correction(&white), 0);
+        assert_eq!(hist.correction(&white, previous), 0);
     }
 }
