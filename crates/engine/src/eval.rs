@@ -738,11 +738,11 @@ fn antichess_threats(board: &Board) -> i32 {
         let (their_att, _, _) = maps[!color as usize];
         let captures = att & board.by_color(!color);
         if captures.any() {
-            adj -= sign * ANTICHESS_MUST_CAPTURE / (1 + (captures & their_att - att2).count() as i32);
+            adj -= sign * ANTICHESS_MUST_CAPTURE / (1 + (captures & (their_att - att2)).count() as i32);
         }
         let pawns = board.pawns() & ours;
         moves |= if color == Color::White { pawns.north() } else { pawns.south() };
-        let offers = their_att & moves - occ;
+        let offers = their_att & (moves - occ);
         adj += sign * (ANTICHESS_OFFER.0 * offers.count() as i32 + ANTICHESS_OFFER.1 * (offers - att2).count() as i32);
     }
     adj

@@ -936,8 +936,6 @@ impl<R: Rules> Searcher<R> {
             }
             let moved_piece = piece_index(pos, mv.from());
             let history = if quiet { self.quiet_history(pos, mv, &prev) } else { 0 };
-            // A check is extended unless it gives material away (three-check: every check, each one counts).
-            let check_worth_extending = matches!(R::VARIANT, Variant::ThreeCheck) || see_ge(pos, mv, 0);
             pos.play_unchecked(mv);
             self.tt.prefetch(pos.key());
             let gives_check = pos.is_check();
@@ -946,15 +944,21 @@ impl<R: Rules> Searcher<R> {
                 best_score = best_score.max(futile_bound);
                 continue;
             }
+            // A check is extended unless it gives material away by exchange (three-check: every check counts).
+            // SEE needs the position before the move: taken back and replayed for checks only, which are
+            // few, rather than an exchange evaluated for every move searched.
+            let extend_check = gives_check
+                && (matches!(R::VARIANT, Variant::ThreeCheck) || {
+                    pos.unplay(mv);
+                    let keeps_material = see_ge(pos, mv, 0);
+                    pos.play_unchecked(mv);
+                    keeps_material
+                });
             self.nnue_push(ply + 1, pos);
             self.stack[ply as usize + 1].moved = Some((moved_piece, mv.to() as usize));
             // Antichess: a forced move (often the only capture) does not use up depth.
             let forced = R::MUST_CAPTURE && moves.len() == 1;
-            let extension = if (gives_check && check_worth_extending) || forced || (singular && Some(mv) == tt_move) {
-                1
-            } else {
-                0
-            };
+            let extension = if extend_check || forced || (singular && Some(mv) == tt_move) { 1 } else { 0 };
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
                 -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, pv_node)
