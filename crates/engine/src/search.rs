@@ -1270,7 +1270,14 @@ impl<R: Rules> Searcher<R> {
                 } else {
                     // Delta pruning and losing captures.
                     let gain = pos.board().role_at(mv.to()).map_or(0, value) + mv.promotion().map_or(0, value);
-                    if stand_pat + gain + 200 <= alpha && mv.promotion().is_none() {
+                    let optimistic = stand_pat + gain + 200;
+                    if optimistic <= alpha && mv.promotion().is_none() {
+                        // The capture may still be worth up to its optimistic value: a fail-low result below
+                        // it would be a wrong upper bound (and a too-high lower bound for the parent).
+                        // Three-check measured worse with it (-25 over 800 games), orthodox +17 over 1200.
+                        if !matches!(R::VARIANT, Variant::ThreeCheck) {
+                            best = best.max(optimistic);
+                        }
                         continue;
                     }
                     if !see_ge(pos, mv, 0) {
@@ -1476,6 +1483,25 @@ fn pick_next(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
 mod tests {
     use super::*;
     use mysl_core::Orthodox;
+
+    #[test]
+    fn a_fail_low_quiescence_counts_the_captures_it_prunes() {
+        // White can take a rook for free. With alpha far above, delta pruning skips the capture, but the
+        // result (an upper bound for the hash table and the parent) must not fall below what it may win.
+        let mut pos = Position::<Orthodox>::from_fen("4k3/8/8/3r4/8/8/3R4/4K3 w - - 0 1").expect("valid FEN");
+        let mut s = Searcher::<Orthodox>::new(Arc::new(TranspositionTable::new(1)), Arc::new(AtomicBool::new(false)));
+        s.set_network(None);
+        let stand_pat = s.static_eval(&pos);
+        let alpha = stand_pat + value(Role::Rook) + 400;
+        let score = s.quiescence(&mut pos, alpha, alpha + 1, 0, 0);
+        assert!(score <= alpha, "fails low: {score} against {alpha}");
+        assert!(score >= stand_pat + value(Role::Rook), "not below the capture's gain: {score}, stand pat {stand_pat}");
+        let entry = s.tt.probe(pos.key(), 0).expect("stored");
+        assert_eq!((entry.bound, entry.score), (Bound::Upper, score));
+        // With a window it can reach, the capture is searched and wins the rook.
+        let searched = s.quiescence(&mut pos, stand_pat, stand_pat + 1, 0, 0);
+        assert!(searched > stand_pat + value(Role::Rook) / 2, "{searched}");
+    }
 
     #[test]
     fn correction_history_learns_a_bounded_running_mean_per_side() {
