@@ -778,6 +778,8 @@ impl<R: Rules> Searcher<R> {
                 && static_eval - 75 * margin_scale::<R>() * (depth - improving as i32) >= beta
                 // Antichess: with a capture to make, every move gives material: no static verdict.
                 && !(R::MUST_CAPTURE && has_capture(pos))
+                // A quiet hash move is a plan the evaluation does not see (Stockfish's condition).
+                && tt_move.is_none_or(|m| is_capture(pos, m))
             {
                 return (static_eval + beta) / 2;
             }
