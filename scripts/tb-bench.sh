@@ -5,7 +5,7 @@
 #     time on a shared machine says little;
 #  2. with FIVE='KRNvKR ...': 5-piece endings, each in its own process (time with the file, peak memory; a
 #     pawn ending such as KRPvKR or KQPvKQ generates the 5-piece endings it promotes into first, each timed);
-#  3. file sizes (format version 2): bits per unique position (Syzygy's count: positions up to symmetry,
+#  3. file sizes (the current file format): bits per unique position (Syzygy's count: positions up to symmetry,
 #     both sides to move) of the WDL, DTZ and DTM streams, against the Syzygy files of the same endings;
 #  4. warm probe latency of random legal positions, ours against shakmaty-syzygy on the same positions.
 # Usage: scripts/tb-bench.sh [OUTPUT_DIR]   (default: a fresh temporary directory)

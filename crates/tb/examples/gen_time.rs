@@ -3,7 +3,7 @@
 //! (default: all 3-4 piece endings on 2 threads). Set MYSL_TB_TRACE=1 for a per-phase breakdown. A 5-piece
 //! ending is generated as `mysl tb gen` does it, metric by metric into its file (with pawns after the 5-piece
 //! endings it promotes into, read from their files), and timed with the file's encoding.
-//! `MYSL_TB_SIZES=1` also encodes every table (format version 2) and prints the compressed bytes of its WDL,
+//! `MYSL_TB_SIZES=1` also encodes every table (the current file format) and prints the compressed bytes of its WDL,
 //! DTZ and DTM streams in bits per unique position (positions up to symmetry, both sides to move, counted as
 //! the Syzygy generator counts them), and the totals. `MYSL_TB_DIR=DIR` writes the files there.
 use std::time::Instant;

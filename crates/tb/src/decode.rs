@@ -101,6 +101,67 @@ impl TableFile {
         })
     }
 
+    /// With [`FLAG_DTZ_SEARCHED`]: the decoded DTZ values of that side's positions that are not drawn and hold
+    /// 0 replaced by a 1-ply search's (after [`TableFile::resolve_zeroing`]; `wdl` resolved).
+    ///
+    /// [`FLAG_DTZ_SEARCHED`]: crate::format::FLAG_DTZ_SEARCHED
+    fn resolve_searched_dtz(
+        &self,
+        wdl: &[Vec<i16>],
+        dtz: &mut [Vec<i16>],
+        subs: &HashMap<Material, Arc<Table>>,
+    ) -> Result<(), TbError> {
+        let Some(side) = (0..2).find(|&s| self.dtz_searched(s)) else { return Ok(()) };
+        let tb = crate::probe::Tablebase::from_tables(subs.clone());
+        let l = &self.layout;
+        let n = l.len();
+        let (white, black) = dtz.split_at_mut(1);
+        let (own, other) = if side == 0 { (&mut white[0], &black[0]) } else { (&mut black[0], &white[0]) };
+        let stm = if side == 0 { mysl_core::Color::White } else { mysl_core::Color::Black };
+        let index_of = |c: &TbPos| -> Result<usize, TbError> {
+            let mut csq = [0u8; 8];
+            c.table_order_squares(&mut csq);
+            let g = l.index(&csq[..c.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
+            Ok(g as usize)
+        };
+        let mut sq = [0u8; 8];
+        let mut moves = crate::pos::Moves::default();
+        for i in 0..l.size as usize {
+            let w = wdl[side][i];
+            if w == 0 || w == INVALID || own[i] != 0 {
+                continue;
+            }
+            if l.decode(i as u64, &mut sq).is_none() || l.index(&sq[..n]) != Some(i as u64) {
+                continue;
+            }
+            let p = TbPos::new(&l.pieces, &sq[..n], stm);
+            if !p.is_legal() {
+                continue;
+            }
+            let wdl_after = |c: &TbPos| -> Result<i8, TbError> {
+                if c.material() == l.material {
+                    Ok(wdl[c.stm as usize][index_of(c)?] as i8)
+                } else {
+                    Ok(tb.probe(c)?.wdl())
+                }
+            };
+            let dtz_after = |c: &TbPos| -> Result<i16, TbError> {
+                let g = index_of(c)?;
+                Ok(if wdl[1 - side][g] == 0 { 0 } else { other[g] })
+            };
+            match crate::pos::searched_dtz(&p, &mut moves, wdl_after, dtz_after)? {
+                Some(z) if value::wdl_of_dtz(z) as i16 == w => own[i] = z,
+                _ => {
+                    return Err(TbError::Corrupt {
+                        path: self.path.clone(),
+                        why: format!("stream {}: a DTZ left to a search that does not find it", 2 + side),
+                    })
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// With [`FLAG_DTM_CAPTURES`]: the decoded DTM values (generation order, both sides, after
     /// [`TableFile::finish_decoded`]) of positions that are not drawn raised to their best capture's.
     ///
@@ -145,6 +206,7 @@ impl TableFile {
         if !st[2].is_empty() {
             let (wdl, rest) = st.split_at_mut(2);
             self.resolve_zeroing(wdl, &mut rest[..2], subs)?;
+            self.resolve_searched_dtz(wdl, &mut rest[..2], subs)?;
         }
         let (wdl, rest) = st.split_at_mut(2);
         let (dtz, dtm) = rest.split_at_mut(2);
@@ -168,6 +230,7 @@ impl TableFile {
         self.resolve_captures(&mut st[..2], subs)?;
         let (wdl, rest) = st.split_at_mut(2);
         self.resolve_zeroing(wdl, &mut rest[..2], subs)?;
+        self.resolve_searched_dtz(wdl, &mut rest[..2], subs)?;
         let (wdl, rest) = st.split_at_mut(2);
         let (dtz, dtm) = rest.split_at_mut(2);
         self.finish_decoded(wdl, dtz, dtm);

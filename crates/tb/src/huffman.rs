@@ -1,4 +1,6 @@
-//! The block code of table files (format version 2): run-length tokens under a canonical Huffman code.
+//! The run-length block code of table files (codec 0 of format version 4, for streams too large to pair code):
+//! run-length tokens under a canonical Huffman code; and the canonical Huffman code lengths and bit writer
+//! the pair coder (`pair.rs`) shares.
 //!
 //! A stream of values is first mapped to *symbols* (the stream's distinct values, most frequent first).
 //! A block is a sequence of tokens: a *literal* token `s < V` is one value of symbol `s`; a *run* token

@@ -23,6 +23,7 @@ pub mod gen;
 pub mod huffman;
 pub mod index;
 pub mod material;
+pub mod pair;
 pub mod pos;
 pub mod probe;
 pub mod read;

@@ -4,6 +4,7 @@ use mysl_core::attacks;
 use mysl_core::{Bitboard, Color, Role, Square};
 
 use crate::material::{Material, ROLE_ORDER};
+use crate::value;
 
 /// Pieces (color, role, square) and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +45,38 @@ impl TbMove {
 /// an en passant capture the tables do not store.
 pub(crate) fn zeroing_may_decide(p: &TbPos, m: &TbMove) -> bool {
     !(p.role[m.piece as usize] == Role::Pawn && (m.to as i32 - m.from as i32).abs() == 16)
+}
+
+/// The DTZ-scale value of `p` (not drawn) from a 1-ply search, as a table that stores only the other side's
+/// DTZ needs it: the best (by [`value::rank`]) over the legal moves of what each gives the mover: a zeroing
+/// move [`value::zeroing_exit`] of the WDL of the position it leads to (`wdl_after`, the 50-move counter
+/// reset), another move [`value::parent_of`] the DTZ of the position it leads to (`dtz_after`: the same
+/// ending, the other side to move). `None` when a move is a double pawn step after which an en passant
+/// capture is legal (that position's value depends on the right, which the tables do not hold: such
+/// positions keep their stored DTZ).
+pub(crate) fn searched_dtz<E>(
+    p: &TbPos,
+    moves: &mut Moves,
+    mut wdl_after: impl FnMut(&TbPos) -> Result<i8, E>,
+    mut dtz_after: impl FnMut(&TbPos) -> Result<i16, E>,
+) -> Result<Option<i16>, E> {
+    p.legal_moves(moves);
+    let mut best: Option<i16> = None;
+    for m in moves.as_slice() {
+        let c = p.play(m);
+        let v = if m.is_zeroing(p) {
+            if !zeroing_may_decide(p, m) && !c.en_passant_children(m.to).is_empty() {
+                return Ok(None);
+            }
+            value::zeroing_exit(value::dtz_of_wdl(wdl_after(&c)?))
+        } else {
+            value::parent_of(dtz_after(&c)?)
+        };
+        if best.is_none_or(|b| value::rank(v) > value::rank(b)) {
+            best = Some(v);
+        }
+    }
+    Ok(Some(best.unwrap_or(if p.in_check() { -1 } else { 0 })))
 }
 
 pub fn sq_name(sq: u8) -> String {

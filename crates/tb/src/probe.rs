@@ -96,8 +96,8 @@ impl Tablebase {
                 if w == 0 {
                     return Ok((0, 0));
                 }
-                let zeroing = if file.resolves_zeroing() && w > 0 { self.zeroing_dtz(p, w)? } else { None };
-                let (mut dtm, dtz) = file.metrics_with(side, idx, zeroing)?;
+                let dtz = self.resolved_dtz(p, &file, idx, w)?;
+                let (mut dtm, dtz) = file.metrics_with(side, idx, Some(dtz))?;
                 if file.resolves_dtm_captures() {
                     // the stored DTM ranks no higher than the best capture's where a capture decides it
                     let mut moves = Moves::default();
@@ -153,6 +153,46 @@ impl Tablebase {
             }
         }
         Ok(None)
+    }
+
+    /// DTZ of position `p` (storage index `idx` of `file`, a file that leaves values to the reader) of WDL
+    /// `w != 0`: a winning zeroing move's, the stored value, or a search where the stored value says so.
+    fn resolved_dtz(&self, p: &TbPos, file: &TableFile, idx: u64, w: i8) -> Result<i16, TbError> {
+        if file.resolves_zeroing() && w > 0 {
+            if let Some(z) = self.zeroing_dtz(p, w)? {
+                return Ok(z);
+            }
+        }
+        let side = p.stm as usize;
+        let stored = file.stored_dtz(side, idx)?;
+        if stored != 0 || !file.dtz_searched(side) {
+            return Ok(stored);
+        }
+        let mut moves = Moves::default();
+        let same = |c: &TbPos| -> Result<i16, TbError> {
+            // one ply down: the same ending, the other side to move (whose DTZ is stored)
+            let mut sq = [0u8; 8];
+            c.table_order_squares(&mut sq);
+            let i = file
+                .layout
+                .storage_index(&sq[..c.n])
+                .ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
+            let cw = self.resolved_wdl(c, file, i)?;
+            if cw == 0 {
+                return Ok(0);
+            }
+            if file.dtz_searched(c.stm as usize) {
+                return Err(TbError::Corrupt { path: file.path.clone(), why: "both sides' DTZ searched".into() });
+            }
+            self.resolved_dtz(c, file, i, cw)
+        };
+        match crate::pos::searched_dtz(p, &mut moves, |c| self.probe_wdl(c), same)? {
+            Some(z) if value::wdl_of_dtz(z) == w => Ok(z),
+            _ => Err(TbError::Corrupt {
+                path: file.path.clone(),
+                why: format!("stream {} at {idx}: a DTZ left to a search that does not find it", 2 + side),
+            }),
+        }
     }
 
     /// WDL of position `p` (storage index `idx` of `file`): the stored value, raised to the best value of

@@ -11,10 +11,14 @@ use std::sync::Arc;
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::format::{FLAG_CAPTURES, FLAG_DTM_CAPTURES, FLAG_ZEROING, HEADER, MAGIC, MAX_BLOCK_LOG, STREAMS, VERSION};
+use crate::format::{
+    CODEC_PAIRS, CODEC_RUNS, FLAG_CAPTURES, FLAG_DTM_CAPTURES, FLAG_DTZ_SEARCHED, FLAG_ZEROING, HEADER, MAGIC,
+    MAX_BLOCK_LOG, STREAMS, VERSION,
+};
 use crate::huffman::{Codes, Decoder, RUN_CLASSES};
 use crate::index::Layout;
 use crate::material::Material;
+use crate::pair::PairStream;
 use crate::pos::TbPos;
 use crate::table::{StoredTable, Table, TableSource};
 use crate::value::INVALID;
@@ -27,46 +31,62 @@ pub(crate) struct SectionCursor<'a> {
     size: usize,
     block: usize,
     syms: Vec<u16>,
+    values: Vec<i16>,
     at: usize,
 }
 
 impl<'a> SectionCursor<'a> {
     pub(crate) fn new(bytes: &'a [u8], size: u64) -> Result<SectionCursor<'a>, String> {
         let st = parse_stream(bytes, 0, bytes.len(), size)?;
-        Ok(SectionCursor { bytes, st, size: size as usize, block: 0, syms: Vec::new(), at: 0 })
+        Ok(SectionCursor::of(bytes, st, size))
+    }
+
+    fn of(bytes: &'a [u8], st: Stream, size: u64) -> SectionCursor<'a> {
+        SectionCursor { bytes, st, size: size as usize, block: 0, syms: Vec::new(), values: Vec::new(), at: 0 }
     }
 
     /// The next value (the caller reads exactly `size` values).
     pub(crate) fn next_value(&mut self) -> Result<i16, String> {
-        if self.at == self.syms.len() {
-            let st = &self.st;
-            let b = self.block;
-            if b >= st.blocks {
+        if self.at == self.values.len() {
+            if self.block >= self.st.blocks().max(1) {
                 return Err("read beyond the stream".into());
             }
-            let a = u32_at(self.bytes, st.offsets_at + 4 * b) as usize;
-            let e = u32_at(self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
-            let want = st.block_len.min(self.size - b * st.block_len);
-            if let Err(e) = st.dec.decode_block(&self.bytes[st.data_at + a..st.data_at + e], want, &mut self.syms) {
+            if let Err(e) = self.st.decode_block(self.bytes, self.block, self.size, &mut self.syms, &mut self.values) {
                 // The callers walk on after an error (they report the first one): every later call
                 // fails too, instead of reading a half-decoded block.
-                self.syms.clear();
+                self.values.clear();
                 self.at = 0;
                 self.block = usize::MAX;
-                return Err(e.into());
+                return Err(e);
             }
             self.block += 1;
             self.at = 0;
+            if self.values.is_empty() {
+                return Err("empty block".into());
+            }
         }
-        let sym = self.syms[self.at];
+        let v = self.values[self.at];
         self.at += 1;
-        self.st.values.get(sym as usize).copied().ok_or_else(|| "symbol out of range".to_string())
+        Ok(v)
     }
 }
 
-/// One stream of an open file.
+/// One stream of an open file: run-length coded (codec 0) or pair coded (codec 1, [`crate::pair`]).
 #[derive(Clone, Debug)]
 struct Stream {
+    code: Code,
+    section_len: usize,
+}
+
+#[derive(Clone, Debug)]
+enum Code {
+    Runs(RunStream),
+    Pairs(Box<PairStream>),
+}
+
+/// A run-length coded stream: blocks of a fixed number of positions.
+#[derive(Clone, Debug)]
+struct RunStream {
     block_len: usize,
     blocks: usize,
     values: Vec<i16>,
@@ -74,7 +94,82 @@ struct Stream {
     /// Byte positions in the file of the block offsets and of the block data.
     offsets_at: usize,
     data_at: usize,
-    section_len: usize,
+}
+
+impl RunStream {
+    /// The bytes of block `b` and the number of values in it.
+    fn block<'b>(&self, bytes: &'b [u8], b: usize, size: usize) -> Result<(&'b [u8], usize), String> {
+        if b >= self.blocks {
+            return Err("index beyond the table".into());
+        }
+        let a = u32_at(bytes, self.offsets_at + 4 * b) as usize;
+        let e = u32_at(bytes, self.offsets_at + 4 * (b + 1)) as usize;
+        Ok((&bytes[self.data_at + a..self.data_at + e], self.block_len.min(size - b * self.block_len)))
+    }
+}
+
+impl Stream {
+    /// The stream's distinct values.
+    fn values(&self) -> &[i16] {
+        match &self.code {
+            Code::Runs(r) => &r.values,
+            Code::Pairs(p) => p.values(),
+        }
+    }
+
+    fn blocks(&self) -> usize {
+        match &self.code {
+            Code::Runs(r) => r.blocks,
+            Code::Pairs(p) => p.blocks(),
+        }
+    }
+
+    /// The block holding position `idx` and the position its values start at.
+    fn locate(&self, bytes: &[u8], idx: u64) -> Result<(usize, u64), String> {
+        match &self.code {
+            Code::Runs(r) => {
+                let b = idx as usize / r.block_len;
+                Ok((b, (b * r.block_len) as u64))
+            }
+            Code::Pairs(p) => p.locate(bytes, idx).map_err(String::from),
+        }
+    }
+
+    /// The values of block `b` into `out` (`syms`: scratch).
+    fn decode_block(
+        &self,
+        bytes: &[u8],
+        b: usize,
+        size: usize,
+        syms: &mut Vec<u16>,
+        out: &mut Vec<i16>,
+    ) -> Result<(), String> {
+        match &self.code {
+            Code::Runs(r) => {
+                let (data, want) = r.block(bytes, b, size)?;
+                r.dec.decode_block(data, want, syms)?;
+                out.clear();
+                for &x in syms.iter() {
+                    out.push(r.values.get(x as usize).copied().ok_or("symbol out of range")?);
+                }
+                Ok(())
+            }
+            Code::Pairs(p) => p.decode_block(bytes, b, out).map_err(String::from),
+        }
+    }
+
+    /// One value, decoding only what leads to it (nothing is allocated).
+    fn value_at(&self, bytes: &[u8], idx: u64, size: usize) -> Result<i16, String> {
+        match &self.code {
+            Code::Runs(r) => {
+                let b = idx as usize / r.block_len;
+                let (data, want) = r.block(bytes, b, size)?;
+                let sym = r.dec.symbol_at(data, idx as usize % r.block_len, want)?;
+                Ok(r.values.get(sym as usize).copied().ok_or("symbol out of range")?)
+            }
+            Code::Pairs(p) => p.value_at(bytes, idx).map_err(String::from),
+        }
+    }
 }
 
 /// A table file, memory-mapped (or in memory) and checked; values are decoded one block at a time.
@@ -133,8 +228,21 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(a)
 }
 
-/// Parses and checks a stream section `[at, end)`.
+/// Parses and checks a stream section `[at, end)`: its codec tag, then the codec's section.
 fn parse_stream(bytes: &[u8], at: usize, end: usize, size: u64) -> Result<Stream, String> {
+    if end < at || end - at < 4 {
+        return Err("stream section too short".into());
+    }
+    let code = match u32_at(bytes, at) {
+        CODEC_RUNS => Code::Runs(parse_runs(bytes, at + 4, end, size)?),
+        CODEC_PAIRS => Code::Pairs(Box::new(PairStream::parse(bytes, at + 4, end, size)?)),
+        c => return Err(format!("unknown codec {c}")),
+    };
+    Ok(Stream { code, section_len: end - at })
+}
+
+/// Parses and checks a run-length coded section `[at, end)`.
+fn parse_runs(bytes: &[u8], at: usize, end: usize, size: u64) -> Result<RunStream, String> {
     if end - at < 12 {
         return Err("stream section too short".into());
     }
@@ -181,7 +289,7 @@ fn parse_stream(bytes: &[u8], at: usize, end: usize, size: u64) -> Result<Stream
     if prev != data_len {
         return Err("block data length does not match the offsets".into());
     }
-    Ok(Stream { block_len, blocks, values, dec, offsets_at, data_at, section_len: end - at })
+    Ok(RunStream { block_len, blocks, values, dec, offsets_at, data_at })
 }
 
 impl TableFile {
@@ -266,9 +374,11 @@ impl TableFile {
             return Err(bad("unexpected number of streams".into()));
         }
         let flags = u32_at(&bytes, 44);
-        let needs_captures = FLAG_ZEROING | FLAG_DTM_CAPTURES;
+        let searched = FLAG_DTZ_SEARCHED[0] | FLAG_DTZ_SEARCHED[1];
+        let needs_captures = FLAG_ZEROING | FLAG_DTM_CAPTURES | searched;
         if flags & !(0b11_0000 | FLAG_CAPTURES | needs_captures) != 0
             || (flags & needs_captures != 0 && flags & FLAG_CAPTURES == 0)
+            || flags & searched == searched
         {
             return Err(bad(format!("unknown flags {flags:#x}")));
         }
@@ -282,7 +392,7 @@ impl TableFile {
             let (at, end) = (at as usize, (at + len) as usize);
             let stream = parse_stream(&bytes, at, end, size).map_err(|why| bad(format!("stream {s}: {why}")))?;
             // The WDL streams (0 and 1) hold Syzygy's WDL numbers, which readers hand on as they are.
-            let out_of_range = if s < 2 { stream.values.iter().find(|v| !(-2..=2).contains(*v)) } else { None };
+            let out_of_range = if s < 2 { stream.values().iter().find(|v| !(-2..=2).contains(*v)) } else { None };
             if let Some(v) = out_of_range {
                 return Err(bad(format!("stream {s}: WDL value {v} out of range")));
             }
@@ -293,32 +403,12 @@ impl TableFile {
         Ok(TableFile { path: path.to_path_buf(), layout, bytes, streams, flags, id })
     }
 
-    /// The values of block `b` of stream `s`.
-    fn block_values(&self, s: usize, b: usize, syms: &mut Vec<u16>, out: &mut Vec<i16>) -> Result<(), TbError> {
-        let st = &self.streams[s];
-        let corrupt =
-            |why: String| TbError::Corrupt { path: self.path.clone(), why: format!("stream {s} block {b}: {why}") };
-        if b >= st.blocks {
-            return Err(corrupt("index beyond the table".into()));
-        }
-        let a = u32_at(&self.bytes, st.offsets_at + 4 * b) as usize;
-        let e = u32_at(&self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
-        let want = st.block_len.min(self.layout.storage_size as usize - b * st.block_len);
-        st.dec
-            .decode_block(&self.bytes[st.data_at + a..st.data_at + e], want, syms)
-            .map_err(|e| corrupt(e.to_string()))?;
-        out.clear();
-        for &x in syms.iter() {
-            out.push(st.values.get(x as usize).copied().ok_or_else(|| corrupt("symbol out of range".into()))?);
-        }
-        Ok(())
-    }
-
     /// One value of stream `s` through this thread's cache of decoded blocks (the generator reads the
     /// endings it promotes into this way: neighbouring positions share blocks).
     fn cached_value(&self, s: usize, idx: u64) -> Result<i16, TbError> {
-        let b = idx as usize / self.streams[s].block_len;
-        let at = idx as usize % self.streams[s].block_len;
+        let corrupt = |why: String| TbError::Corrupt { path: self.path.clone(), why: format!("stream {s}: {why}") };
+        let (b, start) = self.streams[s].locate(&self.bytes, idx).map_err(corrupt)?;
+        let at = (idx - start) as usize;
         BLOCKS.with(|cache| {
             let mut cache = cache.borrow_mut();
             if let Some(k) = cache.iter().position(|c| c.file == self.id && c.stream == s && c.block == b) {
@@ -332,7 +422,16 @@ impl TableFile {
                 CachedBlock { file: 0, stream: 0, block: 0, values: Vec::new() }
             };
             let mut syms = Vec::new();
-            self.block_values(s, b, &mut syms, &mut entry.values)?;
+            let size = self.layout.storage_size as usize;
+            self.streams[s].decode_block(&self.bytes, b, size, &mut syms, &mut entry.values).map_err(|why| {
+                TbError::Corrupt { path: self.path.clone(), why: format!("stream {s} block {b}: {why}") }
+            })?;
+            if at >= entry.values.len() {
+                return Err(TbError::Corrupt {
+                    path: self.path.clone(),
+                    why: format!("stream {s} block {b}: too short"),
+                });
+            }
             (entry.file, entry.stream, entry.block) = (self.id, s, b);
             let v = entry.values[at];
             cache.insert(0, entry);
@@ -367,21 +466,11 @@ impl TableFile {
         Ok((m.wrapping_add(z), z))
     }
 
-    /// One value of stream `s`: walks the tokens of its block (nothing is allocated).
+    /// One value of stream `s`: decodes only what leads to it in its block (nothing is allocated).
     fn value_at(&self, s: usize, idx: u64) -> Result<i16, TbError> {
-        let st = &self.streams[s];
-        let b = idx as usize / st.block_len;
-        let corrupt =
-            |why: &str| TbError::Corrupt { path: self.path.clone(), why: format!("stream {s} block {b}: {why}") };
-        if b >= st.blocks {
-            return Err(corrupt("index beyond the table"));
-        }
-        let a = u32_at(&self.bytes, st.offsets_at + 4 * b) as usize;
-        let e = u32_at(&self.bytes, st.offsets_at + 4 * (b + 1)) as usize;
-        let want = st.block_len.min(self.layout.storage_size as usize - b * st.block_len);
-        let sym = st.dec.symbol_at(&self.bytes[st.data_at + a..st.data_at + e], idx as usize % st.block_len, want);
-        let sym = sym.map_err(corrupt)?;
-        st.values.get(sym as usize).copied().ok_or_else(|| corrupt("symbol out of range"))
+        self.streams[s]
+            .value_at(&self.bytes, idx, self.layout.storage_size as usize)
+            .map_err(|why| TbError::Corrupt { path: self.path.clone(), why: format!("stream {s} at {idx}: {why}") })
     }
 
     /// WDL50 (-2..=2) of storage index `idx` ([`Layout::storage_index`]) with `side` to move (0 White): one
@@ -420,12 +509,12 @@ impl TableFile {
 
     /// (DTM, DTZ-scale) of storage index `idx` with `side` to move of a position that is not drawn (the
     /// DTZ and DTM streams hold anything for drawn positions).
-    /// For a file with [`FLAG_ZEROING`], `zeroing_dtz` is the DTZ a winning zeroing move gives the position
-    /// (1, or 101 for a cursed win) when it has one (the stored DTZ is then anything).
-    pub fn metrics_with(&self, side: usize, idx: u64, zeroing_dtz: Option<i16>) -> Result<(i16, i16), TbError> {
-        let dtz = match zeroing_dtz {
-            Some(z) if self.resolves_zeroing() => z,
-            _ => self.value_at(2 + side, idx)?,
+    /// `known_dtz`: the position's DTZ where the reader found it itself (a winning zeroing move under
+    /// [`FLAG_ZEROING`], a search under [`FLAG_DTZ_SEARCHED`]); the stored DTZ is then not read.
+    pub fn metrics_with(&self, side: usize, idx: u64, known_dtz: Option<i16>) -> Result<(i16, i16), TbError> {
+        let dtz = match known_dtz {
+            Some(z) => z,
+            None => self.value_at(2 + side, idx)?,
         };
         let dtm = self.value_at(4 + side, idx)?;
         Ok((if self.flags & (1 << (4 + side)) != 0 { dtm.wrapping_add(dtz) } else { dtm }, dtz))
@@ -439,6 +528,16 @@ impl TableFile {
     /// Whether the DTM streams leave positions decided by a capture to the reader ([`FLAG_DTM_CAPTURES`]).
     pub fn resolves_dtm_captures(&self) -> bool {
         self.flags & FLAG_DTM_CAPTURES != 0
+    }
+
+    /// Whether 0 in the DTZ stream of `side` to move means "search" ([`FLAG_DTZ_SEARCHED`]).
+    pub fn dtz_searched(&self, side: usize) -> bool {
+        self.flags & FLAG_DTZ_SEARCHED[side] != 0
+    }
+
+    /// The value the DTZ stream of `side` holds at `idx`, as stored (see [`TableFile::dtz_searched`]).
+    pub fn stored_dtz(&self, side: usize, idx: u64) -> Result<i16, TbError> {
+        self.value_at(2 + side, idx)
     }
 
     /// Whether the DTZ streams leave wins with a winning zeroing move to the reader ([`FLAG_ZEROING`]).
@@ -478,14 +577,7 @@ impl TableFile {
 
     /// A cursor over the values of stream `s` in storage order.
     fn cursor(&self, s: usize) -> SectionCursor<'_> {
-        SectionCursor {
-            bytes: &self.bytes,
-            st: self.streams[s].clone(),
-            size: self.layout.storage_size as usize,
-            block: 0,
-            syms: Vec::new(),
-            at: 0,
-        }
+        SectionCursor::of(&self.bytes, self.streams[s].clone(), self.layout.storage_size)
     }
 
     /// The streams `wanted` decoded in generation index order (the others and the holes of the generation

@@ -83,6 +83,19 @@ pub fn gaviota_dtm(v: i16) -> i32 {
     }
 }
 
+/// A DTZ-scale value standing for WDL50 `w` (-2..=2): 1 win, 101 cursed win, 0 draw, a loss in 101 blessed
+/// loss, a loss in 1 loss ([`wdl_of_dtz`] gives `w` back).
+#[inline]
+pub fn dtz_of_wdl(w: i8) -> i16 {
+    match w {
+        2 => 1,
+        1 => 101,
+        0 => 0,
+        -1 => -1 - 101,
+        _ => -1 - 1,
+    }
+}
+
 /// The value for the side to move after a zeroing move into a position whose DTZ-scale value (from the
 /// opponent's view) is `c`: into a loss 1, a blessed loss 101, a draw 0, a cursed win a loss in 101, a win a
 /// loss in 1 (the zeroing move itself is the ply). This is the count of the Syzygy generator: with it the

@@ -12,13 +12,14 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 
 use crate::format::{
-    path_for, stream_value, BLOCK_LIMIT, FLAG_CAPTURES, FLAG_DTM_CAPTURES, FLAG_ZEROING, HEADER, MAGIC, MAX_BLOCK_LOG,
-    MIN_BLOCK_LOG, STREAMS, VERSION,
+    path_for, stream_value, BLOCK_LIMIT, CODEC_PAIRS, CODEC_RUNS, FLAG_CAPTURES, FLAG_DTM_CAPTURES, FLAG_DTZ_SEARCHED,
+    FLAG_ZEROING, HEADER, MAGIC, MAX_BLOCK_LOG, MIN_BLOCK_LOG, PAIR_BLOCK_LOGS, PAIR_MAX_VALUES, STREAMS, VERSION,
 };
 use crate::gen::generate_metric;
 use crate::huffman::{self, BitWriter, RUN_CLASSES};
 use crate::index::Layout;
 use crate::material::Material;
+use crate::pair;
 use crate::pos::{zeroing_may_decide, TbPos};
 use crate::read::{SectionCursor, TableFile};
 use crate::table::{trace_mem, Progress, Store, Table, TableSource, DTM, DTZ};
@@ -58,8 +59,36 @@ fn for_blocks(walk: &Walk, cache: &[u8], first: i16, bl: usize, sym_of: &[u16], 
     }
 }
 
-/// An encoded stream section of the values `walk` gives (streamed: nothing of the stream's size is kept).
-fn encode_stream(walk: &Walk, limit: usize) -> Vec<u8> {
+/// An encoded stream section (codec tag and section) of the values `walk` gives for metric `metric` (0 WDL,
+/// 1 DTZ, 2 DTM): pair coded up to [`PAIR_MAX_VALUES`] positions, else run-length coded.
+fn encode_stream(walk: &Walk, metric: usize) -> Vec<u8> {
+    let mut len = 0usize;
+    walk(&mut |_| len += 1);
+    if len <= PAIR_MAX_VALUES {
+        let mut values = Vec::with_capacity(len);
+        let mut leading = 0;
+        walk(&mut |x| match (x, values.last()) {
+            (Some(x), _) => values.push(x),
+            (None, Some(&p)) => values.push(p),
+            (None, None) => leading += 1,
+        });
+        // the entries before the first value take the first value
+        let first = values.first().copied().unwrap_or(0);
+        values.splice(0..0, std::iter::repeat_n(first, leading));
+        let (lo, hi) = PAIR_BLOCK_LOGS[metric];
+        if let Some(section) = pair::encode(values, lo..=hi) {
+            let mut out = CODEC_PAIRS.to_le_bytes().to_vec();
+            out.extend_from_slice(&section);
+            return out;
+        }
+    }
+    let mut out = CODEC_RUNS.to_le_bytes().to_vec();
+    out.extend_from_slice(&encode_runs(walk, BLOCK_LIMIT[metric]));
+    out
+}
+
+/// A run-length coded section of the values `walk` gives (streamed: nothing of the stream's size is kept).
+fn encode_runs(walk: &Walk, limit: usize) -> Vec<u8> {
     // symbols by frequency
     let mut counts = vec![0u64; 1 << 16];
     let (mut first, mut leading, mut len) = (None, 0u64, 0usize);
@@ -227,8 +256,8 @@ fn encode_jobs(jobs: &[(Box<Walk>, usize)], threads: usize) -> Vec<Vec<u8>> {
         let mut done = Vec::new();
         loop {
             let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some((walk, limit)) = jobs.get(k) else { break };
-            done.push((k, encode_stream(walk.as_ref(), *limit)));
+            let Some((walk, metric)) = jobs.get(k) else { break };
+            done.push((k, encode_stream(walk.as_ref(), *metric)));
         }
         done
     };
@@ -337,6 +366,8 @@ fn write_sections(dir: &Path, m: Material, size: u64, sections: &[Vec<u8>], flag
 const NO_CAPTURE: u8 = 7;
 /// ... and this bit when a zeroing move other than a double step reaches the position's own (winning) WDL.
 const ZEROING_WINS: u8 = 8;
+/// ... and this bit when the position is not drawn and a 1-ply search (`pos::searched_dtz`) gives its DTZ.
+const DTZ_SEARCHED: u8 = 16;
 
 /// What the writer knows of a position's captures and zeroing moves ([`capture_values`]).
 #[derive(Clone, Copy)]
@@ -383,6 +414,14 @@ fn capture_values(t: &Table, subs: &HashMap<Material, Arc<Table>>) -> Result<[Ve
             scope.spawn(|| {
                 let mut sq = [0u8; 8];
                 let mut moves = crate::pos::Moves::default();
+                let mut all_moves = crate::pos::Moves::default();
+                // the DTZ one ply down, a non-zeroing move: this table, the other side to move
+                let same_dtz = |c: &TbPos| -> Result<i16, TbError> {
+                    let mut csq = [0u8; 8];
+                    c.table_order_squares(&mut csq);
+                    let g = l.index(&csq[..c.n]).ok_or_else(|| TbError::Unsupported("impossible placement".into()))?;
+                    Ok(t.dtz[c.stm as usize][g as usize])
+                };
                 loop {
                     let Some((at, w, b)) = next.lock().unwrap_or_else(|e| e.into_inner()).next() else { break };
                     for k in 0..w.len() {
@@ -433,8 +472,17 @@ fn capture_values(t: &Table, subs: &HashMap<Material, Arc<Table>>) -> Result<[Ve
                                     }
                                 }
                             }
+                            let searched = own != 0
+                                && match crate::pos::searched_dtz(&p, &mut all_moves, child_wdl, same_dtz) {
+                                    Ok(z) => z == Some(t.dtz[side][g]),
+                                    Err(e) => {
+                                        failed.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                                        false
+                                    }
+                                };
                             dest.wdl = best.map_or(NO_CAPTURE, |b| (b + 2) as u8)
-                                | if zeroing_wins { ZEROING_WINS } else { 0 };
+                                | if zeroing_wins { ZEROING_WINS } else { 0 }
+                                | if searched { DTZ_SEARCHED } else { 0 };
                             dest.dtm = best_dtm;
                         }
                     }
@@ -480,10 +528,28 @@ fn encode(t: &Table, subs: Option<&HashMap<Material, Arc<Table>>>) -> Result<Vec
     let mut sections: Vec<Vec<u8>> = encoded.drain(..STREAMS).collect();
     // DTM streams: DTM itself or DTM minus DTZ, whichever is smaller
     let mut flags = if captures.is_some() { FLAG_CAPTURES | FLAG_ZEROING | FLAG_DTM_CAPTURES } else { 0 };
-    for (s, d) in (4..STREAMS).zip(encoded) {
+    for (s, d) in (4..STREAMS).zip(encoded.drain(..2)) {
         if d.len() < sections[s].len() {
             sections[s] = d;
             flags |= 1 << s;
+        }
+    }
+    // DTZ: one side's stream with the searched entries as 0, where that is the smallest (Syzygy stores one
+    // side's DTZ; here the other side's stream keeps only what a search does not find)
+    if encoded.len() == 2 {
+        let keep = sections[2].len() + sections[3].len();
+        let white = encoded[0].len() + sections[3].len();
+        let black = sections[2].len() + encoded[1].len();
+        let side = if white < keep.min(black) {
+            Some(0)
+        } else if black < keep {
+            Some(1)
+        } else {
+            None
+        };
+        if let Some(side) = side {
+            sections[2 + side] = std::mem::take(&mut encoded[side]);
+            flags |= FLAG_DTZ_SEARCHED[side];
         }
     }
     Ok(assemble(m, t.layout.storage_size, &sections, flags))
@@ -496,18 +562,21 @@ fn storage_map(t: &Table) -> Vec<u32> {
     map
 }
 
-/// The walks of the six streams of `t` (storage order, `map` from [`storage_map`]) and then the two DTM
-/// streams as DTM minus DTZ, each with its block limit; `captures` (from [`capture_values`]) leaves what
+/// The walks of the six streams of `t` (storage order, `map` from [`storage_map`]), then the two DTM
+/// streams as DTM minus DTZ, then (with `captures`) the two DTZ streams with 0 wherever a search finds the
+/// DTZ ([`FLAG_DTZ_SEARCHED`]), each with its metric (0 WDL, 1 DTZ, 2 DTM); `captures` (from [`capture_values`]) leaves what
 /// captures and zeroing moves decide to the reader.
 fn stream_jobs<'a>(
     t: &'a Table,
     map: &'a [u32],
     captures: &'a Option<[Vec<Capture>; 2]>,
 ) -> Vec<(Box<Walk<'a>>, usize)> {
+    let searched_dtz = if captures.is_some() { 2..4 } else { 0..0 };
     (0..STREAMS)
-        .map(|s| (s, false))
-        .chain((4..STREAMS).map(|s| (s, true)))
-        .map(|(s, delta)| {
+        .map(|s| (s, false, false))
+        .chain((4..STREAMS).map(|s| (s, true, false)))
+        .chain(searched_dtz.map(|s| (s, false, true)))
+        .map(|(s, delta, searched)| {
             let side = s % 2;
             let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
                 // the value last given (the encoder fills "don't care" entries with it)
@@ -519,11 +588,13 @@ fn stream_jobs<'a>(
                     };
                     let v = match (v, captures) {
                         // a WDL entry that a capture decides may hold any value not above its own
-                        (Some(w), Some(c)) if s < 2 && (c[side][g as usize].wdl & 7) as i16 - 2 == w => {
+                        (Some(w), Some(c)) if s < 2 && (c[side][g as usize].wdl & NO_CAPTURE) as i16 - 2 == w => {
                             Some(prev.min(w))
                         }
                         // a DTZ entry that a winning zeroing move decides: anything
                         (Some(_), Some(c)) if s / 2 == 1 && c[side][g as usize].wdl & ZEROING_WINS != 0 => None,
+                        // a DTZ entry that a 1-ply search finds, in the stream that leaves them to one
+                        (Some(_), Some(c)) if searched && c[side][g as usize].wdl & DTZ_SEARCHED != 0 => Some(0),
                         // a DTM entry that a capture decides: anything the reader ranks no higher
                         (Some(x), Some(c)) if s >= 4 && c[side][g as usize].dtm == t.dtm[side][g as usize] => {
                             let z = if delta { t.dtz[side][g as usize] } else { 0 };
@@ -542,7 +613,7 @@ fn stream_jobs<'a>(
                     f(v);
                 }
             });
-            (walk, BLOCK_LIMIT[s / 2])
+            (walk, s / 2)
         })
         .collect()
 }
@@ -665,7 +736,7 @@ pub fn generate_file(
             let walk: Box<Walk> = Box::new(move |f: &mut dyn FnMut(Option<i16>)| {
                 for_stored(&z.layout, &z.values[s % 2], &mut |v| f(stream_value(s, v, v, false)));
             });
-            (walk, BLOCK_LIMIT[s / 2])
+            (walk, s / 2)
         })
         .collect();
     let t0 = std::time::Instant::now();
@@ -744,7 +815,7 @@ pub fn generate_file(
                     f(stream_value(s, if d == INVALID { INVALID } else { zv }, d, delta));
                 });
             });
-            (walk, BLOCK_LIMIT[s / 2])
+            (walk, s / 2)
         })
         .collect();
     let t0 = std::time::Instant::now();

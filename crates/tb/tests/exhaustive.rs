@@ -132,8 +132,8 @@ fn check_every_position(oracle: &str, check: impl Fn(&Tablebase, &TbPos) -> Opti
     let names: Vec<String> = list.iter().map(|m| m.to_string()).collect();
     let tables = generate(&names.iter().map(|s| s.as_str()).collect::<Vec<_>>());
     eprintln!("generation: {:.1} s", t0.elapsed().as_secs_f64());
-    // MYSL_TB_FILES=1: through the files `mysl tb gen` writes (format version 3, WDL captures left to the
-    // prober's capture search) instead of the tables in memory
+    // MYSL_TB_FILES=1: through the files `mysl tb gen` writes (format version 4: values left to the
+    // prober's capture, zeroing-move and 1-ply DTZ searches) instead of the tables in memory
     let dir = tempfile::tempdir().expect("temporary directory");
     let ours = if std::env::var_os("MYSL_TB_FILES").is_some() {
         for t in tables.values() {
