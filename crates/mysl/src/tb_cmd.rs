@@ -27,6 +27,21 @@ enum TbCommand {
     Gen(GenArgs),
     /// Print WDL50, DTZ50 and DTM of a position and the value of every legal move.
     Probe(ProbeArgs),
+    /// Print the job graph of a generation: every ending needed, dependencies first, with the endings each
+    /// converts into and its estimated peak memory and CPU time (workflow/Snakefile reads `--json`).
+    Plan(PlanArgs),
+}
+
+#[derive(Args, Debug)]
+struct PlanArgs {
+    /// Endings such as KRPvKR (up to 5 pieces).
+    materials: Vec<String>,
+    /// Every ending with up to N pieces (3 to 5).
+    #[arg(long, conflicts_with = "materials")]
+    max_pieces: Option<usize>,
+    /// One JSON array: {ending, needs, index_entries, peak_mb, cpu_seconds} per ending.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -42,6 +57,9 @@ struct GenArgs {
     /// Worker threads (default: available cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Print each ending's estimated memory and time (and which are present already), generate nothing.
+    #[arg(long)]
+    estimate: bool,
 }
 
 #[derive(Args, Debug)]
@@ -67,7 +85,83 @@ pub fn run(args: TbArgs) -> Result<ExitCode, CliError> {
     match args.command {
         TbCommand::Gen(a) => gen(a),
         TbCommand::Probe(a) => probe(a),
+        TbCommand::Plan(a) => plan(a),
     }
+}
+
+/// The endings named, or all of up to `max_pieces` pieces.
+fn targets(materials: &[String], max_pieces: Option<usize>, most: usize) -> Result<Vec<Material>, CliError> {
+    if let Some(n) = max_pieces {
+        if !(3..=most).contains(&n) {
+            return Err(CliError::Input(format!("--max-pieces {n}: must be 3 to {most}")));
+        }
+        return Ok(Material::all_up_to(n).into_iter().filter(|m| m.count() >= 3).collect());
+    }
+    if materials.is_empty() {
+        return Err(CliError::Input("name endings (e.g. KQvKR) or give --max-pieces".into()));
+    }
+    let mut v = Vec::new();
+    for s in materials {
+        let m = Material::parse(s).map_err(|e| CliError::Input(e.to_string()))?;
+        if m.count() <= 2 {
+            return Err(CliError::Input(format!("{s}: nothing to generate for bare kings")));
+        }
+        v.push(m);
+    }
+    Ok(v)
+}
+
+fn mib(bytes: u64) -> u64 {
+    bytes.div_ceil(1 << 20)
+}
+
+/// The plan as text: one line per ending; `dir`: say which are present there.
+fn print_plan(steps: &[mysl_tb::plan::Step], dir: Option<&Path>) {
+    let (mut cpu, mut peak) = (0.0, 0u64);
+    for s in steps {
+        let present = dir.is_some_and(|d| path_for(d, &s.ending).exists());
+        let needs: Vec<String> = s.needs.iter().map(|m| m.to_string()).collect();
+        println!(
+            "{:8} {:>12} entries/side  ~{:>6} MB peak  ~{:>8.0} s CPU  needs {}{}",
+            s.ending.to_string(),
+            s.index_entries,
+            mib(s.estimate.peak_bytes),
+            s.estimate.cpu_seconds,
+            if needs.is_empty() { "-".to_string() } else { needs.join(" ") },
+            if present { "  (present)" } else { "" }
+        );
+        if !present {
+            cpu += s.estimate.cpu_seconds;
+            peak = peak.max(s.estimate.peak_bytes);
+        }
+    }
+    println!(
+        "{} endings; to generate: ~{cpu:.0} s CPU in all, ~{} MB peak for the largest (estimates: docs/tablebases.md)",
+        steps.len(),
+        mib(peak)
+    );
+}
+
+fn plan(a: PlanArgs) -> Result<ExitCode, CliError> {
+    let steps = mysl_tb::plan::plan(&targets(&a.materials, a.max_pieces, 5)?);
+    if !a.json {
+        print_plan(&steps, None);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let list: Vec<serde_json::Value> = steps
+        .iter()
+        .map(|s| {
+            serde_json::json!({
+                "ending": s.ending.to_string(),
+                "needs": s.needs.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                "index_entries": s.index_entries,
+                "peak_mb": mib(s.estimate.peak_bytes),
+                "cpu_seconds": s.estimate.cpu_seconds.ceil(),
+            })
+        })
+        .collect();
+    println!("{}", serde_json::Value::Array(list));
+    Ok(ExitCode::SUCCESS)
 }
 
 struct Bar(ProgressBar);
@@ -102,34 +196,29 @@ fn existing(dir: &Path, m: &Material) -> Option<TableFile> {
 }
 
 fn gen(a: GenArgs) -> Result<ExitCode, CliError> {
-    let targets: Vec<Material> = if let Some(n) = a.max_pieces {
-        if !(3..=4).contains(&n) {
-            return Err(CliError::Input(format!(
-                "--max-pieces {n}: must be 3 or 4 (5 pieces: name the 5-piece endings, e.g. KRNvKR KRPvKR)"
-            )));
-        }
-        Material::all_up_to(n)
-    } else {
-        if a.materials.is_empty() {
-            return Err(CliError::Input("name endings (e.g. KQvKR) or give --max-pieces".into()));
-        }
-        let mut v = Vec::new();
-        for s in &a.materials {
-            let m = Material::parse(s).map_err(|e| CliError::Input(e.to_string()))?;
-            if m.count() <= 2 {
-                return Err(CliError::Input(format!("{s}: nothing to generate for bare kings")));
-            }
-            v.push(m);
-        }
-        v
-    };
+    if a.max_pieces.is_some_and(|n| n > 4) {
+        return Err(CliError::Input(
+            "--max-pieces: must be 3 or 4 (5 pieces: name the 5-piece endings, e.g. KRNvKR KRPvKR, or run \
+             workflow/Snakefile)"
+                .into(),
+        ));
+    }
+    let targets = targets(&a.materials, a.max_pieces, 4)?;
+    if a.estimate {
+        print_plan(&mysl_tb::plan::plan(&targets), Some(&a.dir));
+        return Ok(ExitCode::SUCCESS);
+    }
     std::fs::create_dir_all(&a.dir).map_err(|e| CliError::Input(format!("{}: {e}", a.dir.display())))?;
-    // leftovers of an interrupted run
+    // leftovers of an interrupted run: temporary files of processes that are gone (another run may be
+    // writing its own ending into the same directory, as the jobs of workflow/Snakefile do)
     if let Ok(rd) = std::fs::read_dir(&a.dir) {
         for e in rd.flatten() {
             let name = e.file_name().to_string_lossy().to_string();
-            if name.starts_with('.') && name.contains(".mtb.tmp") {
-                let _ = std::fs::remove_file(e.path());
+            let pid = name.rsplit_once(".mtb.tmp").and_then(|(_, pid)| pid.parse::<u32>().ok());
+            if let Some(pid) = pid.filter(|_| name.starts_with('.')) {
+                if Path::new("/proc/self").exists() && !Path::new(&format!("/proc/{pid}")).exists() {
+                    let _ = std::fs::remove_file(e.path());
+                }
             }
         }
     }

@@ -95,3 +95,36 @@ fn probe_through_syzygy_files() {
     let out = mysl(&["tb", "probe", "--fen", fen]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `tb plan --json` is the job graph workflow/Snakefile reads; `tb gen --estimate` prints it and generates
+/// nothing; a stale temporary file of a process that is gone is removed, a live one is not.
+#[test]
+fn plan_and_estimate() {
+    let out = mysl(&["tb", "plan", "KRvKP", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = String::from_utf8_lossy(&out.stdout);
+    let v: Vec<serde_json::Value> = serde_json::from_str(&s).expect("a JSON array");
+    let names: Vec<&str> = v.iter().map(|x| x["ending"].as_str().expect("ending")).collect();
+    assert_eq!(names.last(), Some(&"KRvKP"), "{s}");
+    for (k, x) in v.iter().enumerate() {
+        for need in x["needs"].as_array().expect("needs") {
+            assert!(names[..k].contains(&need.as_str().expect("name")), "{} needs {need} later: {s}", names[k]);
+        }
+        assert!(x["peak_mb"].as_u64().expect("peak") > 0 && x["index_entries"].as_u64().expect("entries") > 0);
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path().to_str().expect("utf-8 path");
+    // a temporary file of a live process (this test's) and of one that cannot exist
+    let live = dir.path().join(format!(".KQvK.mtb.tmp{}", std::process::id()));
+    let stale = dir.path().join(".KRvK.mtb.tmp4294967295");
+    std::fs::write(&live, b"x").expect("write");
+    std::fs::write(&stale, b"x").expect("write");
+    let out = mysl(&["tb", "gen", "KRvKP", "--dir", d, "--estimate"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.contains("KRvKP") && s.contains("MB peak") && s.contains("10 endings"), "{s}");
+    assert!(!dir.path().join("KRvKP.mtb").exists(), "--estimate generates nothing");
+    let out = mysl(&["tb", "gen", "KRvK", "--dir", d]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(live.exists() && !stale.exists(), "only the dead process's temporary file is removed");
+}

@@ -15,7 +15,8 @@
 //! * `decode`: a whole file back into a `Table` (`TableFile::to_table`; resolving what a file leaves to
 //!   the reader needs the probe);
 //! * `write`: encoding and writing files, `generate_file` (generates and writes a 5-piece ending);
-//! * `stats`, `tablebases` (the engine's front over our files and Syzygy files).
+//! * `stats`, `tablebases` (the engine's front over our files and Syzygy files);
+//! * `plan`: the job graph of a generation (dependencies, estimates) for `mysl tb plan` and workflow/Snakefile.
 
 mod decode;
 pub mod format;
@@ -24,6 +25,7 @@ pub mod huffman;
 pub mod index;
 pub mod material;
 pub mod pair;
+pub mod plan;
 pub mod pos;
 pub mod probe;
 pub mod read;
