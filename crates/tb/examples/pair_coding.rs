@@ -140,7 +140,7 @@ fn pair_coded_bytes(values: &[i16], logs: (u32, u32)) -> u64 {
     };
     let p = pair::PairStream::parse(&section, 0, section.len(), values.len() as u64).expect("a section it wrote");
     let (mut all, mut out) = (Vec::with_capacity(values.len()), Vec::new());
-    for b in 0..p.blocks().max(1) {
+    for b in 0..p.blocks() {
         p.decode_block(&section, b, &mut out).expect("a block it wrote");
         all.extend_from_slice(&out);
     }

@@ -398,13 +398,19 @@ impl PairStream {
         &self.values
     }
 
-    /// Blocks of the stream (0 for a stream of one value).
+    /// Blocks of the stream. A stream of one value stores none; it reads as blocks of [`BLOCK_VALUES`]
+    /// values, so that a reader that decodes a block at a time (the block cache, the cursor) never holds the
+    /// whole stream (hundreds of millions of values in a 5-piece ending).
     pub fn blocks(&self) -> usize {
-        self.blocks
+        if self.blocks == 0 {
+            self.size.div_ceil(BLOCK_VALUES as u64) as usize
+        } else {
+            self.blocks
+        }
     }
 
-    /// Values in block `b` (`b` below [`PairStream::blocks`]).
-    pub fn block_len(&self, bytes: &[u8], b: usize) -> u64 {
+    /// Values in stored block `b` (`b` below `self.blocks`).
+    fn block_len(&self, bytes: &[u8], b: usize) -> u64 {
         u16_at(bytes, self.lens_at + 2 * b) as u64 + 1
     }
 
@@ -414,7 +420,8 @@ impl PairStream {
             return Err("index beyond the stream");
         }
         if self.blocks == 0 {
-            return Ok((0, 0));
+            let b = idx / BLOCK_VALUES as u64;
+            return Ok((b as usize, b * BLOCK_VALUES as u64));
         }
         let e = (idx >> self.index_log) as usize;
         let at = self.index_at + 6 * e;
@@ -495,15 +502,16 @@ impl PairStream {
         }
     }
 
-    /// The values of block `b` into `out` (of a stream of one value: all of them).
+    /// The values of block `b` into `out`.
     pub fn decode_block(&self, bytes: &[u8], b: usize, out: &mut Vec<i16>) -> Result<(), &'static str> {
         out.clear();
-        if self.blocks == 0 {
-            out.resize(self.size as usize, self.values[0]);
-            return Ok(());
-        }
-        if b >= self.blocks {
+        if b >= self.blocks() {
             return Err("block beyond the stream");
+        }
+        if self.blocks == 0 {
+            let start = b as u64 * BLOCK_VALUES as u64;
+            out.resize((self.size - start).min(BLOCK_VALUES as u64) as usize, self.values[0]);
+            return Ok(());
         }
         let want = self.block_len(bytes, b) as usize;
         let block = &bytes[self.data_at + b * self.block_bytes..self.data_at + (b + 1) * self.block_bytes];
@@ -594,11 +602,33 @@ mod tests {
         }
         let mut all = Vec::new();
         let mut out = Vec::new();
-        for b in 0..p.blocks().max(1) {
+        for b in 0..p.blocks() {
             p.decode_block(&section, b, &mut out).expect("block");
             all.extend_from_slice(&out);
         }
         assert_eq!(all, input);
+    }
+
+    /// A stream of one value stores no block but reads as blocks of at most 65,536 values (a cache entry
+    /// or a cursor never holds the whole stream).
+    #[test]
+    fn a_stream_of_one_value_reads_in_bounded_blocks() {
+        let n = 200_000u64;
+        let section = encode(vec![7; n as usize], 4..=6).expect("one value");
+        let p = PairStream::parse(&section, 0, section.len(), n).expect("parse");
+        assert_eq!(p.blocks(), 4);
+        let mut out = Vec::new();
+        let mut total = 0;
+        for b in 0..p.blocks() {
+            p.decode_block(&section, b, &mut out).expect("block");
+            assert!(out.len() <= BLOCK_VALUES as usize && out.iter().all(|&v| v == 7));
+            total += out.len() as u64;
+        }
+        assert_eq!(total, n);
+        assert!(p.decode_block(&section, 4, &mut out).is_err());
+        assert_eq!(p.locate(&section, n - 1), Ok((3, 3 * BLOCK_VALUES as u64)));
+        assert_eq!(p.value_at(&section, n - 1), Ok(7));
+        assert!(p.value_at(&section, n).is_err());
     }
 
     #[test]

@@ -48,7 +48,7 @@ impl<'a> SectionCursor<'a> {
     /// The next value (the caller reads exactly `size` values).
     pub(crate) fn next_value(&mut self) -> Result<i16, String> {
         if self.at == self.values.len() {
-            if self.block >= self.st.blocks().max(1) {
+            if self.block >= self.st.blocks() {
                 return Err("read beyond the stream".into());
             }
             if let Err(e) = self.st.decode_block(self.bytes, self.block, self.size, &mut self.syms, &mut self.values) {
