@@ -8,6 +8,7 @@ mod perft_cmd;
 mod play;
 mod solve_cmd;
 mod tb_cmd;
+mod tb_variant_cmd;
 mod train_cmd;
 mod tune;
 mod web_cmd;

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use mysl_core::Variant;
 use mysl_tb::format::path_for;
 use mysl_tb::probe::{pos_from_fen, MoveValue};
 use mysl_tb::read::{Sources, TableFile};
@@ -60,6 +61,10 @@ struct GenArgs {
     /// Print each ending's estimated memory and time (and which are present already), generate nothing.
     #[arg(long)]
     estimate: bool,
+    /// Tables of a variant (cylinder, knightrelay, berolina, antichess, antichess-noep): pawnless endings of
+    /// up to 4 pieces, DTM, each checked against its successors, written to DIR/<variant>/.
+    #[arg(long)]
+    variant: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -79,12 +84,24 @@ struct ProbeArgs {
     /// Also print the whole optimal line (DTM-optimal moves to mate, or as far as a draw is clear).
     #[arg(long)]
     line: bool,
+    /// Probe a variant's tables (made by `mysl tb gen --variant`) in --dir: DTM of the position and its moves.
+    #[arg(long)]
+    variant: Option<String>,
 }
 
 pub fn run(args: TbArgs) -> Result<ExitCode, CliError> {
     match args.command {
-        TbCommand::Gen(a) => gen(a),
-        TbCommand::Probe(a) => probe(a),
+        TbCommand::Gen(a) => match a.variant.as_deref().filter(|v| Variant::from_name(v) != Some(Variant::Chess)) {
+            Some(v) => crate::tb_variant_cmd::gen(v, &a.materials, &a.dir),
+            None => gen(a),
+        },
+        TbCommand::Probe(a) => match a.variant.as_deref().filter(|v| Variant::from_name(v) != Some(Variant::Chess)) {
+            Some(v) => {
+                let dir = a.dir.as_deref().ok_or_else(|| CliError::Input("--variant needs --dir".into()))?;
+                crate::tb_variant_cmd::probe(v, dir, &a.fen, a.json)
+            }
+            None => probe(a),
+        },
         TbCommand::Plan(a) => plan(a),
     }
 }

@@ -33,6 +33,7 @@ pub mod stats;
 pub mod table;
 pub mod tablebases;
 pub mod value;
+pub mod variant;
 pub mod write;
 
 pub use gen::{generate_table, Generator};
