@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use mysl_core::{attacks, Bitboard, Color, Move, MoveList, Outcome, Position, Role, Rules, Variant, VariantState};
 use mysl_nnue::Network;
 use mysl_tb::tablebases::RANK_WIN;
+use mysl_tb::variant::{Dtm, VariantTablebase};
 use mysl_tb::Tablebases;
 
 use crate::eval::Evaluator;
@@ -220,6 +221,8 @@ pub struct Searcher<R: Rules> {
     /// Endgame tables (orthodox chess only) and the most pieces to probe (`SyzygyProbeLimit`).
     tb: Option<Arc<Tablebases>>,
     tb_limit: usize,
+    /// The variant's own tables (`mysl tb gen --variant`), for the variants that have them.
+    variant_tb: Option<Arc<VariantTablebase>>,
     /// Pieces at or below which this search probes WDL (0: no probes).
     tb_cardinality: usize,
     tb_hits: u64,
@@ -276,6 +279,7 @@ impl<R: Rules> Searcher<R> {
             lmr,
             score_buffers: (0..MAX_PLY + 4).map(|_| Vec::with_capacity(mysl_core::moves::MAX_MOVES)).collect(),
             tb: None,
+            variant_tb: None,
             tb_limit: 0,
             tb_cardinality: 0,
             tb_hits: 0,
@@ -372,6 +376,11 @@ impl<R: Rules> Searcher<R> {
     /// Endgame tables to use (orthodox chess only) for positions of at most `probe_limit` pieces.
     pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>, probe_limit: usize) {
         self.tb = tb.filter(|t| !t.is_empty());
+        self.variant_tb = if matches!(R::VARIANT, Variant::Chess) {
+            None
+        } else {
+            self.tb.as_ref().and_then(|t| t.variant(R::VARIANT))
+        };
         self.tb_limit = probe_limit;
     }
 
@@ -748,6 +757,26 @@ impl<R: Rules> Searcher<R> {
                         alpha = alpha.max(value);
                     } else {
                         tb_cap = value;
+                    }
+                }
+            }
+        }
+
+        // A variant's tables: exact distance to mate (no castling rights, no en-passant capture pending).
+        if !matches!(R::VARIANT, Variant::Chess) && !root && excluded.is_none() {
+            if let Some(vt) = &self.variant_tb {
+                if pos.board().occupied().count() as usize <= vt.max_pieces()
+                    && pos.ep_square().is_none()
+                    && !pos.castling().has_any(Color::White)
+                    && !pos.castling().has_any(Color::Black)
+                {
+                    if let Some(v) = vt.probe(pos.board(), pos.turn()) {
+                        self.tb_hits += 1;
+                        return match v {
+                            Dtm::Draw => DRAW,
+                            Dtm::Win(d) => MATE_SCORE - ply - d as i32,
+                            Dtm::Loss(d) => -(MATE_SCORE - ply - d as i32),
+                        };
                     }
                 }
             }

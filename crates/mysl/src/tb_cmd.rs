@@ -61,8 +61,8 @@ struct GenArgs {
     /// Print each ending's estimated memory and time (and which are present already), generate nothing.
     #[arg(long)]
     estimate: bool,
-    /// Tables of a variant (cylinder, knightrelay, berolina, antichess, antichess-noep): pawnless endings of
-    /// up to 4 pieces, DTM, each checked against its successors, written to DIR/<variant>/.
+    /// Tables of a variant (cylinder, knightrelay, berolina, antichess, antichess-noep): endings of up to 4
+    /// pieces, DTM, each checked against its successors, written to DIR/<variant>/.
     #[arg(long)]
     variant: Option<String>,
 }

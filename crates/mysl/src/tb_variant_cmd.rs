@@ -1,5 +1,5 @@
 //! `mysl tb gen --variant V` and `mysl tb probe --variant V`: the variant tables of `mysl_tb::variant`
-//! (pawnless endings of up to four pieces, DTM).
+//! (endings of up to four pieces, DTM).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -109,11 +109,13 @@ fn probe_with<R: Rules>(dir: &Path, fen: &str, json: bool) -> Result<ExitCode, C
                 variant::from_bytes::<R>(&bytes).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
             cache.insert(name.clone(), t);
         }
-        cache[&name].probe(p).ok_or_else(|| {
-            CliError::Input(format!("'{fen}': not a position of {name} (castling rights, en passant or pawns?)"))
-        })
+        cache[&name]
+            .probe(p)
+            .ok_or_else(|| CliError::Input(format!("'{fen}': not a position of {name} (castling rights?)")))
     };
-    let root = value_of(&pos)?;
+    // the position's own entry must be there (its ending's file), but its value is taken from its moves: that
+    // way an en-passant capture the FEN allows counts
+    let stored = value_of(&pos)?;
     let mut moves = Vec::new();
     for mv in pos.legal_moves().iter() {
         let uci = mysl_core::uci::move_to_uci(&pos, mv);
@@ -123,6 +125,7 @@ fn probe_with<R: Rules>(dir: &Path, fen: &str, json: bool) -> Result<ExitCode, C
         moves.push((uci, v?.parent()));
     }
     moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.rank()));
+    let root = variant::terminal(&pos).or(moves.first().map(|(_, v)| *v)).unwrap_or(stored);
     let (text, dtm) = describe(root);
     if json {
         let list: Vec<String> =

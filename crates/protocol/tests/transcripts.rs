@@ -1074,3 +1074,45 @@ fn xboard_limit_strength_options_and_a_weak_move() {
     game.moves.push("e2e4".to_string());
     assert!(game.legal_moves().contains(&mv), "{mv}");
 }
+
+/// A variant's own tables (`mysl tb gen --variant`, read from `<TablebasePath>/<variant>/`): the search
+/// probes them and plays a move that keeps the table's distance to mate.
+#[test]
+fn uci_variant_tables() {
+    use mysl_core::{Cylinder, Position};
+    use mysl_tb::variant::{self, Dtm, Pieces, VariantGenerator};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut g = VariantGenerator::<Cylinder>::default();
+    let table = g.table(&Pieces::parse::<Cylinder>("KQvK").expect("ending"), &mut |_| {}).expect("generates");
+    for t in g.tables() {
+        variant::write(dir.path(), &t).expect("writes");
+    }
+    let fen = "8/8/8/3k4/8/8/8/KQ6 w - - 0 1";
+    let mut pos = Position::<Cylinder>::from_fen(fen).expect("fen");
+    let Some(Dtm::Win(plies)) = table.probe(&pos) else { panic!("a win in the table") };
+    let mut keeping = Vec::new();
+    for mv in pos.legal_moves().iter() {
+        pos.play_unchecked(mv);
+        if table.probe(&pos).map(Dtm::parent) == Some(Dtm::Win(plies)) {
+            pos.unplay(mv);
+            keeping.push(mysl_core::uci::move_to_uci(&pos, mv));
+            continue;
+        }
+        pos.unplay(mv);
+    }
+    let mut t = Transcript::new();
+    t.send("uci");
+    t.send("setoption name UCI_Variant value cylinder");
+    t.take();
+    t.send(&format!("setoption name TablebasePath value {}", dir.path().display()));
+    let out = t.take();
+    assert!(out.iter().any(|l| l.contains("mysl tables")), "{out:?}");
+    t.send(&format!("position fen {fen}"));
+    t.send("go depth 4");
+    let out = t.wait_for(|l| l.starts_with("bestmove"), "bestmove");
+    let best = bestmove(&out);
+    assert!(keeping.contains(&best), "{best} not in {keeping:?}");
+    let last = out.iter().rev().find(|l| l.starts_with("info depth")).expect("info");
+    assert!(last.contains(&format!("score mate {}", plies.div_ceil(2))), "{last} ({plies} plies)");
+    assert!(last.contains(" tbhits ") && !last.contains(" tbhits 0 "), "{last}");
+}

@@ -7,8 +7,9 @@
 //! and DTM (plies to mate, python-chess's Gaviota sign) when our tables have it. Our tables are asked first
 //! when both have the ending.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use mysl_core::{Board, Color, Move, Position, Role, Rules, Square, Variant};
 use shakmaty::FromSetup as _;
@@ -74,6 +75,8 @@ pub struct Tablebases {
     ours_max: usize,
     syzygy: Option<shakmaty_syzygy::Tablebase<shakmaty::Chess>>,
     syzygy_dirs: Vec<PathBuf>,
+    /// Variant tables (`mysl tb gen --variant`) from the `<variant>/` directories of our directory.
+    variants: HashMap<Variant, Arc<crate::variant::VariantTablebase>>,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -98,7 +101,7 @@ fn sm_bb(b: mysl_core::Bitboard) -> shakmaty::Bitboard {
 
 impl Tablebases {
     pub fn new() -> Tablebases {
-        Tablebases { ours: None, ours_max: 0, syzygy: None, syzygy_dirs: Vec::new() }
+        Tablebases { ours: None, ours_max: 0, syzygy: None, syzygy_dirs: Vec::new(), variants: HashMap::new() }
     }
 
     /// Uses our tables in `dir` (`<ending>.mtb`, as `mysl tb gen` writes them); returns how many there are.
@@ -117,7 +120,19 @@ impl Tablebases {
                 }
             }
         }
-        let n = set.len();
+        let mut n = set.len();
+        for v in Variant::ALL {
+            let sub = dir.join(v.name());
+            if v == Variant::Chess || !sub.is_dir() {
+                continue;
+            }
+            let vt = crate::variant::VariantTablebase::open_dir(&sub, v)
+                .map_err(|e| TbError::Unsupported(format!("{}: {e}", sub.display())))?;
+            n += vt.len();
+            if !vt.is_empty() {
+                self.variants.insert(v, Arc::new(vt));
+            }
+        }
         self.ours = Some((Tablebase::open_dir(dir), dir.to_path_buf(), set));
         self.ours_max = max;
         Ok(n)
@@ -157,7 +172,12 @@ impl Tablebases {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.max_pieces() == 0
+        self.max_pieces() == 0 && self.variants.is_empty()
+    }
+
+    /// The variant tables of `v` (read from `<our directory>/<variant>/`), if any.
+    pub fn variant(&self, v: Variant) -> Option<Arc<crate::variant::VariantTablebase>> {
+        self.variants.get(&v).cloned()
     }
 
     pub fn has_ours(&self) -> bool {

@@ -131,9 +131,6 @@ impl Pieces {
             }
             pieces.extend(roles.into_iter().map(|role| Piece { color, role }));
         }
-        if pieces.iter().any(|p| p.role == Role::Pawn) {
-            return Err(err("endings with pawns are not supported yet (pawnless endings only)"));
-        }
         if pieces.len() > MAX_PIECES {
             return Err(err(&format!("at most {MAX_PIECES} pieces")));
         }
@@ -143,6 +140,12 @@ impl Pieces {
             return Err(err("both sides need a piece (otherwise the game is over)"));
         }
         Ok(Pieces(pieces))
+    }
+
+    /// Reads an ending's name without the rules' checks (a file's own name of its ending).
+    fn parse_any(name: &str) -> Result<Pieces, VariantTbError> {
+        let pieces = Pieces::parse::<mysl_core::Antichess>(name)?;
+        Ok(pieces)
     }
 
     /// The pieces on a board, in table order.
@@ -334,11 +337,42 @@ impl<R: Rules> Default for VariantGenerator<R> {
     }
 }
 
-/// What one forward step from a position gives: positions of the same ending (by index) and the values of
-/// the positions after captures (from smaller tables).
+/// What one forward step from a position gives: a position of the same ending (by index), the value of a
+/// position after a capture or promotion (from a smaller table), or a position of the same ending with an
+/// en-passant capture to make (by index, and the best value for its side to move of its e.p. captures).
 enum Step {
     Same(usize),
     Known(Dtm),
+    EnPassant(usize, Dtm),
+}
+
+/// The roles a pawn may promote to under `R`.
+fn promotion_roles<R: Rules>() -> Vec<Role> {
+    let mut v = vec![Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+    if !R::ROYAL_KING {
+        v.push(Role::King);
+    }
+    v
+}
+
+/// The best value for the side to move of `pos`'s en-passant captures (`None`: it has none), each valued by
+/// `value` (the position after the capture, for its side to move).
+pub fn en_passant_value<R: Rules, E>(
+    pos: &mut Position<R>,
+    value: &mut dyn FnMut(&Position<R>) -> Result<Dtm, E>,
+) -> Result<Option<Dtm>, E> {
+    let mut best: Option<Dtm> = None;
+    for mv in pos.legal_moves().iter() {
+        if !mv.is_en_passant() {
+            continue;
+        }
+        pos.play_unchecked(mv);
+        let v = value(pos);
+        pos.unplay(mv);
+        let v = v?.parent();
+        best = Some(best.map_or(v, |b| b.max(v)));
+    }
+    Ok(best)
 }
 
 impl<R: Rules> VariantGenerator<R> {
@@ -347,6 +381,43 @@ impl<R: Rules> VariantGenerator<R> {
         let mut v: Vec<Arc<VariantTable>> = self.tables.values().cloned().collect();
         v.sort_by_key(|t| (t.pieces.0.len(), t.name()));
         v
+    }
+
+    /// The endings a move can lead to: a piece captured, a pawn promoted, or both at once.
+    fn successors(pieces: &Pieces) -> Vec<Pieces> {
+        let sorted = |mut v: Vec<Piece>| {
+            v.sort_by_key(|p| (p.color as u8, ROLE_ORDER.iter().position(|&r| r == p.role)));
+            Pieces(v)
+        };
+        let both_sides = |v: &Pieces| {
+            Color::ALL.into_iter().all(|c| v.0.iter().any(|p| p.color == c))
+                && (!R::ROYAL_KING || v.0.iter().filter(|p| p.role == Role::King).count() == 2)
+        };
+        let mut out: Vec<Pieces> = Vec::new();
+        let n = pieces.0.len();
+        for k in 0..=n {
+            // k < n: piece k is captured; k == n: nothing is
+            let mut base = pieces.0.clone();
+            if k < n {
+                base.remove(k);
+            }
+            let mut cands = vec![sorted(base.clone())];
+            for (j, p) in base.iter().enumerate() {
+                if p.role == Role::Pawn && (k == n || pieces.0[k].color != p.color) {
+                    for role in promotion_roles::<R>() {
+                        let mut v = base.clone();
+                        v[j] = Piece { color: p.color, role };
+                        cands.push(sorted(v));
+                    }
+                }
+            }
+            for c in cands {
+                if c != *pieces && both_sides(&c) && !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+        }
+        out
     }
 
     /// The table of `pieces`, generated (with every smaller table it needs) unless already known.
@@ -359,17 +430,10 @@ impl<R: Rules> VariantGenerator<R> {
         if let Some(t) = self.tables.get(pieces) {
             return Ok(t.clone());
         }
-        // the smaller endings first: every capture of a piece
-        for k in 0..pieces.0.len() {
-            let mut sub = pieces.0.clone();
-            sub.remove(k);
-            let sub = Pieces(sub);
-            let over = R::ROYAL_KING && pieces.0[k].role == Role::King;
-            let sides = |c: Color| sub.0.iter().any(|p| p.color == c);
-            if over || !sides(Color::White) || !sides(Color::Black) || self.tables.contains_key(&sub) {
-                continue;
+        for sub in Self::successors(pieces) {
+            if !self.tables.contains_key(&sub) {
+                self.table(&sub, progress)?;
             }
-            self.table(&sub, progress)?;
         }
         progress(&pieces.name());
         let t = Arc::new(self.solve(pieces)?);
@@ -377,18 +441,20 @@ impl<R: Rules> VariantGenerator<R> {
         Ok(t)
     }
 
-    /// The value of a position after a capture (a smaller ending, or the end of the game).
-    fn known(&self, child: &Position<R>) -> Result<Dtm, VariantTbError> {
+    /// The value of a position after a capture or a promotion (a smaller ending, or the end of the game).
+    fn known(&self, child: &mut Position<R>) -> Result<Dtm, VariantTbError> {
         if let Some(v) = terminal(child) {
             return Ok(v);
         }
         let pieces = Pieces::of_board(child.board());
         let t = self.tables.get(&pieces).ok_or_else(|| {
-            VariantTbError::Ending(pieces.name(), "a capture leads to an ending that was not generated".into())
+            VariantTbError::Ending(pieces.name(), "a move leads to an ending that was not generated".into())
         })?;
-        t.probe(child).ok_or_else(|| {
+        let stored = t.probe(child).ok_or_else(|| {
             VariantTbError::Ending(pieces.name(), "a position reached by a move is not in the table".into())
-        })
+        })?;
+        let ep = en_passant_value(child, &mut |p| self.known(&mut p.clone()))?;
+        Ok(ep.map_or(stored, |e| e.max(stored)))
     }
 
     /// The forward steps of `pos` (not at the end of the game).
@@ -396,24 +462,41 @@ impl<R: Rules> VariantGenerator<R> {
         out.clear();
         let n = pieces.0.len() as u32;
         for mv in pos.legal_moves().iter() {
+            // only a pawn's double step can give an en-passant capture
+            let double_step = pos.board().role_at(mv.from()) == Some(Role::Pawn)
+                && (mv.from() as i32 / 8 - mv.to() as i32 / 8).abs() == 2;
             pos.play_unchecked(mv);
             let step = if pos.board().occupied().count() == n && mv.promotion().is_none() {
-                Step::Same(pieces.index_of(pos.board(), pos.turn()))
+                let j = pieces.index_of(pos.board(), pos.turn());
+                let ep =
+                    if double_step { en_passant_value(pos, &mut |p| self.known(&mut p.clone())) } else { Ok(None) };
+                match ep {
+                    Ok(Some(f)) => Ok(Step::EnPassant(j, f)),
+                    Ok(None) => Ok(Step::Same(j)),
+                    Err(e) => Err(e),
+                }
             } else {
-                Step::Known(self.known(pos)?)
+                self.known(pos).map(Step::Known)
             };
             pos.unplay(mv);
-            out.push(step);
+            out.push(step?);
         }
         Ok(())
     }
 
     fn solve(&self, pieces: &Pieces) -> Result<VariantTable, VariantTbError> {
         let size = pieces.size();
+        // entries `size..`: positions of the ending with an en-passant capture to make (not stored), one per
+        // (placement, value of the captures)
+        let mut ep_nodes: HashMap<(u32, i16), u32> = HashMap::new();
+        let mut ep_floor: Vec<Dtm> = Vec::new();
+        let mut ep_links: HashMap<u32, Vec<u32>> = HashMap::new();
         let mut values = vec![INVALID; size];
-        // per position: same-ending successors not decided yet, and the best / worst value of those decided
+        // per position: same-ending successors not decided yet, the best value of those decided for the side
+        // to move, and whether a decided one is a draw
         let mut open = vec![0u16; size];
         let mut best = vec![Dtm::Loss(0).to_i16(); size];
+        let mut draw_floor = vec![false; size];
         let mut pending: Vec<Vec<(u32, i16)>> = Vec::new();
         let push = |pending: &mut Vec<Vec<(u32, i16)>>, i: usize, v: Dtm| {
             let level = match v {
@@ -426,9 +509,8 @@ impl<R: Rules> VariantGenerator<R> {
             pending[level].push((i as u32, v.to_i16()));
         };
         // pass 1: terminal positions, captures, predecessor counts
-        let mut pred_count = vec![0u32; size + 1];
+        let mut pred_count = vec![0u32; size];
         let mut steps = Vec::new();
-        let mut draw_floor = vec![false; size];
         for i in 0..size {
             let Some((board, turn)) = pieces.decode(i) else { continue };
             let Some(mut pos) = position::<R>(board, turn) else { continue };
@@ -450,12 +532,22 @@ impl<R: Rules> VariantGenerator<R> {
                         same += 1;
                         pred_count[j] += 1;
                     }
+                    Step::EnPassant(j, f) => {
+                        let x = *ep_nodes.entry((j as u32, f.to_i16())).or_insert_with(|| {
+                            ep_floor.push(f);
+                            ep_links.entry(j as u32).or_default().push((size + ep_floor.len() - 1) as u32);
+                            (size + ep_floor.len() - 1) as u32
+                        });
+                        same += 1;
+                        if pred_count.len() <= x as usize {
+                            pred_count.resize(x as usize + 1, 0);
+                        }
+                        pred_count[x as usize] += 1;
+                    }
                     Step::Known(v) => b = b.max(v.parent()),
                 }
             }
-            if b == Dtm::Draw {
-                draw_floor[i] = true;
-            }
+            draw_floor[i] = b == Dtm::Draw;
             best[i] = b.to_i16();
             open[i] = same;
             if let Dtm::Win(_) = b {
@@ -468,14 +560,23 @@ impl<R: Rules> VariantGenerator<R> {
                 }
             }
         }
+        let total = size + ep_floor.len();
+        values.resize(total, UNDECIDED);
+        pred_count.resize(total, 0);
+        for (k, &f) in ep_floor.iter().enumerate() {
+            // an e.p. node wins at least as fast as its best capture; otherwise it follows its placement
+            if let Dtm::Win(_) = f {
+                push(&mut pending, size + k, f);
+            }
+        }
         // predecessor lists (CSR): pass 2 repeats the forward steps
-        let mut start = vec![0u32; size + 1];
+        let mut start = vec![0u32; total + 1];
         let mut acc = 0u64;
-        for i in 0..size {
+        for i in 0..total {
             start[i] = acc as u32;
             acc += pred_count[i] as u64;
         }
-        start[size] = acc as u32;
+        start[total] = acc as u32;
         if acc > u32::MAX as u64 {
             return Err(VariantTbError::Ending(pieces.name(), "too many moves for one table".into()));
         }
@@ -490,30 +591,46 @@ impl<R: Rules> VariantGenerator<R> {
             let mut pos = position::<R>(board, turn).expect("accepted in pass 1");
             self.steps(&mut pos, pieces, &mut steps)?;
             for s in &steps {
-                if let Step::Same(j) = *s {
-                    if values[j] == INVALID {
-                        return Err(VariantTbError::Ending(
-                            pieces.name(),
-                            format!("a move leads to index {j}, which mysl-core does not accept as a position"),
-                        ));
-                    }
-                    preds[fill[j] as usize] = i as u32;
-                    fill[j] += 1;
+                let (j, target) = match *s {
+                    Step::Same(j) => (j, j),
+                    Step::EnPassant(j, f) => (j, ep_nodes[&(j as u32, f.to_i16())] as usize),
+                    Step::Known(_) => continue,
+                };
+                if values[j] == INVALID {
+                    return Err(VariantTbError::Ending(
+                        pieces.name(),
+                        format!("a move leads to index {j}, which mysl-core does not accept as a position"),
+                    ));
                 }
+                preds[fill[target] as usize] = i as u32;
+                fill[target] += 1;
             }
         }
         drop(fill);
         // retrograde, level by level: a position decided at level d has its value in d plies
         let mut level = 0;
         while level < pending.len() {
-            let batch = std::mem::take(&mut pending[level]);
-            for (i, v) in batch {
+            while let Some((i, v)) = pending[level].pop() {
                 let i = i as usize;
                 if values[i] != UNDECIDED {
                     continue;
                 }
                 values[i] = v;
                 let child = Dtm::from_i16(v).expect("a value");
+                // e.p. nodes of this placement: the better of their captures and this value
+                if let Some(xs) = ep_links.get(&(i as u32)) {
+                    for &x in xs {
+                        let x = x as usize;
+                        if values[x] != UNDECIDED {
+                            continue;
+                        }
+                        match (ep_floor[x - size], child) {
+                            (_, Dtm::Win(_)) => push(&mut pending, x, ep_floor[x - size].max(child)),
+                            (Dtm::Loss(_), Dtm::Loss(_)) => push(&mut pending, x, ep_floor[x - size].max(child)),
+                            _ => {}
+                        }
+                    }
+                }
                 let for_parent = child.parent();
                 for &p in &preds[start[i] as usize..start[i + 1] as usize] {
                     let p = p as usize;
@@ -532,6 +649,7 @@ impl<R: Rules> VariantGenerator<R> {
             }
             level += 1;
         }
+        values.truncate(size);
         for v in values.iter_mut() {
             if *v == UNDECIDED {
                 *v = 0;
@@ -560,35 +678,49 @@ pub fn verify<R: Rules>(table: &VariantTable, generator: &VariantGenerator<R>) -
             }
             continue;
         };
-        let fen_text = pos.fen();
-        let fen = || fen_text.clone();
-        let stored = Dtm::from_i16(table.values[i]).ok_or_else(|| format!("{}: no value", fen()))?;
+        let fen = pos.fen();
+        let stored = Dtm::from_i16(table.values[i]).ok_or_else(|| format!("{fen}: no value"))?;
         let expected = match terminal(&pos) {
             Some(v) => v,
             None => {
                 let mut best: Option<Dtm> = None;
                 for mv in pos.legal_moves().iter() {
                     pos.play_unchecked(mv);
-                    let v = if Pieces::of_board(pos.board()) == *pieces {
-                        table.probe(&pos)
-                    } else if let Some(v) = terminal(&pos) {
-                        Some(v)
-                    } else {
-                        generator.tables.get(&Pieces::of_board(pos.board())).and_then(|t| t.probe(&pos))
-                    };
+                    let v = successor_value(table, generator, &mut pos);
                     pos.unplay(mv);
-                    let v = v.ok_or_else(|| format!("{}: a successor has no value", fen()))?.parent();
+                    let v = v.map_err(|e| format!("{fen}: {e}"))?.parent();
                     best = Some(best.map_or(v, |b| b.max(v)));
                 }
                 best.expect("not terminal: a legal move")
             }
         };
         if stored != expected {
-            return Err(format!("{}: stored {stored:?}, its successors give {expected:?}", fen()));
+            return Err(format!("{fen}: stored {stored:?}, its successors give {expected:?}"));
         }
         checked += 1;
     }
     Ok(checked)
+}
+
+/// The value of a successor for the verifier: the end of the game, or the stored value of its placement
+/// (this table or a smaller one) and its en-passant captures, the better.
+fn successor_value<R: Rules>(
+    table: &VariantTable,
+    generator: &VariantGenerator<R>,
+    pos: &mut Position<R>,
+) -> Result<Dtm, String> {
+    if let Some(v) = terminal(pos) {
+        return Ok(v);
+    }
+    let pieces = Pieces::of_board(pos.board());
+    let stored = if pieces == table.pieces {
+        table.probe(pos)
+    } else {
+        generator.tables.get(&pieces).and_then(|t| t.probe(pos))
+    };
+    let stored = stored.ok_or_else(|| format!("a successor ({}) has no value", pos.fen()))?;
+    let ep = en_passant_value(pos, &mut |p| successor_value(table, generator, &mut p.clone()))?;
+    Ok(ep.map_or(stored, |e| e.max(stored)))
 }
 
 /// File magic of a variant table.
@@ -643,8 +775,22 @@ pub fn write(dir: &std::path::Path, table: &VariantTable) -> Result<std::path::P
     Ok(path)
 }
 
-/// Reads a table file (checked whole: magic, version, names, CRC, the coded stream).
+/// Reads a table file (checked whole: magic, version, names, CRC, the coded stream), entries that are not
+/// positions marked [`INVALID`].
 pub fn from_bytes<R: Rules>(bytes: &[u8]) -> Result<VariantTable, VariantTbError> {
+    let mut t = parse_file(bytes, Some(R::VARIANT))?;
+    Pieces::parse::<R>(&t.pieces.name())?;
+    for (i, v) in t.values.iter_mut().enumerate() {
+        if t.pieces.decode(i).and_then(|(b, t)| position::<R>(b, t)).is_none() {
+            *v = INVALID;
+        }
+    }
+    Ok(t)
+}
+
+/// Parses a table file without marking the entries that are not positions (they hold their neighbours'
+/// values): for probing positions known to be legal, as the engine's search does.
+pub fn parse_file(bytes: &[u8], expect: Option<Variant>) -> Result<VariantTable, VariantTbError> {
     let bad = |m: &str| VariantTbError::File(m.to_string());
     let head = 8 + 4 + 16 + 16 + 8;
     if bytes.len() < head + 4 {
@@ -662,11 +808,14 @@ pub fn from_bytes<R: Rules>(bytes: &[u8]) -> Result<VariantTable, VariantTbError
         return Err(bad(&format!("variant table version {version}, this build reads {VERSION}")));
     }
     let text = |b: &[u8]| String::from_utf8_lossy(b).trim_end_matches('\0').to_string();
-    let variant = text(&bytes[12..28]);
-    if variant != R::VARIANT.name() {
-        return Err(bad(&format!("a {variant} table, not {}", R::VARIANT.name())));
+    let name = text(&bytes[12..28]);
+    let variant = Variant::from_name(&name).ok_or_else(|| bad(&format!("unknown variant '{name}'")))?;
+    if let Some(e) = expect {
+        if e != variant {
+            return Err(bad(&format!("a {variant} table, not {e}")));
+        }
     }
-    let pieces = Pieces::parse::<R>(&text(&bytes[28..44]))?;
+    let pieces = Pieces::parse_any(&text(&bytes[28..44]))?;
     let size = u64::from_le_bytes(bytes[44..52].try_into().expect("8 bytes"));
     if size != pieces.size() as u64 {
         return Err(bad("entry count does not match the ending"));
@@ -681,18 +830,72 @@ pub fn from_bytes<R: Rules>(bytes: &[u8]) -> Result<VariantTable, VariantTbError
     if values.len() as u64 != size {
         return Err(bad("the coded stream does not hold every entry"));
     }
-    // invalid entries were coded as their neighbours' values: mark them again
-    for (i, v) in values.iter_mut().enumerate() {
-        if pieces.decode(i).and_then(|(b, t)| position::<R>(b, t)).is_none() {
-            *v = INVALID;
-        }
-    }
-    Ok(VariantTable { variant: R::VARIANT, pieces, values })
+    Ok(VariantTable { variant, pieces, values })
 }
 
-impl VariantTable {
-    /// A table from raw values (index order as [`VariantTable::value_at`]); for tests of the verifier.
-    pub fn from_values(variant: Variant, pieces: Pieces, values: Vec<i16>) -> VariantTable {
-        VariantTable { variant, pieces, values }
+/// Material of a board as a key: 4 bits per (colour, role).
+#[inline]
+fn material_key(board: &Board) -> u64 {
+    let mut key = 0u64;
+    for (c, color) in Color::ALL.into_iter().enumerate() {
+        for (r, role) in ROLE_ORDER.into_iter().enumerate() {
+            let n = (board.by_color(color) & board.by_role(role)).count() as u64;
+            key |= n.min(15) << (4 * (c * 6 + r));
+        }
+    }
+    key
+}
+
+/// The variant tables of one variant, for the engine: every `.vtb` file of a directory, decoded into memory.
+#[derive(Debug, Default)]
+pub struct VariantTablebase {
+    pub variant: Option<Variant>,
+    tables: HashMap<u64, VariantTable>,
+    max_pieces: usize,
+}
+
+impl VariantTablebase {
+    /// Reads every `<ending>.vtb` of `dir` (a `DIR/<variant>` directory of `mysl tb gen --variant`).
+    pub fn open_dir(dir: &std::path::Path, variant: Variant) -> Result<VariantTablebase, VariantTbError> {
+        let io = |e| VariantTbError::Io(dir.display().to_string(), e);
+        let mut tb = VariantTablebase { variant: Some(variant), ..Default::default() };
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "vtb"))
+            .collect();
+        names.sort();
+        for path in names {
+            let bytes = std::fs::read(&path).map_err(|e| VariantTbError::Io(path.display().to_string(), e))?;
+            let t = parse_file(&bytes, Some(variant))
+                .map_err(|e| VariantTbError::File(format!("{}: {e}", path.display())))?;
+            let mut board = Board::empty();
+            for (k, p) in t.pieces.0.iter().enumerate() {
+                board.set_piece_at(Square::new(k as u32).expect("a square"), Some(*p));
+            }
+            tb.max_pieces = tb.max_pieces.max(t.pieces.0.len());
+            tb.tables.insert(material_key(&board), t);
+        }
+        Ok(tb)
+    }
+
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// The value of a legal position with no castling rights and no en-passant capture, if its ending is here.
+    /// No allocation.
+    #[inline]
+    pub fn probe(&self, board: &Board, turn: Color) -> Option<Dtm> {
+        let t = self.tables.get(&material_key(board))?;
+        Dtm::from_i16(t.values[t.pieces.index_of(board, turn)])
     }
 }

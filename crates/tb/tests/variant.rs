@@ -3,7 +3,7 @@
 //! of each variant table against its successors (`variant::verify`), and short wins against a plain
 //! minimax search over mysl-core's moves; plus the cylinder's symmetry and the file format.
 
-use mysl_core::{Antichess, Cylinder, KnightRelay, Orthodox, Position, Rules};
+use mysl_core::{Antichess, AntichessNoEp, Berolina, Cylinder, KnightRelay, Orthodox, Position, Rules};
 use mysl_tb::variant::{self, Dtm, Pieces, VariantGenerator, VariantTable};
 use mysl_tb::{Generator, Material, Silent, Tablebase};
 
@@ -16,7 +16,7 @@ fn generate<R: Rules>(name: &str) -> (VariantGenerator<R>, std::sync::Arc<Varian
 
 #[test]
 fn orthodox_tables_equal_the_orthodox_generator() {
-    for name in ["KRvK", "KQvK", "KBvK"] {
+    for name in ["KRvK", "KQvK", "KBvK", "KPvK"] {
         let (_, t) = generate::<Orthodox>(name);
         let mut g = Generator::new(1);
         let m = Material::parse(name).expect("test value").normalized();
@@ -59,12 +59,26 @@ fn variant_tables_agree_with_their_successors() {
     let t = verified::<Cylinder>("KRvK");
     assert!(t.longest_win().is_some());
     verified::<Cylinder>("KQvK");
-    verified::<Cylinder>("KBvK");
     verified::<KnightRelay>("KRvK");
-    verified::<KnightRelay>("KNvK");
     verified::<Antichess>("RvN");
     verified::<Antichess>("KvB");
     verified::<Antichess>("NvNN");
+    // pawns: promotions into smaller tables, en passant (pawns of both sides)
+    verified::<Berolina>("KPvK");
+    verified::<Antichess>("PvP");
+    verified::<Antichess>("PPvP");
+    verified::<AntichessNoEp>("PvPB");
+}
+
+/// More endings (slow: run with `--ignored`).
+#[test]
+#[ignore]
+fn more_variant_tables_agree_with_their_successors() {
+    verified::<Cylinder>("KBvK");
+    verified::<KnightRelay>("KNvK");
+    verified::<Cylinder>("KPvK");
+    verified::<KnightRelay>("KPvK");
+    verified::<Antichess>("PvPN");
 }
 
 #[test]
@@ -255,5 +269,38 @@ fn damaged_files_never_panic() {
         b[body..].copy_from_slice(&crc.to_le_bytes());
         let r = std::panic::catch_unwind(|| variant::from_bytes::<Cylinder>(&b).map(|t| t.len()));
         assert!(r.is_ok(), "round {round}: byte {at} xor {value:#x} panicked");
+    }
+}
+
+/// Four pieces with en passant, against the orthodox generator (slow: run with `--ignored`).
+#[test]
+#[ignore]
+fn orthodox_pawn_endings_with_en_passant_equal_the_orthodox_generator() {
+    for name in ["KPvKP"] {
+        let (_, t) = generate::<Orthodox>(name);
+        let mut g = Generator::new(2);
+        let m = Material::parse(name).expect("test value").normalized();
+        for s in Generator::plan(&[m]) {
+            g.generate(s, &Silent);
+        }
+        let tb = Tablebase::from_tables(g.tables.clone());
+        let mut checked = 0;
+        for i in (0..t.len()).step_by(3) {
+            let Some(fen) = t.fen_at::<Orthodox>(i) else { continue };
+            let pos = Position::<Orthodox>::from_fen(&fen).expect("fen");
+            if !pos.has_legal_moves() {
+                continue;
+            }
+            let ours = t.probe(&pos).expect("a value");
+            let (r, _) = tb.probe_fen(&fen).expect("orthodox probe");
+            let expected = match r.dtm() {
+                0 => Dtm::Draw,
+                d if d > 0 => Dtm::Win(d as u16),
+                d => Dtm::Loss((-d) as u16),
+            };
+            assert_eq!(ours, expected, "{name} {fen}");
+            checked += 1;
+        }
+        eprintln!("{name}: {checked} positions equal");
     }
 }
