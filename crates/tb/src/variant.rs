@@ -899,3 +899,10 @@ impl VariantTablebase {
         Dtm::from_i16(t.values[t.pieces.index_of(board, turn)])
     }
 }
+
+impl VariantTable {
+    /// A table from raw values (index order as [`VariantTable::value_at`]); for tests of the verifier.
+    pub fn from_values(variant: Variant, pieces: Pieces, values: Vec<i16>) -> VariantTable {
+        VariantTable { variant, pieces, values }
+    }
+}
