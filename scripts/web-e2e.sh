@@ -31,9 +31,11 @@ export E2E_OUT=${E2E_OUT:-$root/target/web-e2e}
 rm -rf "$E2E_OUT"
 mkdir -p "$E2E_OUT"
 
-# The tablebase test compares the panel with `mysl tb probe` on KRvK (generated in a second or two).
+# The tablebase tests compare the panel with `mysl tb probe` on KRvK (generated in a second or two)
 export E2E_TB_DIR=${E2E_TB_DIR:-$root/target/web-e2e-tb}
 "$MYSL_BIN" tb gen KRvK --dir "$E2E_TB_DIR" >/dev/null
+# and a variant's own tables (cylinder KQvK, a few seconds): DIR/cylinder/
+"$MYSL_BIN" tb gen --variant cylinder KQvK --dir "$E2E_TB_DIR" >/dev/null 2>&1
 
 cd crates/web/e2e
 timeout 300 node run.mjs "${1:-}"

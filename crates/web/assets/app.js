@@ -589,9 +589,9 @@ async function loadTablebase() {
     head.textContent = 'No tablebase: start mysl web with --tb DIR (tables made by mysl tb gen).';
     return;
   }
-  if (variant !== 'chess') {
+  if (variant !== 'chess' && !(ui.info.tablebase.variants || []).includes(variant)) {
     head.className = 'tb-head muted';
-    head.textContent = 'The tablebases cover orthodox chess only.';
+    head.textContent = `No ${variant} tables here (mysl tb gen --variant ${variant} … --dir DIR).`;
     return;
   }
   head.className = 'tb-head muted';

@@ -467,6 +467,25 @@ test('tablebase panel: KRvK values equal mysl tb probe', async () => {
   await tab('analysis');
 });
 
+test('tablebase panel: a variant\'s own tables (cylinder KQvK) equal mysl tb probe --variant', async () => {
+  if (!tbDir) { console.log('     (skipped: no E2E_TB_DIR)'); return; }
+  const fen = '8/8/8/3k4/8/8/8/KQ6 w - - 0 1';
+  const cli = JSON.parse(execFileSync(bin, ['tb', 'probe', '--variant', 'cylinder', '--dir', tbDir, '--fen', fen, '--json'], { encoding: 'utf8' }));
+  await newGame({ fen, variant: 'cylinder' });
+  await tab('tablebase');
+  await waitFor((n) => document.querySelectorAll('#tb-body tr').length === n, 'a row per legal move', 10000, cli.moves.length);
+  const head = await page.locator('#tb-head').evaluate((e) => ({ ...e.dataset, text: e.textContent, cls: e.className }));
+  assert(Number(head.dtm) === cli.dtm && cli.dtm > 0 && head.cls.includes('tb-win'), `position ${JSON.stringify(head)} vs ${JSON.stringify(cli)}`);
+  const rows = await page.locator('#tb-body tr').evaluateAll((trs) => trs.map((t) => ({ uci: t.dataset.uci, dtm: Number(t.dataset.dtm), cls: t.className })));
+  cli.moves.forEach((m, i) => {
+    assert(rows[i].uci === m.uci && rows[i].dtm === m.dtm, `move ${i}: ${JSON.stringify(rows[i])} vs ${JSON.stringify(m)}`);
+  });
+  assert(rows.some((r) => r.cls.includes('tb-draw')), 'a queen left to the king draws');
+  await shot('tablebase-variant');
+  await newGame({});
+  await tab('analysis');
+});
+
 test('solver: an h#2 of the problem set, solutions equal to Popeye\'s, replay and cancel', async () => {
   if (!fs.existsSync(problemSet)) { console.log(`     (skipped: ${problemSet} not found)`); return; }
   const entry = fs.readFileSync(problemSet, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.id === 'pyset-011');

@@ -675,16 +675,27 @@ async fn tablebase_probe(
     ApiQuery(q): ApiQuery<PositionQuery>,
 ) -> ApiResult<Json<Value>> {
     let variant = variant_named(&q.variant)?;
-    if variant != Variant::Chess {
-        return Err(ApiError::bad(format!("the tablebases cover orthodox chess only, not {}", variant.name())));
-    }
     let Some(tb) = state.tablebase.clone() else {
         return Err(ApiError::not_found("no tablebase: start mysl web with --tb DIR (tables from mysl tb gen)"));
     };
+    let has_variant_tables = tb.front.as_ref().is_some_and(|f| f.variant(variant).is_some());
+    if variant != Variant::Chess && !has_variant_tables {
+        return Err(ApiError::bad(format!(
+            "no {} tables: the tablebases here cover orthodox chess{} (variant tables: mysl tb gen --variant)",
+            variant.name(),
+            if tb.front.is_some() { " and the variants they were generated for" } else { " only" }
+        )));
+    }
     let fen = q.fen.trim().to_string();
-    let answer = tokio::task::spawn_blocking(move || crate::tablebase::probe(&tb, &fen))
-        .await
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("tablebase: {e}")))?;
+    let answer = tokio::task::spawn_blocking(move || {
+        if variant == Variant::Chess {
+            crate::tablebase::probe(&tb, &fen)
+        } else {
+            crate::tablebase::probe_variant(&tb, variant, &fen)
+        }
+    })
+    .await
+    .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("tablebase: {e}")))?;
     answer.map(Json).map_err(|e| match e {
         crate::tablebase::ProbeError::Bad(m) => ApiError::bad(m),
         crate::tablebase::ProbeError::Missing(m) => ApiError::not_found(m),

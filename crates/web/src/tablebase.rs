@@ -5,7 +5,10 @@
 //! Syzygy tables (`--syzygy DIR`) answer through `mysl_tb::Tablebases`, the engine's front, for the
 //! endings our directory lacks (WDL and DTZ; no DTM).
 
-use mysl_core::{san, uci, Chess, Color};
+use mysl_core::{
+    san, uci, Antichess, AntichessNoEp, Berolina, Chess, Color, Cylinder, KnightRelay, Position, Rules, Variant,
+};
+use mysl_tb::variant::{self, Dtm, VariantTablebase};
 use mysl_tb::{ProbeResult, TbError};
 use serde_json::{json, Value};
 
@@ -134,6 +137,112 @@ fn probe_syzygy(front: &mysl_tb::Tablebases, pos: &Chess) -> Result<Value, Probe
 pub fn info(tb: &Tablebases) -> Value {
     let materials = tb.mysl.as_ref().map(|t| t.materials()).unwrap_or_default();
     let syzygy = tb.front.as_ref().filter(|_| tb.syzygy).map(|f| f.max_pieces());
+    let variants: Vec<&str> = Variant::ALL
+        .into_iter()
+        .filter(|&v| v != Variant::Chess && tb.front.as_ref().is_some_and(|f| f.variant(v).is_some()))
+        .map(|v| v.name())
+        .collect();
     json!({"name": tb.name, "kind": if tb.mysl.is_some() { "mysl" } else { "syzygy" }, "materials": materials,
-           "syzygy_max_pieces": syzygy, "metrics": ["wdl", "dtz", "dtm"]})
+           "syzygy_max_pieces": syzygy, "metrics": ["wdl", "dtz", "dtm"], "variants": variants})
+}
+
+/// Probes a FEN of a variant in the variant's own tables (`mysl tb gen --variant`, read from `--tb DIR`'s
+/// `<variant>/` directory): DTM of the position and of every legal move (no WDL50 or DTZ: the variant tables
+/// keep the distance to mate only), best first.
+pub fn probe_variant(tb: &Tablebases, variant: Variant, fen: &str) -> Result<Value, ProbeError> {
+    let Some(vt) = tb.front.as_ref().and_then(|f| f.variant(variant)) else {
+        return Err(ProbeError::Missing(format!(
+            "no {variant} tables here (generate them with `mysl tb gen --variant {variant} ENDING --dir DIR`)"
+        )));
+    };
+    match variant {
+        Variant::Cylinder => probe_variant_with::<Cylinder>(&vt, fen),
+        Variant::KnightRelay => probe_variant_with::<KnightRelay>(&vt, fen),
+        Variant::Berolina => probe_variant_with::<Berolina>(&vt, fen),
+        Variant::Antichess => probe_variant_with::<Antichess>(&vt, fen),
+        Variant::AntichessNoEp => probe_variant_with::<AntichessNoEp>(&vt, fen),
+        other => Err(ProbeError::Bad(format!("{other} has no tables"))),
+    }
+}
+
+/// The panel's words and signed plies for a variant table value.
+fn dtm_values(v: Dtm) -> Value {
+    let (wdl, dtm, category) = match v {
+        Dtm::Win(d) => (2, d as i64, "win"),
+        Dtm::Draw => (0, 0, "draw"),
+        Dtm::Loss(d) => (-2, -(d as i64), "loss"),
+    };
+    json!({"wdl": wdl, "dtz": null, "dtm": dtm, "category": category})
+}
+
+fn probe_variant_with<R: Rules>(vt: &VariantTablebase, fen: &str) -> Result<Value, ProbeError> {
+    let mut pos = Position::<R>::from_fen(fen).map_err(|e| ProbeError::Bad(format!("bad FEN: {e}")))?;
+    if pos.castling().has_any(Color::White) || pos.castling().has_any(Color::Black) {
+        return Err(ProbeError::Bad("the tables do not cover positions with castling rights".into()));
+    }
+    let pieces = pos.board().occupied().count() as usize;
+    if pieces > vt.max_pieces() {
+        return Err(ProbeError::Missing(format!("{pieces} pieces: the tables here have at most {}", vt.max_pieces())));
+    }
+    let value_of = |p: &Position<R>| -> Result<Dtm, ProbeError> {
+        if let Some(v) = variant::terminal(p) {
+            return Ok(v);
+        }
+        if p.ep_square().is_some() {
+            // (a double step with an e.p. capture: valued from its moves, one ply deeper)
+            let mut q = p.clone();
+            let mut best: Option<Dtm> = None;
+            for mv in q.legal_moves().iter() {
+                q.play_unchecked(mv);
+                let v = variant::terminal(&q).or_else(|| vt.probe(q.board(), q.turn()));
+                q.unplay(mv);
+                let v =
+                    v.ok_or_else(|| ProbeError::Missing("no table for a position after an e.p. double step".into()))?;
+                best = Some(best.map_or(v.parent(), |b| b.max(v.parent())));
+            }
+            return best.ok_or_else(|| ProbeError::Failed("no move".into()));
+        }
+        vt.probe(p.board(), p.turn())
+            .ok_or_else(|| ProbeError::Missing(format!("no table for the ending of {}", p.fen())))
+    };
+    let stored = value_of(&pos)?;
+    let mut moves = Vec::new();
+    for mv in pos.legal_moves().iter() {
+        let san = san::move_to_san(&pos, mv);
+        let uci = uci::move_to_uci(&pos, mv);
+        pos.play_unchecked(mv);
+        let v = value_of(&pos);
+        pos.unplay(mv);
+        moves.push((san, uci, v?.parent()));
+    }
+    moves.sort_by_key(|m| std::cmp::Reverse(m.2.rank()));
+    let terminal = variant::terminal(&pos);
+    let root = terminal.or(moves.first().map(|m| m.2)).unwrap_or(stored);
+    let list: Vec<Value> = moves
+        .iter()
+        .map(|(san, uci, v)| {
+            let mut m = dtm_values(*v);
+            m["uci"] = json!(uci);
+            m["san"] = json!(san);
+            m["zeroing"] = json!(false);
+            m
+        })
+        .collect();
+    let category = |v: Dtm| match v {
+        Dtm::Win(_) => "win",
+        Dtm::Draw => "draw",
+        Dtm::Loss(_) => "loss",
+    };
+    let state = match terminal {
+        Some(Dtm::Loss(0)) if R::ROYAL_KING && pos.is_check() => "checkmate",
+        Some(Dtm::Draw) => "stalemate",
+        _ => category(root),
+    };
+    let mut out = dtm_values(root);
+    out["fen"] = json!(pos.fen());
+    out["turn"] = json!(if pos.turn().is_white() { "white" } else { "black" });
+    out["state"] = json!(state);
+    out["moves"] = Value::Array(list);
+    out["source"] = json!(format!("mysl {} tables", R::VARIANT));
+    Ok(out)
 }

@@ -751,3 +751,45 @@ async fn analysis_searches_with_the_tables_and_reports_tbhits() {
     // Kxb2 or Rxb2: a capture into the won KRvK.
     assert!(first_move.as_deref().is_some_and(|m| m.ends_with("b2")), "{first_move:?}");
 }
+
+/// A variant's own tables (`mysl tb gen --variant`, in `--tb DIR/<variant>/`): the panel's values are the
+/// library's, every move's value one ply later agrees with the position's.
+#[tokio::test]
+async fn variant_tablebase_values() {
+    use mysl_core::{Cylinder, Position};
+    use mysl_tb::variant::{self, Dtm, Pieces, VariantGenerator};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut g = VariantGenerator::<Cylinder>::default();
+    let table = g.table(&Pieces::parse::<Cylinder>("KQvK").expect("ending"), &mut |_| {}).expect("generates");
+    for t in g.tables() {
+        variant::write(dir.path(), &t).expect("writes");
+    }
+    let mut front = mysl_tb::Tablebases::new();
+    front.set_ours(dir.path()).expect("reads the directory");
+    let config = mysl_web::Config {
+        tablebase: Some(mysl_web::tablebase::Tablebases {
+            mysl: None,
+            front: Some(std::sync::Arc::new(front)),
+            syzygy: false,
+            name: "test".into(),
+        }),
+        ..mysl_web::Config::default()
+    };
+    let app = mysl_web::router(mysl_web::AppState::new(config, 8080));
+    let (_, info, _) = get(&app, "/api/info").await;
+    assert_eq!(info["tablebase"]["variants"], json!(["cylinder"]), "{info}");
+    let fen = "8/8/8/3k4/8/8/8/KQ6 w - - 0 1";
+    let (s, v, _) = get(&app, &format!("/api/tablebase?variant=cylinder&fen={}", q(fen))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let pos = Position::<Cylinder>::from_fen(fen).expect("fen");
+    let Some(Dtm::Win(plies)) = table.probe(&pos) else { panic!("a win") };
+    assert_eq!((v["dtm"].as_i64(), v["category"].as_str()), (Some(plies as i64), Some("win")), "{v}");
+    let moves = v["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), pos.legal_moves().len());
+    assert_eq!(moves[0]["dtm"].as_i64(), Some(plies as i64), "the best move keeps the distance: {v}");
+    assert!(moves.iter().any(|m| m["category"] == "draw"), "a queen left to the king: {v}");
+    // another variant without tables: a clear 400
+    let (s, v, _) = get(&app, &format!("/api/tablebase?variant=antichess&fen={}", q(fen))).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert!(error_of(&v).contains("no antichess tables"), "{v}");
+}
