@@ -483,6 +483,8 @@ test('tablebase panel: a variant\'s own tables (cylinder KQvK) equal mysl tb pro
   assert(rows.some((r) => r.cls.includes('tb-draw')), 'a queen left to the king draws');
   await shot('tablebase-variant');
   await newGame({});
+  await waitFor(() => document.getElementById('tb-head').classList.contains('error'), 'an error for the start position');
+  await expectErrorStatus(400);
   await tab('analysis');
 });
 
