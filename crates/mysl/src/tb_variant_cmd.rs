@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use mysl_core::{Antichess, AntichessNoEp, Berolina, Cylinder, KnightRelay, Position, Rules, Variant};
-use mysl_tb::variant::{self, Dtm, Pieces, VariantGenerator};
+use mysl_tb::variant::{self, Dtm, Pieces, VariantGenerator, VariantTablebase};
 
 use crate::CliError;
 
@@ -87,45 +87,13 @@ fn describe(v: Dtm) -> (String, i32) {
 }
 
 fn probe_with<R: Rules>(dir: &Path, fen: &str, json: bool) -> Result<ExitCode, CliError> {
-    let mut pos = Position::<R>::from_fen(fen).map_err(|e| CliError::Input(format!("--fen '{fen}': {e}")))?;
-    let mut cache: std::collections::HashMap<String, variant::VariantTable> = Default::default();
-    let mut value_of = |p: &Position<R>| -> Result<Dtm, CliError> {
-        if let Some(v) = variant::terminal(p) {
-            return Ok(v);
-        }
-        let pieces = Pieces::of_board(p.board());
-        let name = pieces.name();
-        if !cache.contains_key(&name) {
-            let path = variant::path_for(dir, R::VARIANT, &pieces);
-            let bytes = std::fs::read(&path).map_err(|e| {
-                CliError::Input(format!(
-                    "{}: {e} (generate it with `mysl tb gen --variant {} {name} --dir {}`)",
-                    path.display(),
-                    R::VARIANT,
-                    dir.display()
-                ))
-            })?;
-            let t =
-                variant::from_bytes::<R>(&bytes).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
-            cache.insert(name.clone(), t);
-        }
-        cache[&name]
-            .probe(p)
-            .ok_or_else(|| CliError::Input(format!("'{fen}': not a position of {name} (castling rights?)")))
-    };
-    // the position's own entry must be there (its ending's file), but its value is taken from its moves: that
-    // way an en-passant capture the FEN allows counts
-    let stored = value_of(&pos)?;
-    let mut moves = Vec::new();
-    for mv in pos.legal_moves().iter() {
-        let uci = mysl_core::uci::move_to_uci(&pos, mv);
-        pos.play_unchecked(mv);
-        let v = value_of(&pos);
-        pos.unplay(mv);
-        moves.push((uci, v?.parent()));
-    }
-    moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.rank()));
-    let root = variant::terminal(&pos).or(moves.first().map(|(_, v)| *v)).unwrap_or(stored);
+    let pos = Position::<R>::from_fen(fen).map_err(|e| CliError::Input(format!("--fen '{fen}': {e}")))?;
+    let sub = dir.join(R::VARIANT.name());
+    let tables = VariantTablebase::open_dir(&sub, R::VARIANT)
+        .map_err(|e| CliError::Input(format!("--dir {}: {e}", dir.display())))?;
+    let (root, list) = tables.probe_root(&pos).map_err(|e| CliError::Input(format!("'{fen}': {e}")))?;
+    let moves: Vec<(String, Dtm)> =
+        list.into_iter().map(|(mv, v)| (mysl_core::uci::move_to_uci(&pos, mv), v)).collect();
     let (text, dtm) = describe(root);
     if json {
         let list: Vec<String> =

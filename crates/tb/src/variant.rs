@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use mysl_core::fen::Setup;
-use mysl_core::{Bitboard, Board, CastlingMode, Color, Piece, Position, Role, Rules, Square, Variant};
+use mysl_core::{Bitboard, Board, CastlingMode, Color, Move, Piece, Position, Role, Rules, Square, Variant};
 
 use crate::pair;
 
@@ -213,18 +213,7 @@ impl Pieces {
 
 /// The position of `board` with `turn` to move, if mysl-core accepts it under `R`.
 fn position<R: Rules>(board: Board, turn: Color) -> Option<Position<R>> {
-    let setup = Setup {
-        board,
-        turn,
-        castling_rooks: Bitboard::EMPTY,
-        ep_square: None,
-        ep_victim: None,
-        halfmoves: 0,
-        fullmoves: 1,
-        remaining_checks: None,
-        pockets: None,
-        roll: None,
-    };
+    let setup = Setup { board, turn, castling_rooks: Bitboard::EMPTY, ..Setup::standard() };
     Position::from_setup(setup, CastlingMode::Standard).ok()
 }
 
@@ -904,5 +893,50 @@ impl VariantTable {
     /// A table from raw values (index order as [`VariantTable::value_at`]); for tests of the verifier.
     pub fn from_values(variant: Variant, pieces: Pieces, values: Vec<i16>) -> VariantTable {
         VariantTable { variant, pieces, values }
+    }
+}
+
+impl VariantTablebase {
+    /// The value of a position of the variant `R` and of each legal move (for the side that makes it), best
+    /// first: what `mysl tb probe --variant` and the web UI's panel show. The position's own value is taken
+    /// from its moves (so an en-passant capture its FEN allows counts); a successor with an e.p. capture of its
+    /// own is valued the same way, one ply deeper. Errors name what is missing.
+    pub fn probe_root<R: Rules>(&self, pos: &Position<R>) -> Result<(Dtm, Vec<(Move, Dtm)>), String> {
+        if pos.castling().has_any(Color::White) || pos.castling().has_any(Color::Black) {
+            return Err("the tables do not cover positions with castling rights".into());
+        }
+        let mut pos = pos.clone();
+        let stored = self.value_after_moves(&mut pos, 1)?;
+        let mut moves = Vec::new();
+        for mv in pos.legal_moves().iter() {
+            pos.play_unchecked(mv);
+            let v = self.value_after_moves(&mut pos, 1);
+            pos.unplay(mv);
+            moves.push((mv, v?.parent()));
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1.rank()));
+        let root = terminal(&pos).or(moves.first().map(|m| m.1)).unwrap_or(stored);
+        Ok((root, moves))
+    }
+
+    /// The end of the game, or the stored value (with the e.p. captures, `depth` plies deep at most).
+    fn value_after_moves<R: Rules>(&self, pos: &mut Position<R>, depth: u32) -> Result<Dtm, String> {
+        if let Some(v) = terminal(pos) {
+            return Ok(v);
+        }
+        let stored = self.probe(pos.board(), pos.turn()).ok_or_else(|| {
+            format!(
+                "no {} table for {} (generate it with `mysl tb gen --variant {} {} --dir DIR`)",
+                R::VARIANT,
+                pos.fen(),
+                R::VARIANT,
+                Pieces::of_board(pos.board()).name()
+            )
+        })?;
+        if pos.ep_square().is_none() || depth == 0 {
+            return Ok(stored);
+        }
+        let ep = en_passant_value(pos, &mut |p| self.value_after_moves(&mut p.clone(), depth - 1))?;
+        Ok(ep.map_or(stored, |e| e.max(stored)))
     }
 }

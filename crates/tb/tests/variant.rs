@@ -3,7 +3,10 @@
 //! of each variant table against its successors (`variant::verify`), and short wins against a plain
 //! minimax search over mysl-core's moves; plus the cylinder's symmetry and the file format.
 
-use mysl_core::{Antichess, AntichessNoEp, Berolina, Cylinder, KnightRelay, Orthodox, Position, Rules};
+use mysl_core::{
+    Antichess, AntichessNoEp, Berolina, Board, CastlingMode, Cylinder, KnightRelay, Orthodox, Position, Rules, Setup,
+    Square,
+};
 use mysl_tb::variant::{self, Dtm, Pieces, VariantGenerator, VariantTable};
 use mysl_tb::{Generator, Material, Silent, Tablebase};
 
@@ -123,87 +126,37 @@ fn cylinder_tables_do_not_change_when_the_board_turns() {
         let pos = Position::<Cylinder>::from_fen(&fen).expect("fen");
         let v = t.probe(&pos).expect("a value");
         for shift in 1..8 {
-            let turned = turn_files(&fen, shift);
-            let p2 = Position::<Cylinder>::from_fen(&turned).expect("turned fen");
-            assert_eq!(t.probe(&p2), Some(v), "{fen} turned by {shift}: {turned}");
+            let mut setup = Setup::parse(&fen).expect("fen");
+            setup.board = Board::empty();
+            for sq in pos.board().occupied() {
+                let turned = Square::new((sq as u32 & !7) | ((sq as u32 + shift) & 7)).expect("a square");
+                setup.board.set_piece_at(turned, pos.board().piece_at(sq));
+            }
+            let p2 = Position::<Cylinder>::from_setup(setup, CastlingMode::Standard).expect("turned position");
+            assert_eq!(t.probe(&p2), Some(v), "{fen} turned by {shift}: {}", p2.fen());
         }
         checked += 1;
     }
     assert!(checked > 5000);
 }
 
-fn turn_files(fen: &str, shift: usize) -> String {
-    let mut parts = fen.split(' ');
-    let placement = parts.next().expect("placement");
-    let rest: Vec<&str> = parts.collect();
-    let ranks: Vec<String> = placement
-        .split('/')
-        .map(|r| {
-            let mut cells = Vec::new();
-            for c in r.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    cells.extend(std::iter::repeat_n('.', d as usize));
-                } else {
-                    cells.push(c);
-                }
-            }
-            cells.rotate_right(shift);
-            let mut out = String::new();
-            let mut empty = 0;
-            for c in cells {
-                if c == '.' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push(c);
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            out
-        })
-        .collect();
-    format!("{} {}", ranks.join("/"), rest.join(" "))
-}
-
-/// Plain minimax over mysl-core's moves: the side to move wins within `plies` (a won end of the game
-/// counts, as the tables do).
-fn wins_within<R: Rules>(pos: &mut Position<R>, plies: u32) -> bool {
+/// Plain minimax over mysl-core's moves with `plies` left: +1 the side to move wins within them (a won end
+/// of the game counts, as the tables do), -1 it loses within them, 0 neither.
+fn within<R: Rules>(pos: &mut Position<R>, plies: u32) -> i32 {
     if let Some(v) = end::<R>(pos) {
-        return v == 1;
+        return v;
     }
     if plies == 0 {
-        return false;
+        return 0;
     }
     let moves = pos.legal_moves();
-    let found = moves.iter().any(|mv| {
+    let mut best = -1;
+    for mv in moves.iter() {
         pos.play_unchecked(mv);
-        let lost = loses_within(pos, plies - 1);
+        best = best.max(-within(pos, plies - 1));
         pos.unplay(mv);
-        lost
-    });
-    found
-}
-
-fn loses_within<R: Rules>(pos: &mut Position<R>, plies: u32) -> bool {
-    if let Some(v) = end::<R>(pos) {
-        return v == -1;
     }
-    if plies == 0 {
-        return false;
-    }
-    let moves = pos.legal_moves();
-    let all = moves.iter().all(|mv| {
-        pos.play_unchecked(mv);
-        let won = wins_within(pos, plies - 1);
-        pos.unplay(mv);
-        won
-    });
-    all
+    best
 }
 
 /// +1 the side to move has won, -1 lost, 0 drawn, None: the game goes on.
@@ -231,7 +184,7 @@ fn spot_check<R: Rules>(name: &str, plies: u32, stride: usize) {
         let mut pos = Position::<R>::from_fen(&fen).expect("fen");
         let v = t.probe(&pos).expect("a value");
         let table_says = matches!(v, Dtm::Win(d) if d as u32 <= plies);
-        assert_eq!(wins_within(&mut pos, plies), table_says, "{:?} {fen}: {v:?}", R::VARIANT);
+        assert_eq!(within(&mut pos, plies) == 1, table_says, "{:?} {fen}: {v:?}", R::VARIANT);
         wins += table_says as u32;
         checked += 1;
     }

@@ -167,76 +167,47 @@ pub fn probe_variant(tb: &Tablebases, variant: Variant, fen: &str) -> Result<Val
 
 /// The panel's words and signed plies for a variant table value.
 fn dtm_values(v: Dtm) -> Value {
-    let (wdl, dtm, category) = match v {
-        Dtm::Win(d) => (2, d as i64, "win"),
-        Dtm::Draw => (0, 0, "draw"),
-        Dtm::Loss(d) => (-2, -(d as i64), "loss"),
+    let (wdl, dtm) = match v {
+        Dtm::Win(d) => (2, d as i64),
+        Dtm::Draw => (0, 0),
+        Dtm::Loss(d) => (-2, -(d as i64)),
     };
-    json!({"wdl": wdl, "dtz": null, "dtm": dtm, "category": category})
+    json!({"wdl": wdl, "dtz": null, "dtm": dtm, "category": dtm_category(v)})
+}
+
+fn dtm_category(v: Dtm) -> &'static str {
+    match v {
+        Dtm::Win(_) => "win",
+        Dtm::Draw => "draw",
+        Dtm::Loss(_) => "loss",
+    }
 }
 
 fn probe_variant_with<R: Rules>(vt: &VariantTablebase, fen: &str) -> Result<Value, ProbeError> {
-    let mut pos = Position::<R>::from_fen(fen).map_err(|e| ProbeError::Bad(format!("bad FEN: {e}")))?;
-    if pos.castling().has_any(Color::White) || pos.castling().has_any(Color::Black) {
-        return Err(ProbeError::Bad("the tables do not cover positions with castling rights".into()));
-    }
+    let pos = Position::<R>::from_fen(fen).map_err(|e| ProbeError::Bad(format!("bad FEN: {e}")))?;
     let pieces = pos.board().occupied().count() as usize;
     if pieces > vt.max_pieces() {
         return Err(ProbeError::Missing(format!("{pieces} pieces: the tables here have at most {}", vt.max_pieces())));
     }
-    let value_of = |p: &Position<R>| -> Result<Dtm, ProbeError> {
-        if let Some(v) = variant::terminal(p) {
-            return Ok(v);
-        }
-        if p.ep_square().is_some() {
-            // (a double step with an e.p. capture: valued from its moves, one ply deeper)
-            let mut q = p.clone();
-            let mut best: Option<Dtm> = None;
-            for mv in q.legal_moves().iter() {
-                q.play_unchecked(mv);
-                let v = variant::terminal(&q).or_else(|| vt.probe(q.board(), q.turn()));
-                q.unplay(mv);
-                let v =
-                    v.ok_or_else(|| ProbeError::Missing("no table for a position after an e.p. double step".into()))?;
-                best = Some(best.map_or(v.parent(), |b| b.max(v.parent())));
-            }
-            return best.ok_or_else(|| ProbeError::Failed("no move".into()));
-        }
-        vt.probe(p.board(), p.turn())
-            .ok_or_else(|| ProbeError::Missing(format!("no table for the ending of {}", p.fen())))
-    };
-    let stored = value_of(&pos)?;
-    let mut moves = Vec::new();
-    for mv in pos.legal_moves().iter() {
-        let san = san::move_to_san(&pos, mv);
-        let uci = uci::move_to_uci(&pos, mv);
-        pos.play_unchecked(mv);
-        let v = value_of(&pos);
-        pos.unplay(mv);
-        moves.push((san, uci, v?.parent()));
+    if pos.castling().has_any(Color::White) || pos.castling().has_any(Color::Black) {
+        return Err(ProbeError::Bad("the tables do not cover positions with castling rights".into()));
     }
-    moves.sort_by_key(|m| std::cmp::Reverse(m.2.rank()));
-    let terminal = variant::terminal(&pos);
-    let root = terminal.or(moves.first().map(|m| m.2)).unwrap_or(stored);
+    let (root, moves) = vt.probe_root(&pos).map_err(ProbeError::Missing)?;
     let list: Vec<Value> = moves
         .iter()
-        .map(|(san, uci, v)| {
-            let mut m = dtm_values(*v);
-            m["uci"] = json!(uci);
-            m["san"] = json!(san);
+        .map(|&(mv, v)| {
+            let mut m = dtm_values(v);
+            m["uci"] = json!(uci::move_to_uci(&pos, mv));
+            m["san"] = json!(san::move_to_san(&pos, mv));
             m["zeroing"] = json!(false);
             m
         })
         .collect();
-    let category = |v: Dtm| match v {
-        Dtm::Win(_) => "win",
-        Dtm::Draw => "draw",
-        Dtm::Loss(_) => "loss",
-    };
+    let terminal = variant::terminal(&pos);
     let state = match terminal {
         Some(Dtm::Loss(0)) if R::ROYAL_KING && pos.is_check() => "checkmate",
         Some(Dtm::Draw) => "stalemate",
-        _ => category(root),
+        _ => dtm_category(root),
     };
     let mut out = dtm_values(root);
     out["fen"] = json!(pos.fen());
