@@ -21,6 +21,9 @@ use mysl_core::{Bitboard, Board, CastlingMode, Color, Move, Piece, Position, Rol
 
 use crate::pair;
 
+mod symmetry;
+use symmetry::Symmetry;
+
 /// Not a position of the table.
 pub const INVALID: i16 = i16::MIN;
 /// Largest number of pieces (the table is `2 · 64ⁿ` entries).
@@ -447,7 +450,13 @@ impl<R: Rules> VariantGenerator<R> {
     }
 
     /// The forward steps of `pos` (not at the end of the game).
-    fn steps(&self, pos: &mut Position<R>, pieces: &Pieces, out: &mut Vec<Step>) -> Result<(), VariantTbError> {
+    fn steps(
+        &self,
+        pos: &mut Position<R>,
+        pieces: &Pieces,
+        sym: &Symmetry,
+        out: &mut Vec<Step>,
+    ) -> Result<(), VariantTbError> {
         out.clear();
         let n = pieces.0.len() as u32;
         for mv in pos.legal_moves().iter() {
@@ -456,7 +465,7 @@ impl<R: Rules> VariantGenerator<R> {
                 && (mv.from() as i32 / 8 - mv.to() as i32 / 8).abs() == 2;
             pos.play_unchecked(mv);
             let step = if pos.board().occupied().count() == n && mv.promotion().is_none() {
-                let j = pieces.index_of(pos.board(), pos.turn());
+                let j = sym.canonical(pieces.index_of(pos.board(), pos.turn()));
                 let ep =
                     if double_step { en_passant_value(pos, &mut |p| self.known(&mut p.clone())) } else { Ok(None) };
                 match ep {
@@ -475,6 +484,7 @@ impl<R: Rules> VariantGenerator<R> {
 
     fn solve(&self, pieces: &Pieces) -> Result<VariantTable, VariantTbError> {
         let size = pieces.size();
+        let sym = Symmetry::new::<R>(pieces);
         // entries `size..`: positions of the ending with an en-passant capture to make (not stored), one per
         // (placement, value of the captures)
         let mut ep_nodes: HashMap<(u32, i16), u32> = HashMap::new();
@@ -502,6 +512,11 @@ impl<R: Rules> VariantGenerator<R> {
         let mut steps = Vec::new();
         for i in 0..size {
             let Some((board, turn)) = pieces.decode(i) else { continue };
+            if sym.canonical(i) != i {
+                // valid if its class's smallest index is; the value is copied from there at the end
+                values[i] = IMAGE;
+                continue;
+            }
             let Some(mut pos) = position::<R>(board, turn) else { continue };
             values[i] = UNDECIDED;
             if let Some(v) = terminal(&pos) {
@@ -512,7 +527,7 @@ impl<R: Rules> VariantGenerator<R> {
                 }
                 continue;
             }
-            self.steps(&mut pos, pieces, &mut steps)?;
+            self.steps(&mut pos, pieces, &sym, &mut steps)?;
             let mut b = Dtm::Loss(0);
             let mut same = 0u16;
             for s in &steps {
@@ -573,19 +588,19 @@ impl<R: Rules> VariantGenerator<R> {
         let mut fill = start.clone();
         let mut preds = vec![0u32; acc as usize];
         for i in 0..size {
-            if values[i] == INVALID || open[i] == 0 {
+            if values[i] == INVALID || values[i] == IMAGE || open[i] == 0 {
                 continue;
             }
             let (board, turn) = pieces.decode(i).expect("decoded in pass 1");
             let mut pos = position::<R>(board, turn).expect("accepted in pass 1");
-            self.steps(&mut pos, pieces, &mut steps)?;
+            self.steps(&mut pos, pieces, &sym, &mut steps)?;
             for s in &steps {
                 let (j, target) = match *s {
                     Step::Same(j) => (j, j),
                     Step::EnPassant(j, f) => (j, ep_nodes[&(j as u32, f.to_i16())] as usize),
                     Step::Known(_) => continue,
                 };
-                if values[j] == INVALID {
+                if values[j] == INVALID || values[j] == IMAGE {
                     return Err(VariantTbError::Ending(
                         pieces.name(),
                         format!("a move leads to index {j}, which mysl-core does not accept as a position"),
@@ -644,12 +659,20 @@ impl<R: Rules> VariantGenerator<R> {
                 *v = 0;
             }
         }
+        // the images take their class's value (the smallest index of a class comes first)
+        for i in 0..size {
+            if values[i] == IMAGE {
+                values[i] = values[sym.canonical(i)];
+            }
+        }
         Ok(VariantTable { variant: R::VARIANT, pieces: pieces.clone(), values })
     }
 }
 
 /// A position not decided yet during generation.
 const UNDECIDED: i16 = i16::MIN + 1;
+/// During generation: a placement whose value is its symmetry class's (copied at the end).
+const IMAGE: i16 = i16::MIN + 2;
 
 /// Checks every position of `table` against its successors one ply later (the values of the same table, of
 /// the smaller tables in `generator`, and the end of the game by mysl-core), independently of the
@@ -657,9 +680,30 @@ const UNDECIDED: i16 = i16::MIN + 1;
 /// only won successors, the slowest in d − 1; a draw has no lost successor and a drawn one (or is
 /// stalemate). Returns the number of positions checked, or the first position that fails.
 pub fn verify<R: Rules>(table: &VariantTable, generator: &VariantGenerator<R>) -> Result<u64, String> {
+    // the index range in one chunk per core; the first failure by index is reported
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let chunk = table.len().div_ceil(threads);
+    let results: Vec<Result<u64, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let range = t * chunk..((t + 1) * chunk).min(table.len());
+                s.spawn(move || verify_range(table, generator, range))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a verifier thread panicked")).collect()
+    });
+    results.into_iter().sum()
+}
+
+fn verify_range<R: Rules>(
+    table: &VariantTable,
+    generator: &VariantGenerator<R>,
+    range: std::ops::Range<usize>,
+) -> Result<u64, String> {
     let pieces = &table.pieces;
+    let n = pieces.0.len() as u32;
     let mut checked = 0u64;
-    for i in 0..table.len() {
+    for i in range {
         let decoded = pieces.decode(i).and_then(|(b, t)| position::<R>(b, t));
         let Some(mut pos) = decoded else {
             if table.values[i] != INVALID {
@@ -667,24 +711,39 @@ pub fn verify<R: Rules>(table: &VariantTable, generator: &VariantGenerator<R>) -
             }
             continue;
         };
-        let fen = pos.fen();
-        let stored = Dtm::from_i16(table.values[i]).ok_or_else(|| format!("{fen}: no value"))?;
+        let stored = Dtm::from_i16(table.values[i]).ok_or_else(|| format!("{}: no value", pos.fen()))?;
         let expected = match terminal(&pos) {
             Some(v) => v,
             None => {
                 let mut best: Option<Dtm> = None;
                 for mv in pos.legal_moves().iter() {
+                    let double_step = pos.board().role_at(mv.from()) == Some(Role::Pawn)
+                        && (mv.from() as i32 / 8 - mv.to() as i32 / 8).abs() == 2;
                     pos.play_unchecked(mv);
-                    let v = successor_value(table, generator, &mut pos);
+                    // same ending: its stored value (checked at its own index, the end of the game included),
+                    // and its en-passant captures, which only a double step allows
+                    let v = if pos.board().occupied().count() == n && mv.promotion().is_none() {
+                        let stored = Dtm::from_i16(table.values[pieces.index_of(pos.board(), pos.turn())])
+                            .ok_or_else(|| format!("a successor ({}) has no value", pos.fen()));
+                        match stored {
+                            Ok(s) if double_step => {
+                                en_passant_value(&mut pos, &mut |p| successor_value(table, generator, &mut p.clone()))
+                                    .map(|e| e.map_or(s, |e| e.max(s)))
+                            }
+                            other => other,
+                        }
+                    } else {
+                        successor_value(table, generator, &mut pos)
+                    };
                     pos.unplay(mv);
-                    let v = v.map_err(|e| format!("{fen}: {e}"))?.parent();
+                    let v = v.map_err(|e| format!("{}: {e}", pos.fen()))?.parent();
                     best = Some(best.map_or(v, |b| b.max(v)));
                 }
                 best.expect("not terminal: a legal move")
             }
         };
         if stored != expected {
-            return Err(format!("{fen}: stored {stored:?}, its successors give {expected:?}"));
+            return Err(format!("{}: stored {stored:?}, its successors give {expected:?}", pos.fen()));
         }
         checked += 1;
     }
