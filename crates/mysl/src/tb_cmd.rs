@@ -62,7 +62,8 @@ struct GenArgs {
     #[arg(long)]
     estimate: bool,
     /// Tables of a variant (cylinder, knightrelay, berolina, antichess, antichess-noep): endings of up to 4
-    /// pieces, DTM, each checked against its successors, written to DIR/<variant>/.
+    /// pieces (--max-pieces 2 to 4, or named), DTM, each checked against its successors, written to
+    /// DIR/<variant>/ as it is done; endings already there are kept.
     #[arg(long)]
     variant: Option<String>,
 }
@@ -92,7 +93,7 @@ struct ProbeArgs {
 pub fn run(args: TbArgs) -> Result<ExitCode, CliError> {
     match args.command {
         TbCommand::Gen(a) => match a.variant.as_deref().filter(|v| Variant::from_name(v) != Some(Variant::Chess)) {
-            Some(v) => crate::tb_variant_cmd::gen(v, &a.materials, &a.dir),
+            Some(v) => crate::tb_variant_cmd::gen(v, &a.materials, a.max_pieces, &a.dir),
             None => gen(a),
         },
         TbCommand::Probe(a) => match a.variant.as_deref().filter(|v| Variant::from_name(v) != Some(Variant::Chess)) {

@@ -31,33 +31,79 @@ fn parse_variant(name: &str) -> Result<Variant, CliError> {
     Variant::from_name(name).ok_or_else(|| CliError::Input(format!("--variant {name}: unknown variant")))
 }
 
-/// Generates the named endings (and the smaller ones they convert into) into `dir/<variant>/`, each
-/// checked against its successors before it is written; endings already there are generated again.
-pub fn gen(variant: &str, materials: &[String], dir: &Path) -> Result<ExitCode, CliError> {
+/// Generates the named endings, or every ending of up to `max_pieces` pieces, and the smaller ones they
+/// convert into, into `dir/<variant>/`: each checked against its successors and written as soon as it is
+/// done, so an interrupted run loses at most the ending in progress. Endings whose file is there and reads
+/// back are kept (a resumed run goes on from them).
+pub fn gen(variant: &str, materials: &[String], max_pieces: Option<usize>, dir: &Path) -> Result<ExitCode, CliError> {
     let v = parse_variant(variant)?;
-    if materials.is_empty() {
-        return Err(CliError::Input("name the endings (e.g. KQvK, or RvN in antichess)".into()));
+    if materials.is_empty() && max_pieces.is_none() {
+        return Err(CliError::Input("name the endings (e.g. KQvK, or RvN in antichess) or give --max-pieces".into()));
     }
-    with_rules!(v, gen_with(materials, dir))
+    with_rules!(v, gen_with(materials, max_pieces, dir))
 }
 
-fn gen_with<R: Rules>(materials: &[String], dir: &Path) -> Result<ExitCode, CliError> {
-    let targets = materials
-        .iter()
-        .map(|m| Pieces::parse::<R>(m).map_err(|e| CliError::Input(e.to_string())))
-        .collect::<Result<Vec<_>, _>>()?;
+fn gen_with<R: Rules>(materials: &[String], max_pieces: Option<usize>, dir: &Path) -> Result<ExitCode, CliError> {
+    let targets = match max_pieces {
+        Some(n) if !(2..=variant::MAX_PIECES).contains(&n) => {
+            return Err(CliError::Input(format!(
+                "--max-pieces {n}: variant tables have 2 to {} pieces",
+                variant::MAX_PIECES
+            )))
+        }
+        Some(n) => Pieces::all::<R>(2, n),
+        None => materials
+            .iter()
+            .map(|m| Pieces::parse::<R>(m).map_err(|e| CliError::Input(e.to_string())))
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    let plan = VariantGenerator::<R>::plan(&targets);
     let mut g = VariantGenerator::<R>::default();
-    let start = Instant::now();
-    for pieces in &targets {
-        g.table(pieces, &mut |name| {
-            eprintln!("{} {name}: generating ({:.1} s)", R::VARIANT, start.elapsed().as_secs_f64())
-        })
-        .map_err(|e| CliError::Failure(e.to_string()))?;
+    let mut kept = 0;
+    for pieces in &plan {
+        let path = variant::path_for(dir, R::VARIANT, pieces);
+        if !path.exists() {
+            continue;
+        }
+        let read = std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| variant::parse_file(&b, Some(R::VARIANT)).map_err(|e| e.to_string()));
+        match read {
+            Ok(t) if t.pieces == *pieces => {
+                g.insert(t).map_err(|e| CliError::Failure(e.to_string()))?;
+                kept += 1;
+            }
+            Ok(t) => eprintln!("mysl: {} holds {}; generating it again", path.display(), t.name()),
+            Err(e) => eprintln!("mysl: {}: {e}; generating it again", path.display()),
+        }
     }
-    for t in g.tables() {
+    if kept > 0 {
+        eprintln!("{}: {kept} of {} endings already in {} (kept)", R::VARIANT, plan.len(), dir.display());
+    }
+    let shown = dir.to_path_buf();
+    let _ = ctrlc::set_handler(move || {
+        eprintln!("\nmysl: interrupted; finished endings are kept in {} and a new run resumes", shown.display());
+        std::process::exit(130);
+    });
+    let start = Instant::now();
+    let mut made = 0;
+    for (k, pieces) in plan.iter().enumerate() {
+        if g.get(pieces).is_some() {
+            continue;
+        }
+        eprintln!(
+            "{} {}: generating ({} of {}, {:.1} s)",
+            R::VARIANT,
+            pieces.name(),
+            k + 1,
+            plan.len(),
+            start.elapsed().as_secs_f64()
+        );
+        let t = g.table(pieces, &mut |_| {}).map_err(|e| CliError::Failure(e.to_string()))?;
         let checked = variant::verify(&t, &g)
             .map_err(|e| CliError::Failure(format!("{}: verification failed: {e}", t.name())))?;
         let path = variant::write(dir, &t).map_err(|e| CliError::Failure(e.to_string()))?;
+        made += 1;
         let (w, d, l) = t.counts();
         let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         println!(
@@ -68,7 +114,7 @@ fn gen_with<R: Rules>(materials: &[String], dir: &Path) -> Result<ExitCode, CliE
             path.display()
         );
     }
-    eprintln!("done in {:.1} s", start.elapsed().as_secs_f64());
+    eprintln!("done: {made} generated, {kept} kept, {:.1} s", start.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -128,3 +128,38 @@ fn plan_and_estimate() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(live.exists() && !stale.exists(), "only the dead process's temporary file is removed");
 }
+
+#[test]
+fn variant_gen_all_endings_resumes_and_replaces_a_damaged_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path().to_str().expect("utf-8 path");
+    let text = |o: &std::process::Output| {
+        format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    };
+    // every cylinder ending of up to 3 pieces: KvK, KXvK and KvKX for X in Q R B N P
+    let out = mysl(&["tb", "gen", "--variant", "cylinder", "--max-pieces", "3", "--dir", d]);
+    assert!(out.status.success(), "{}", text(&out));
+    let files = std::fs::read_dir(dir.path().join("cylinder")).expect("cylinder dir").count();
+    assert_eq!(files, 11, "{}", text(&out));
+    assert!(text(&out).contains("done: 11 generated, 0 kept"), "{}", text(&out));
+    // a damaged file is generated again, the rest kept
+    let krk = dir.path().join("cylinder/KRvK.vtb");
+    let mut bytes = std::fs::read(&krk).expect("KRvK file");
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(&krk, &bytes).expect("write");
+    let out = mysl(&["tb", "gen", "--variant", "cylinder", "--max-pieces", "3", "--dir", d]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("KRvK.vtb: CRC mismatch"), "{}", text(&out));
+    assert!(text(&out).contains("done: 1 generated, 10 kept"), "{}", text(&out));
+    // the regenerated table answers: Re8 mates (the king's flights h8 and h7 are next to a8 round the
+    // cylinder, covered by the rook along the rank and by the king on a6)
+    let out = mysl(&["tb", "probe", "--variant", "cylinder", "--dir", d, "--fen", "k7/8/K7/8/8/8/8/4R3 w - - 0 1"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains(": win in 1 plies") && text(&out).contains("e1e8: win in 1 plies"), "{}", text(&out));
+    // bad values are refused by name
+    let out = mysl(&["tb", "gen", "--variant", "cylinder", "--max-pieces", "5", "--dir", d]);
+    assert!(!out.status.success() && text(&out).contains("--max-pieces 5"), "{}", text(&out));
+    let out = mysl(&["tb", "gen", "--variant", "cylinder", "--dir", d]);
+    assert!(!out.status.success() && text(&out).contains("--max-pieces"), "{}", text(&out));
+}

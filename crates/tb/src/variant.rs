@@ -145,6 +145,52 @@ impl Pieces {
         Ok(Pieces(pieces))
     }
 
+    /// Every ending of `min..=max` pieces that has tables under `R` (royal variants: a king a side and the
+    /// rest; antichess: any pieces, both sides at least one), smallest first, in name order.
+    pub fn all<R: Rules>(min: usize, max: usize) -> Vec<Pieces> {
+        let roles: &[Role] = if R::ROYAL_KING { &ROLE_ORDER[1..] } else { &ROLE_ORDER };
+        // multisets of `k` roles, in ROLE_ORDER order
+        fn sides(roles: &[Role], k: usize) -> Vec<Vec<Role>> {
+            if k == 0 {
+                return vec![Vec::new()];
+            }
+            let mut out = Vec::new();
+            for (i, &r) in roles.iter().enumerate() {
+                for mut rest in sides(&roles[i..], k - 1) {
+                    rest.insert(0, r);
+                    out.push(rest);
+                }
+            }
+            out
+        }
+        let kings = if R::ROYAL_KING { 2 } else { 0 };
+        let mut out = Vec::new();
+        for n in min.max(2)..=max.min(MAX_PIECES) {
+            let mut this = Vec::new();
+            for w in 0..=n - kings {
+                let b = n - kings - w;
+                if !R::ROYAL_KING && (w == 0 || b == 0) {
+                    continue;
+                }
+                for ws in sides(roles, w) {
+                    for bs in sides(roles, b) {
+                        let mut v = Vec::new();
+                        for (color, side) in [(Color::White, &ws), (Color::Black, &bs)] {
+                            if R::ROYAL_KING {
+                                v.push(Piece { color, role: Role::King });
+                            }
+                            v.extend(side.iter().map(|&role| Piece { color, role }));
+                        }
+                        this.push(Pieces(v));
+                    }
+                }
+            }
+            this.sort_by_key(|p| p.name());
+            out.extend(this);
+        }
+        out
+    }
+
     /// Reads an ending's name without the rules' checks (a file's own name of its ending).
     fn parse_any(name: &str) -> Result<Pieces, VariantTbError> {
         let pieces = Pieces::parse::<mysl_core::Antichess>(name)?;
@@ -373,6 +419,39 @@ impl<R: Rules> VariantGenerator<R> {
         let mut v: Vec<Arc<VariantTable>> = self.tables.values().cloned().collect();
         v.sort_by_key(|t| (t.pieces.0.len(), t.name()));
         v
+    }
+
+    /// Every ending that generating `targets` needs (they and what they convert into), each after the
+    /// endings it needs.
+    pub fn plan(targets: &[Pieces]) -> Vec<Pieces> {
+        fn visit<R: Rules>(p: &Pieces, out: &mut Vec<Pieces>) {
+            if out.contains(p) {
+                return;
+            }
+            for sub in VariantGenerator::<R>::successors(p) {
+                visit::<R>(&sub, out);
+            }
+            out.push(p.clone());
+        }
+        let mut out = Vec::new();
+        for t in targets {
+            visit::<R>(t, &mut out);
+        }
+        out
+    }
+
+    /// Adds a table read from a file (a resumed run does not generate it again).
+    pub fn insert(&mut self, table: VariantTable) -> Result<(), VariantTbError> {
+        if table.variant != R::VARIANT {
+            return Err(VariantTbError::Ending(table.name(), format!("a {} table, not {}", table.variant, R::VARIANT)));
+        }
+        self.tables.insert(table.pieces.clone(), Arc::new(table));
+        Ok(())
+    }
+
+    /// The table of an ending, if generated or inserted.
+    pub fn get(&self, pieces: &Pieces) -> Option<Arc<VariantTable>> {
+        self.tables.get(pieces).cloned()
     }
 
     /// The endings a move can lead to: a piece captured, a pawn promoted, or both at once.
