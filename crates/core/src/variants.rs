@@ -321,8 +321,43 @@ impl<R: Rules> Position<R> {
         let mut pseudo = MoveList::new();
         self.pseudo_moves(&mut pseudo);
         let us = self.turn;
+        // Out of check, a move of another piece than the king (not en passant) can expose the king only
+        // by leaving a line from it that holds an enemy slider of the line's kind (knights, pawns and the
+        // king attack from fixed squares, and a capture only removes attackers): only such moves, king
+        // moves and every move in check are played out and tested.
+        let board = &self.board;
+        let quiet_king = match board.king_of(us) {
+            Some(k) if self.checkers.is_empty() => {
+                let them = board.by_color(!us);
+                let rook_lines = rook_attacks::<R>(k, Bitboard::EMPTY);
+                let bishop_lines = bishop_attacks::<R>(k, Bitboard::EMPTY);
+                let mut lines = Bitboard::EMPTY;
+                if (rook_lines & board.orthogonal_sliders() & them).any() {
+                    lines |= rook_lines;
+                }
+                if (bishop_lines & board.diagonal_sliders() & them).any() {
+                    lines |= bishop_lines;
+                }
+                Some((k, lines))
+            }
+            _ => None,
+        };
         for mv in pseudo.iter() {
-            if mv.is_castle() || !self.leaves_king_attacked(mv, us) {
+            let surely_legal = quiet_king
+                .is_some_and(|(k, lines)| mv.from() != k && !mv.is_en_passant() && !lines.contains(mv.from()));
+            if surely_legal || mv.is_castle() || !self.leaves_king_attacked(mv, us) {
+                list.push(mv);
+            }
+        }
+    }
+
+    /// Every pseudo-legal move played out and tested (the tests' reference for the shortcut above).
+    #[cfg(test)]
+    fn filtered_moves_by_testing_all(&self, list: &mut MoveList) {
+        let mut pseudo = MoveList::new();
+        self.pseudo_moves(&mut pseudo);
+        for mv in pseudo.iter() {
+            if mv.is_castle() || !self.leaves_king_attacked(mv, self.turn) {
                 list.push(mv);
             }
         }
@@ -593,5 +628,43 @@ mod cylinder_slider_tests {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod legality_shortcut_tests {
+    use super::*;
+    use crate::{Berolina, Cylinder, KnightRelay, Recycle};
+
+    /// Random games: at every position the generator with the shortcut gives the same moves as testing
+    /// every pseudo-legal move.
+    fn same_moves<R: Rules>(seed: u64) {
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let mut positions = 0;
+        for game in 0..150 {
+            let mut pos = Position::<R>::startpos();
+            for ply in 0..160 {
+                let mut fast = MoveList::new();
+                pos.filtered_moves(&mut fast);
+                let mut slow = MoveList::new();
+                pos.filtered_moves_by_testing_all(&mut slow);
+                let (a, b): (Vec<Move>, Vec<Move>) = (fast.iter().collect(), slow.iter().collect());
+                assert_eq!(a, b, "{:?} seed {seed}, game {game}, ply {ply}: {}", R::VARIANT, pos.fen());
+                positions += 1;
+                if a.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                pos.play_unchecked(a[rng.below(a.len() as u64) as usize]);
+            }
+        }
+        assert!(positions > 5_000, "{positions}");
+    }
+
+    #[test]
+    fn shortcut_gives_the_moves_of_the_full_test() {
+        same_moves::<Cylinder>(1);
+        same_moves::<Berolina>(2);
+        same_moves::<KnightRelay>(3);
+        same_moves::<Recycle>(4);
     }
 }
