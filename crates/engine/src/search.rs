@@ -520,7 +520,7 @@ impl<R: Rules> Searcher<R> {
                     (-INFINITY, INFINITY)
                 };
                 let score = loop {
-                    let score = self.negamax(&mut pos, alpha, beta, depth, 0, true);
+                    let score = self.negamax(&mut pos, alpha, beta, depth, 0, true, false);
                     if self.stopped() {
                         break score;
                     }
@@ -659,6 +659,7 @@ impl<R: Rules> Searcher<R> {
         depth: i32,
         ply: i32,
         pv_node: bool,
+        cut_node: bool,
     ) -> i32 {
         let root = ply == 0;
         self.pv[ply as usize].clear();
@@ -704,7 +705,7 @@ impl<R: Rules> Searcher<R> {
             let mut sum = 0i64;
             for &face in &faces {
                 pos.set_dice_roll(Some(face));
-                sum += self.negamax(pos, -INFINITY, INFINITY, depth, ply, pv_node) as i64;
+                sum += self.negamax(pos, -INFINITY, INFINITY, depth, ply, pv_node, cut_node) as i64;
                 pos.set_dice_roll(None);
                 if self.stopped() {
                     return 0;
@@ -826,7 +827,7 @@ impl<R: Rules> Searcher<R> {
                 self.nnue_push(ply + 1, pos);
                 self.stack[ply as usize + 1].excluded_null = true;
                 self.stack[ply as usize + 1].moved = None;
-                let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                let score = -self.negamax(pos, -beta, -beta + 1, depth - 1 - r, ply + 1, false, !cut_node);
                 self.stack[ply as usize + 1].excluded_null = false;
                 pos.unplay_null();
                 if self.stopped() {
@@ -862,7 +863,8 @@ impl<R: Rules> Searcher<R> {
                     self.stack[ply as usize + 1].moved = Some((moved_piece, mv.to() as usize));
                     let mut score = -self.quiescence(pos, -probcut_beta, -probcut_beta + 1, ply + 1, 0);
                     if score >= probcut_beta {
-                        score = -self.negamax(pos, -probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, false);
+                        score =
+                            -self.negamax(pos, -probcut_beta, -probcut_beta + 1, depth - 4, ply + 1, false, !cut_node);
                     }
                     pos.unplay(mv);
                     if self.stopped() {
@@ -900,7 +902,7 @@ impl<R: Rules> Searcher<R> {
             {
                 let singular_beta = e.score - 2 * depth;
                 self.stack[ply as usize].excluded = Some(tm);
-                let value = self.negamax(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, false);
+                let value = self.negamax(pos, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, false, cut_node);
                 self.stack[ply as usize].excluded = None;
                 self.pv[ply as usize].clear();
                 if self.stopped() {
@@ -992,12 +994,24 @@ impl<R: Rules> Searcher<R> {
             let extension = if extend_check || forced || (singular && Some(mv) == tt_move) { 1 } else { 0 };
             let new_depth = depth - 1 + extension;
             let score = if searched == 0 {
-                -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, pv_node)
+                -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, pv_node, !pv_node && !cut_node)
             } else {
                 let mut reduction = 0;
-                if depth >= 3 && searched >= 2 && quiet && !in_check {
+                // Losing captures (by exchange) at non-PV nodes are reduced like quiet moves.
+                let late = depth >= 3 && searched >= 2 && !in_check;
+                // (Orthodox only: three-check lost 180-212-8 with both changes; the other variants are untested.)
+                let orthodox = matches!(R::VARIANT, Variant::Chess);
+                let losing_capture = late && capture && !pv_node && orthodox && {
+                    pos.unplay(mv);
+                    let losing = !see_ge(pos, mv, 0);
+                    pos.play_unchecked(mv);
+                    losing
+                };
+                if late && (quiet || losing_capture) {
                     reduction = self.lmr[depth.min(63) as usize][searched.min(63) as usize];
                     reduction -= pv_node as i32;
+                    // Expected cut nodes: a late move is unlikely to be the one that refutes.
+                    reduction += (cut_node && quiet && orthodox) as i32;
                     reduction -= improving as i32;
                     if self.stack[ply as usize].killers.contains(&Some(mv)) {
                         reduction -= 1;
@@ -1005,12 +1019,21 @@ impl<R: Rules> Searcher<R> {
                     reduction -= (history / 8000).clamp(-2, 2);
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.negamax(pos, -alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
+                // The reduced search expects to fail high (a cut node); an unreduced one alternates.
+                let mut s = -self.negamax(
+                    pos,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    false,
+                    reduction > 0 || !cut_node,
+                );
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1, false);
+                    s = -self.negamax(pos, -alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
                 }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, true);
+                    s = -self.negamax(pos, -beta, -alpha, new_depth, ply + 1, true, false);
                 }
                 s
             };
