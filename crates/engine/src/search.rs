@@ -651,6 +651,8 @@ impl<R: Rules> Searcher<R> {
         }
     }
 
+    // The window, depth, ply and node type are the search's state, passed as Stockfish passes them.
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &mut Position<R>,
