@@ -38,65 +38,32 @@ static CYL_KING: [u64; 64] =
 static CYL_PAWN: [[u64; 64]; 2] =
     [wrapped_leaper_table(&[(-1, 1), (1, 1)]), wrapped_leaper_table(&[(-1, -1), (1, -1)])];
 
-/// `[file][rank occupancy]`: the squares of its rank that a slider on `file` attacks on the cylinder, both
-/// ways round, up to the first piece each way (never its own square).
-static CYL_RANK: [[u8; 256]; 8] = {
-    let mut table = [[0u8; 256]; 8];
-    let mut f = 0;
-    while f < 8 {
-        let mut occ = 0;
-        while occ < 256 {
-            let mut att = 0u8;
-            let mut k = 1;
-            while k < 8 {
-                let g = (f + k) % 8;
-                att |= 1 << g;
-                if occ & (1 << g) != 0 {
-                    break;
-                }
-                k += 1;
-            }
-            let mut k = 1;
-            while k < 8 {
-                let g = (f + 8 - k) % 8;
-                att |= 1 << g;
-                if occ & (1 << g) != 0 {
-                    break;
-                }
-                k += 1;
-            }
-            table[f][occ] = att;
-            occ += 1;
-        }
-        f += 1;
-    }
-    table
-};
-
-/// `[cell][occupancy]`: the cells a slider on `cell` of a line of eight attacks, both ways to the first
-/// piece (the ends do not wrap).
-static LINE: [[u8; 256]; 8] = {
+/// `[cell][occupancy]`: the cells of a line of eight that a slider on `cell` attacks, both ways to the
+/// first piece; with `wrap` the line is a ring (a cylinder's rank), never back to the slider's own cell.
+const fn line_table(wrap: bool) -> [[u8; 256]; 8] {
     let mut table = [[0u8; 256]; 8];
     let mut c = 0;
     while c < 8 {
         let mut occ = 0;
         while occ < 256 {
             let mut att = 0u8;
-            let mut k = c + 1;
-            while k < 8 {
-                att |= 1 << k;
-                if occ & (1 << k) != 0 {
-                    break;
+            // the two directions, each up to the first piece, the end of the line or (ring) the slider
+            let mut dir = 0;
+            while dir < 2 {
+                let mut k = 1;
+                while k < 8 {
+                    let cell = if dir == 0 { c + k } else { c + 8 - k };
+                    if !wrap && (cell < 8) != (dir == 0) {
+                        break;
+                    }
+                    let cell = cell % 8;
+                    att |= 1 << cell;
+                    if occ & (1 << cell) != 0 {
+                        break;
+                    }
+                    k += 1;
                 }
-                k += 1;
-            }
-            let mut k = c;
-            while k > 0 {
-                k -= 1;
-                att |= 1 << k;
-                if occ & (1 << k) != 0 {
-                    break;
-                }
+                dir += 1;
             }
             table[c][occ] = att;
             occ += 1;
@@ -104,7 +71,13 @@ static LINE: [[u8; 256]; 8] = {
         c += 1;
     }
     table
-};
+}
+
+/// `[file][rank occupancy]`: a slider's attacks along its rank on the cylinder.
+static CYL_RANK: [[u8; 256]; 8] = line_table(true);
+
+/// `[cell][occupancy]`: a slider's attacks along a line of eight whose ends do not wrap.
+static LINE: [[u8; 256]; 8] = line_table(false);
 
 /// `[0][sq]`: the cylinder's diagonal through `sq` going up to the right (file − rank constant modulo 8);
 /// `[1][sq]`: up to the left (file + rank constant). Eight squares each, one on every file and every rank.
